@@ -1,0 +1,59 @@
+"""Shared fixtures: the reference figures and an independent punto banco dealer."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REFERENCE = Path(__file__).parent / "reference"
+
+
+def reference(name: str) -> dict[str, Any]:
+    """A reference file of published figures, by stem."""
+    return tomllib.loads((REFERENCE / f"{name}.toml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def punto_banco_reference() -> dict[str, Any]:
+    return reference("punto_banco")
+
+
+def brute_force_deal(values: tuple[int, ...]) -> tuple[str, int, int, int]:
+    """Deal punto banco from point values in shoe order, written straight from RULES.md 1.
+
+    Deliberately independent of the engine (no profile, no tableau table): returns the
+    winner, Player's and Banker's final totals and the number of cards used.
+    """
+    player = [values[0], values[2]]
+    banker = [values[1], values[3]]
+    used = 4
+    p, b = sum(player) % 10, sum(banker) % 10
+    if p < 8 and b < 8:
+        third = None
+        if p <= 5:
+            third = values[used]
+            used += 1
+            player.append(third)
+        if third is None:
+            draw = b <= 5
+        elif b <= 2:
+            draw = True
+        elif b == 3:
+            draw = third != 8
+        elif b == 4:
+            draw = 2 <= third <= 7
+        elif b == 5:
+            draw = 4 <= third <= 7
+        elif b == 6:
+            draw = third in (6, 7)
+        else:
+            draw = False
+        if draw:
+            banker.append(values[used])
+            used += 1
+    p, b = sum(player) % 10, sum(banker) % 10
+    winner = "player" if p > b else "banker" if b > p else "tie"
+    return winner, p, b, used
