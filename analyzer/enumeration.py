@@ -265,7 +265,7 @@ def denominator(shoe: Shoe) -> int:
     4998398275503360
     """
     if shoe.is_infinite:
-        return INFINITE_BASE**SEQUENCE_LENGTH
+        return int(INFINITE_BASE**SEQUENCE_LENGTH)
     return perm(shoe.size, SEQUENCE_LENGTH)
 
 

@@ -39,7 +39,8 @@ class Shoe:
             raise AnalyzerError(f"shoe needs 52 card counts, got {len(self.counts)}")
         for card, n in zip(DECK, self.counts, strict=True):
             if not isinstance(n, int) or n < 0:
-                raise AnalyzerError(f"shoe count for {card} must be a non-negative integer, got {n}")
+                raise AnalyzerError(
+                    f"shoe count for {card} must be a non-negative integer, got {n}")
         if not self.is_infinite and sum(self.counts) < MIN_SHOE_SIZE:
             raise AnalyzerError(
                 f"shoe of {sum(self.counts)} cards is too small to finish a coup "

@@ -9,7 +9,7 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.cards import DECK, Card
+from analyzer.cards import DECK, Card, parse_cards
 from analyzer.enumeration import coup_ways, coups, deal, denominator, terms
 from analyzer.odds import odds
 from analyzer.profile import load_profile
@@ -51,7 +51,7 @@ def test_engine_matches_brute_force_on_tiny_shoes(cards: list[Card]) -> None:
 
 
 def test_engine_matches_brute_force_on_a_ten_card_shoe() -> None:
-    cards = [Card.parse(t) for t in "AS 2H 3D 4C 5S 6H 7D 8C 9S KD".split()]
+    cards = list(parse_cards("AS 2H 3D 4C 5S 6H 7D 8C 9S KD"))
     winners, _, total = brute_force(cards)
     shoe = Shoe.from_cards(cards)
     assert denominator(shoe) == total == 151200

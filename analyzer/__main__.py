@@ -1,0 +1,5 @@
+"""``python -m analyzer`` runs the ``nine`` command."""
+
+from analyzer.cli import main
+
+main()
