@@ -29,14 +29,16 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
+from analyzer.cards import Card
 from analyzer.errors import AnalyzerError
 
 Level = Literal["coup", "cards"]
+Kind = Literal["scalar", "cards", "ranks"]
 Value = int | str | bool
 
 
@@ -52,12 +54,52 @@ class Feature:
     doc: str
     values: tuple[Value, ...]
     level: Level = "coup"
+    #: "scalar", or a two-card multiset compared with ``{a, b}``: "cards" or "ranks".
+    kind: Kind = "scalar"
+    #: Extra spellings of values, e.g. rank ``K`` for 13 (keys upper case).
+    aliases: tuple[tuple[str, Value], ...] = ()
 
 
 _TOTALS: tuple[Value, ...] = tuple(range(10))
 #: A hand that did not draw has third card ``none``, stored as -1 so columns stay integer.
 NO_CARD = -1
 _THIRD: tuple[Value, ...] = (*range(10), NO_CARD)
+
+#: Rank spellings (A = 1 ... K = 13) accepted wherever a rank is expected.
+RANK_ALIASES: tuple[tuple[str, Value], ...] = (
+    ("A", 1), ("T", 10), ("J", 11), ("Q", 12), ("K", 13),
+    *((str(n), n) for n in range(1, 11)))
+#: Rank symbols by rank number (index 0 unused).
+RANK_SYMBOLS = "?A23456789TJQK"
+_RANKS: tuple[Value, ...] = tuple(range(1, 14))
+_SUITS: tuple[Value, ...] = ("S", "H", "D", "C", "none")
+_SUIT_ALIASES: tuple[tuple[str, Value], ...] = (
+    ("S", "S"), ("H", "H"), ("D", "D"), ("C", "C"),
+    ("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"), ("NONE", "none"))
+
+
+def _card_features(hand: str) -> list[Feature]:
+    """The card-level features of one hand's first two cards (ranks and suits needed)."""
+    name = hand.capitalize()
+    return [
+        Feature(f"{hand}_pair", f"{name}'s first two cards have the same rank (K-K, not T-J)",
+                (False, True), "cards"),
+        Feature(f"{hand}_identical_pair", f"{name}'s first two cards have the same rank and "
+                "suit", (False, True), "cards"),
+        Feature(f"{hand}_suited", f"{name}'s first two cards have the same suit",
+                (False, True), "cards"),
+        Feature(f"{hand}_colour", f"colour of {name}'s first two cards: red, black or mixed",
+                ("red", "black", "mixed"), "cards"),
+        Feature(f"{hand}_suit", f"the suit of {name}'s first two cards if suited (S H D C), "
+                "else none", _SUITS, "cards", aliases=_SUIT_ALIASES),
+        Feature(f"{hand}_pair_rank", f"rank of {name}'s pair (A=1 ... K=13, or A 2 .. T J Q "
+                "K), none if not a pair", (*_RANKS, NO_CARD), "cards", aliases=RANK_ALIASES),
+        Feature(f"{hand}_first_ranks", f"the ranks of {name}'s first two cards, compared as "
+                "a multiset: == {K, 9}", (), "cards", kind="ranks", aliases=RANK_ALIASES),
+        Feature(f"{hand}_first_cards", f"{name}'s first two cards, compared as a multiset: "
+                "== {'4D', '4D'}", (), "cards", kind="cards"),
+    ]
+
 
 #: Every feature a condition can name, by name.
 FEATURES: dict[str, Feature] = {f.name: f for f in [
@@ -83,6 +125,11 @@ FEATURES: dict[str, Feature] = {f.name: f for f in [
             (False, True)),
     Feature("banker_pair_value", "Banker's first two cards have the same point value",
             (False, True)),
+    Feature("player_low_value", "lower point value of Player's first two cards", _TOTALS),
+    Feature("banker_low_value", "lower point value of Banker's first two cards", _TOTALS),
+    Feature("player_high_value", "higher point value of Player's first two cards", _TOTALS),
+    Feature("banker_high_value", "higher point value of Banker's first two cards", _TOTALS),
+    *(feature for hand in ("player", "banker") for feature in _card_features(hand)),
 ]}
 
 _NAMES: dict[str, Value] = {"player": "player", "banker": "banker", "tie": "tie",
@@ -104,6 +151,10 @@ class Condition:
     text: str
     features: frozenset[str]
     test: Callable[[Mapping[str, Any]], Any]
+    #: Each comparison (or bare boolean feature) of the condition: (feature name, its test).
+    #: The engine uses the card-level ones to group card pairs that no line tells apart.
+    atoms: tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...] = field(
+        default=(), compare=False)
 
     def __call__(self, coup: Mapping[str, Any]) -> Any:
         """True or false for one coup's features; a boolean array for feature columns."""
@@ -137,6 +188,8 @@ class _Parser:
         self.position = 0
         self.features = features
         self.used: set[str] = set()
+        self.atoms: list[tuple[str, Callable[[Mapping[str, Any]], Any]]] = []
+        self.last_feature = ""
 
     def error(self, message: str) -> AnalyzerError:
         return AnalyzerError(f"{message} in condition {self.text!r}")
@@ -203,7 +256,11 @@ class _Parser:
     def value(self, feature: Feature) -> Value:
         token = self.take()
         value: Value
-        if token.isdigit():
+        bare = (token[1:-1] if token[0] in "'\"" else token).upper()
+        aliased = dict(feature.aliases).get(bare)
+        if aliased is not None:
+            value = aliased
+        elif token.isdigit():
             value = int(token)
         elif token[0] in "'\"":
             value = token[1:-1]
@@ -220,10 +277,46 @@ class _Parser:
             raise self.error(f"{feature.name} cannot be {token}")
         return value
 
+    def multiset(self, feature: Feature) -> str:
+        """A two-card literal such as ``{'4D', '4D'}`` or ``{K, 9}``, in canonical form."""
+        self.take("{")
+        elements = [self.element(feature)]
+        while self.peek() == ",":
+            self.take()
+            elements.append(self.element(feature))
+        self.take("}")
+        if len(elements) != 2:
+            raise self.error(f"{feature.name} compares with two cards, e.g. {{K, 9}}")
+        if feature.kind == "cards":
+            return cards_key(Card.parse(text) for text in elements)
+        return ranks_key(int(e) for e in elements)
+
+    def element(self, feature: Feature) -> str:
+        token = self.take()
+        bare = token[1:-1] if token[0] in "'\"" else token
+        if feature.kind == "ranks":
+            rank = dict(feature.aliases).get(bare.upper())
+            if rank is None:
+                raise self.error(f"{bare!r} is not a rank (A 2 .. 9 T J Q K)")
+            return str(rank)
+        try:
+            Card.parse(bare)
+        except AnalyzerError:
+            raise self.error(f"{bare!r} is not a card: write cards in quotes, e.g. '4D'") from None
+        return bare
+
     def comparison(self) -> Callable[[Mapping[str, Any]], Any]:
+        test = self.single_comparison()
+        self.atoms.append((self.last_feature, test))
+        return test
+
+    def single_comparison(self) -> Callable[[Mapping[str, Any]], Any]:
         feature = self.feature()
         name = feature.name
+        self.last_feature = name
         token = (self.peek() or "").lower()
+        if feature.kind != "scalar":
+            return self.multiset_comparison(feature, token)
         if token in _OPS:
             op = _OPS[self.take()]
             value = self.value(feature)
@@ -256,9 +349,45 @@ class _Parser:
             return lambda c: c[name]
         raise self.error(f"{name} needs a comparison")
 
+    def multiset_comparison(self, feature: Feature,
+                            token: str) -> Callable[[Mapping[str, Any]], Any]:
+        name = feature.name
+        if token in ("==", "!="):
+            op = _OPS[self.take()]
+            key = self.multiset(feature)
+            return lambda c: op(c[name], key)
+        if token == "in":
+            self.take()
+            self.take("{")
+            keys = [self.multiset(feature)]
+            while self.peek() == ",":
+                self.take()
+                keys.append(self.multiset(feature))
+            self.take("}")
+            return lambda c: np.isin(c[name], keys)
+        raise self.error(f"{name} needs == {{a, b}}, != {{a, b}} or in {{{{a, b}}, ...}}")
+
+
+def cards_key(cards: Any) -> str:
+    """Canonical text of two cards as a multiset (sorted by deck order).
+
+    >>> cards_key([Card.parse("4d"), Card.parse("As")])
+    'AS 4D'
+    """
+    return " ".join(str(card) for card in sorted(cards, key=lambda card: card.index))
+
+
+def ranks_key(ranks: Any) -> str:
+    """Canonical text of two ranks (numbers 1-13) as a multiset.
+
+    >>> ranks_key([13, 9]), ranks_key([10, 1])
+    ('9 K', 'A T')
+    """
+    return " ".join(RANK_SYMBOLS[r] for r in sorted(ranks))
+
 
 def parse_condition(text: str, features: Mapping[str, Feature] | None = None) -> Condition:
     """Parse a condition; raise :class:`AnalyzerError` naming what is wrong."""
     parser = _Parser(text, FEATURES if features is None else features)
     test = parser.parse()
-    return Condition(text.strip(), frozenset(parser.used), test)
+    return Condition(text.strip(), frozenset(parser.used), test, tuple(parser.atoms))

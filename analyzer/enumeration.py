@@ -109,6 +109,10 @@ def coup_features(player: Sequence[int], banker: Sequence[int]) -> dict[str, Any
         "banker_third": banker[2] if len(banker) == 3 else NO_CARD,
         "player_pair_value": player[0] == player[1],
         "banker_pair_value": banker[0] == banker[1],
+        "player_low_value": min(player[0], player[1]),
+        "banker_low_value": min(banker[0], banker[1]),
+        "player_high_value": max(player[0], player[1]),
+        "banker_high_value": max(banker[0], banker[1]),
     }
 
 
@@ -197,6 +201,10 @@ def _feature_columns(player: IntArray, banker: IntArray) -> dict[str, npt.NDArra
         "banker_third": banker[:, 2],
         "player_pair_value": player[:, 0] == player[:, 1],
         "banker_pair_value": banker[:, 0] == banker[:, 1],
+        "player_low_value": np.minimum(player[:, 0], player[:, 1]),
+        "banker_low_value": np.minimum(banker[:, 0], banker[:, 1]),
+        "player_high_value": np.maximum(player[:, 0], player[:, 1]),
+        "banker_high_value": np.maximum(banker[:, 0], banker[:, 1]),
     }
 
 

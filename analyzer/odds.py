@@ -25,7 +25,15 @@ import numpy.typing as npt
 
 from analyzer import __version__
 from analyzer.bets import net_payout, settle_codes
-from analyzer.enumeration import Tally, compile_tally, coups, denominator, term_weights, terms
+from analyzer.enumeration import (
+    INT64_LIMIT,
+    Tally,
+    compile_tally,
+    coups,
+    denominator,
+    term_weights,
+    terms,
+)
 from analyzer.errors import AnalyzerError
 from analyzer.profile import Bet, Profile, Tableau, load_profile
 from analyzer.shoe import Shoe
@@ -33,6 +41,8 @@ from analyzer.shoe import Shoe
 CONVENTION = ("ordered 6-card sequences from the full shoe; a coup that ends after 4 or 5 "
               "cards is weighted by the ways to fill the unused positions")
 INFINITE_CONVENTION = "infinite deck: 13**6 equally likely rank-class sequences (value 0 is 4/13)"
+INFINITE_CARD_CONVENTION = ("infinite deck, card level: 13**6 * 4**4 = 52**4 * 13**2 equally "
+                            "likely sequences (each of the first four cards one of 52)")
 
 
 @dataclass(frozen=True)
@@ -141,15 +151,17 @@ def _distribution_tallies(tableau: Tableau) -> tuple[Tally, Tally, Tally]:
     return totals, naturals, dealt
 
 
-def _check_profile(profile: Profile) -> Tableau:
+def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
     if profile.tableau is None:
         raise AnalyzerError(
             f"profile {profile.name!r} has no fixed tableau: its players choose (use nine solve)")
-    for bet in profile.bets:
-        for line in bet.lines:
-            if line.when.level != "coup":
-                raise AnalyzerError(
-                    f"bet {bet.id!r} reads card ranks or suits, which this engine cannot yet")
+    if values_only:
+        for bet in profile.bets:
+            for line in bet.lines:
+                if line.when.level != "coup":
+                    raise AnalyzerError(
+                        f"bet {bet.id!r} reads card ranks or suits: batches of point-value "
+                        "counts cannot price it (use odds() per shoe)")
     return profile.tableau
 
 
@@ -186,16 +198,36 @@ def odds(profile: Profile | str, shoe: Shoe) -> OddsTable:
     tableau = _check_profile(profile)
     weights = term_weights(terms(tableau), shoe)
     total = denominator(shoe)
-    bets = tuple(bet_odds(bet, _bet_tally(tableau, bet).evaluate(weights), total)
-                 for bet in profile.bets)
+    convention = INFINITE_CONVENTION if shoe.is_infinite else CONVENTION
+    # Card-level bets (ranks, suits) go through analyzer.cardbets, imported only when a
+    # profile has one so a values-only profile pays nothing for them.
+    card_level = [any(line.when.level == "cards" for line in bet.lines) for bet in profile.bets]
+    scale = 1
+    if any(card_level):
+        from analyzer import cardbets
+
+        total = cardbets.card_denominator(shoe)
+        scale = total // denominator(shoe)
+        if scale > 1:
+            convention = INFINITE_CARD_CONVENTION
+        if total > INT64_LIMIT and weights.dtype != object:
+            weights = weights.astype(object)
+
+    def bet_ways(bet: Bet, cards: bool) -> dict[Hashable, int]:
+        if cards:
+            return cardbets.evaluate_card_tally(cardbets.card_tally(tableau, bet), shoe,
+                                                weights)
+        return {key: n * scale for key, n in _bet_tally(tableau, bet).evaluate(weights).items()}
+
+    bets = tuple(bet_odds(bet, bet_ways(bet, cards), total)
+                 for bet, cards in zip(profile.bets, card_level, strict=True))
     totals, naturals, dealt = _distribution_tallies(tableau)
 
     def distribution(name: str, tally: Tally) -> Distribution:
-        cells = tally.evaluate(weights)
+        cells = {key: n * scale for key, n in tally.evaluate(weights).items()}
         return Distribution(name, tuple(sorted(cells.items(), key=lambda kv: str(kv[0]))))
 
-    return OddsTable(profile.name, profile.title, shoe.describe(), total,
-                     INFINITE_CONVENTION if shoe.is_infinite else CONVENTION, bets,
+    return OddsTable(profile.name, profile.title, shoe.describe(), total, convention, bets,
                      distribution("player total x banker total", totals),
                      distribution("naturals", naturals),
                      distribution("cards dealt", dealt), profile.illustrative)
@@ -232,7 +264,7 @@ class BatchEvaluator:
         """Compile a profile's bets into one (bets x terms) payoff matrix."""
         if isinstance(profile, str):
             profile = load_profile(profile)
-        tableau = _check_profile(profile)
+        tableau = _check_profile(profile, values_only=True)
         term_set = terms(tableau)
         payoff = np.zeros((len(profile.bets), term_set.size), dtype=np.float64)
         for row, bet in enumerate(profile.bets):

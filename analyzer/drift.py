@@ -1,0 +1,519 @@
+"""Odds across the shoe: dealing whole shoes by a profile's procedure and the exact EV of
+every bet before every hand (``nine shoe``), with the betting windows' effect.
+
+Before each hand the EV of each bet is computed from the exact remaining cards (the exposed
+burn card and burned cards, and every card of the previous hands, are known to a player who
+watches; Thorp, "The Mathematics of Gambling", 1984, ch. 5, and Griffin, "The Theory of
+Blackjack", 6th ed. 1999, on baccarat's small effects of removal). A player who bets one unit
+exactly when that EV is positive expects the sum of those positive EVs.
+
+>>> run = simulate_shoes("punto-banco", decks=1, shoes=2, seed=7, quiet=True)
+>>> run.hands_dealt == sum(run.hands_per_shoe), run.bets[0].bet
+(True, 'banker')
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.cards import DECK
+from analyzer.errors import AnalyzerError
+from analyzer.odds import BatchEvaluator, odds
+from analyzer.profile import Profile, Tableau, load_profile
+from analyzer.shoe import Shoe
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Point value of each card index 0-51.
+CARD_VALUES: IntArray = np.array([card.points for card in DECK], dtype=np.int64)
+#: Burn count of each card index when exposed: A = 1, 2-9 face, 10 J Q K = 10.
+CARD_BURN: IntArray = np.array([card.points or 10 for card in DECK], dtype=np.int64)
+#: The defaults of a profile without a [procedure] table.
+DEFAULT_CUT_CARD = 16
+
+
+def value_counts(card_counts: npt.ArrayLike) -> IntArray:
+    """Rows of 52 card counts -> rows of 10 point-value counts.
+
+    >>> value_counts([Shoe.decks(1).counts])[0].tolist()
+    [16, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    """
+    rows = np.asarray(card_counts, dtype=np.int64)
+    result = np.zeros((rows.shape[0], 10), dtype=np.int64)
+    np.add.at(result.T, CARD_VALUES, rows.T)
+    return result
+
+
+def _is_card_level(profile: Profile, index: int) -> bool:
+    return any(line.when.level != "coup" for line in profile.bets[index].lines)
+
+
+@dataclass(frozen=True)
+class ShoeEvaluator:
+    """Float EVs of every bet of a profile for many shoes given as rows of 52 card counts.
+
+    Bets that read only point values go through :class:`analyzer.odds.BatchEvaluator`
+    (rel. error about 1e-15). Bets that read ranks or suits use the batch evaluator too when
+    it accepts 52-count rows; otherwise each distinct composition is evaluated exactly with
+    :func:`analyzer.odds.odds` (much slower; ``method`` says which).
+    """
+
+    profile: Profile
+    bet_ids: tuple[str, ...]
+    value_columns: tuple[int, ...]
+    card_columns: tuple[int, ...]
+    value_batch: BatchEvaluator | None
+    card_batch: BatchEvaluator | None
+    card_profile: Profile | None
+    method: str
+    #: Bets on one hand's first two cards: column and 52 x 52 net payoff of each card pair.
+    pair_columns: tuple[int, ...] = ()
+    pair_payoffs: tuple[FloatArray, ...] = ()
+    cache: dict[tuple[int, ...], tuple[float, ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def for_profile(cls, profile: Profile | str) -> ShoeEvaluator:
+        """Split a profile's bets by what they read and compile each group."""
+        if isinstance(profile, str):
+            profile = load_profile(profile)
+        value_columns = tuple(i for i in range(len(profile.bets))
+                              if not _is_card_level(profile, i))
+        card_columns = tuple(i for i in range(len(profile.bets)) if _is_card_level(profile, i))
+        value_batch = None
+        if value_columns:
+            value_batch = BatchEvaluator.for_profile(
+                replace(profile, bets=tuple(profile.bets[i] for i in value_columns)))
+        card_batch = None
+        card_profile = None
+        method = "batch evaluator (float64) for every bet"
+        if card_columns:
+            card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
+            try:
+                candidate = BatchEvaluator.for_profile(card_profile)
+                candidate.evaluate(np.array([Shoe.decks(1).counts], dtype=np.int64))
+                card_batch = candidate
+            except (AnalyzerError, ValueError, IndexError, TypeError):
+                card_batch = None
+                method = ("batch evaluator for point-value bets; exact odds() per distinct "
+                          "composition for bets that read ranks or suits")
+        two_card = {i: matrix for i in card_columns
+                    if card_batch is None
+                    and (matrix := two_card_payoff(profile, i)) is not None}
+        if two_card:
+            method = ("batch evaluator for point-value bets; exact two-card quadratic form "
+                      "for bets on one hand's first two cards")
+            if len(two_card) < len(card_columns):
+                method += "; exact odds() per composition for the other card-level bets"
+            card_columns = tuple(i for i in card_columns if i not in two_card)
+            card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
+        return cls(profile, tuple(b.id for b in profile.bets), value_columns, card_columns,
+                   value_batch, card_batch, card_profile if card_columns else None, method,
+                   tuple(two_card), tuple(two_card.values()))
+
+    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
+        """EV of every bet (columns) for each shoe (rows of 52 card counts)."""
+        rows = np.asarray(card_counts, dtype=np.int64)
+        if rows.ndim != 2 or rows.shape[1] != 52:
+            raise AnalyzerError("shoes must be rows of 52 card counts")
+        result = np.empty((rows.shape[0], len(self.bet_ids)), dtype=np.float64)
+        if self.value_batch is not None:
+            result[:, list(self.value_columns)] = self.value_batch.evaluate(value_counts(rows))
+        if self.pair_columns:
+            size = rows.sum(axis=1).astype(np.float64)
+            counts = rows.astype(np.float64)
+            for column, payoff in zip(self.pair_columns, self.pair_payoffs, strict=True):
+                quadratic = ((counts @ payoff) * counts).sum(axis=1)
+                quadratic -= counts @ np.diagonal(payoff)
+                result[:, column] = quadratic / (size * (size - 1))
+        if self.card_columns:
+            if self.card_batch is not None:
+                result[:, list(self.card_columns)] = self.card_batch.evaluate(rows)
+            else:
+                result[:, list(self.card_columns)] = self._exact_card_bets(rows)
+        return result
+
+    def _exact_card_bets(self, rows: IntArray) -> FloatArray:
+        assert self.card_profile is not None
+        out = np.empty((rows.shape[0], len(self.card_columns)), dtype=np.float64)
+        for r, row in enumerate(rows.tolist()):
+            key = tuple(row)
+            if key not in self.cache:
+                table = odds(self.card_profile, Shoe(key, label="depleted"))
+                self.cache[key] = tuple(float(b.ev) for b in table.bets)
+            out[r] = self.cache[key]
+        return out
+
+
+def two_card_payoff(profile: Profile, index: int) -> FloatArray | None:
+    """Net payoff of a bet for each ordered pair of a hand's first two cards (52 x 52).
+
+    Only for bets whose every condition reads card-level features of one hand's first two
+    cards: by exchangeability those two cards are a uniform ordered pair of distinct cards
+    of the shoe, so ``EV = (n'Mn - sum_i n_i M_ii) / (N (N - 1))`` exactly. None otherwise.
+    """
+    try:
+        from analyzer.bets import net_payout, settle
+        from analyzer.cardbets import hand_card_features
+    except ImportError:  # pragma: no cover - the card-level engine is not installed
+        return None
+    bet = profile.bets[index]
+    for hand in ("player", "banker"):
+        names = set(hand_card_features(hand, DECK[0], DECK[1]))
+        if bet.features <= names:
+            payoff = np.empty((52, 52), dtype=np.float64)
+            for i, first in enumerate(DECK):
+                for j, second in enumerate(DECK):
+                    features = hand_card_features(hand, first, second)
+                    payoff[i, j] = float(net_payout(bet, settle(bet, features)))
+            return payoff
+    return None
+
+
+# -- the shoe procedure -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Procedure:
+    """How a shoe is played: burn rule, cut card, and per-bet betting windows (hands)."""
+
+    burn: str
+    cut_card: int
+    windows: tuple[tuple[str, int], ...]
+    source: str
+
+    def window(self, bet_id: str) -> int | None:
+        """The last hand of the shoe on which the bet may be placed (None: every hand)."""
+        return dict(self.windows).get(bet_id)
+
+    def describe(self) -> str:
+        """One line for reports."""
+        burn = {"first-card": "expose the first card and burn that many (10 J Q K: 10)",
+                "none": "no burn"}.get(self.burn, f"burn {self.burn} cards")
+        return f"{burn}; cut card {self.cut_card} cards from the end ({self.source})"
+
+
+def _windows(raw: Any, bet_ids: Sequence[str]) -> dict[str, int]:
+    """Betting windows from a [procedure] table: {bet = hands} or [{bets, hands}] forms."""
+    found: dict[str, int] = {}
+    if isinstance(raw, Mapping):
+        for key, value in raw.items():
+            if isinstance(value, Mapping):
+                hands = value.get("hands", value.get("last_hand"))
+                for bet in value.get("bets", [key]):
+                    found[str(bet)] = int(hands)
+            else:
+                found[str(key)] = int(value)
+    elif isinstance(raw, list):
+        for item in raw:
+            hands = item.get("hands", item.get("last_hand", item.get("first_hands")))
+            for bet in item.get("bets", [item.get("bet")]):
+                found[str(bet)] = int(hands)
+    unknown = sorted(set(found) - set(bet_ids))
+    if unknown:
+        raise AnalyzerError(f"[procedure] windows name unknown bets: {', '.join(unknown)}")
+    return found
+
+
+def procedure_of(profile: Profile) -> Procedure:
+    """The profile's [procedure] table, or the defaults (first-card burn, cut card 16)."""
+    raw = dict(profile.procedure)
+    if not raw:
+        return Procedure("first-card", DEFAULT_CUT_CARD, (), "defaults: no [procedure] table")
+    burn_raw = raw.get("burn", raw.get("burn_rule", "first-card"))
+    if "burn_first_card" in raw:
+        burn_raw = "first-card" if raw["burn_first_card"] else "none"
+    counts = raw.get("burn_counts")
+    if counts is not None and {str(k).upper(): int(v) for k, v in counts.items()} != {
+            "A": 1, **{str(n): n for n in range(2, 10)}, "T": 10, "J": 10, "Q": 10, "K": 10}:
+        raise AnalyzerError(f"profile {profile.name!r}: only the A=1 ... 10/J/Q/K=10 burn "
+                            "counts are supported")
+    burn = str(burn_raw).lower().replace("_", "-")
+    if burn in ("first-card-value", "first-card", "by-first-card", "exposed-card", "true"):
+        burn = "first-card"
+    elif burn in ("none", "0", "false"):
+        burn = "none"
+    elif not burn.isdigit():
+        raise AnalyzerError(f"profile {profile.name!r}: [procedure] burn {burn_raw!r} unknown")
+    cut = raw.get("cut_card", raw.get("cut_card_from_end", raw.get("cut", DEFAULT_CUT_CARD)))
+    source = f"profile {profile.name} [procedure]"
+    if isinstance(cut, Mapping):
+        cut = cut.get("from_end", DEFAULT_CUT_CARD)
+    if isinstance(cut, str) and not cut.isdigit():
+        source += f"; cut card '{cut}' modelled {DEFAULT_CUT_CARD} cards from the end"
+        cut = DEFAULT_CUT_CARD
+    windows = _windows(raw.get("windows", raw.get("betting_windows", {})),
+                       [b.id for b in profile.bets])
+    return Procedure(burn, int(cut), tuple(sorted(windows.items())), source)
+
+
+def play_coup(tableau: Tableau, values: Sequence[int], start: int) -> int:
+    """Cards one coup uses, dealt from ``values[start:]`` by the tableau (4, 5 or 6).
+
+    >>> from analyzer.profile import load_profile
+    >>> play_coup(load_profile("punto-banco").tableau, [9, 0, 0, 0, 5], 0)
+    4
+    """
+    p = (values[start] + values[start + 2]) % 10
+    b = (values[start + 1] + values[start + 3]) % 10
+    if p in tableau.naturals or b in tableau.naturals:
+        return 4
+    used = 4
+    third: int | None = None
+    if p in tableau.player_draws:
+        third = values[start + used]
+        used += 1
+    if tableau.banker_draws_on(b, third):
+        used += 1
+    return used
+
+
+def deal_shoe(tableau: Tableau, order: Sequence[int], procedure: Procedure) -> list[int]:
+    """Positions in ``order`` (card indexes) where each hand of the shoe starts.
+
+    The burn comes first; the cut card lies ``cut_card`` cards from the end and the hand
+    during which it would come out is the last one.
+    """
+    values = CARD_VALUES[np.asarray(order)].tolist()
+    if procedure.burn == "first-card":
+        position = 1 + int(CARD_BURN[order[0]])
+    elif procedure.burn == "none":
+        position = 0
+    else:
+        position = int(procedure.burn)
+    cut = len(order) - procedure.cut_card
+    starts = []
+    while position < cut and position + 6 <= len(order):
+        starts.append(position)
+        position += play_coup(tableau, values, position)
+    return starts
+
+
+# -- the simulation -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BetDrift:
+    """One bet across the simulated shoes: EV by hand number and a counter's yield."""
+
+    bet: str
+    name: str
+    window: int | None
+    full_shoe_ev: Fraction
+    #: Per hand number 1..H: shoes reaching it, mean EV, 5th/50th/95th percentile, share > 0.
+    reached: tuple[int, ...]
+    mean: tuple[float, ...]
+    p5: tuple[float, ...]
+    p50: tuple[float, ...]
+    p95: tuple[float, ...]
+    positive: tuple[float, ...]
+    #: Flat bettor's mean EV per hand over every hand, inside and after the window.
+    mean_ev_all: float
+    mean_ev_in_window: float
+    mean_ev_after_window: float | None
+    #: Counter betting 1 unit when EV > 0: bets per shoe and expected units won per shoe.
+    counter_bets_per_shoe: float
+    counter_units_per_shoe: float
+    counter_bets_per_shoe_window: float
+    counter_units_per_shoe_window: float
+
+    @property
+    def counter_yield(self) -> float:
+        """Expected units per unit bet for the counter without windows."""
+        return self.counter_units_per_shoe / self.counter_bets_per_shoe if \
+            self.counter_bets_per_shoe else 0.0
+
+    @property
+    def counter_yield_window(self) -> float:
+        """Expected units per unit bet for the counter inside the windows."""
+        return self.counter_units_per_shoe_window / self.counter_bets_per_shoe_window if \
+            self.counter_bets_per_shoe_window else 0.0
+
+    @property
+    def protected_share(self) -> float:
+        """Share of the counter's expected gain that the window removes."""
+        if self.counter_units_per_shoe <= 0:
+            return 0.0
+        return 1 - self.counter_units_per_shoe_window / self.counter_units_per_shoe
+
+
+@dataclass(frozen=True)
+class ShoeRun:
+    """Result of ``nine shoe``: K seeded shoes dealt by the procedure, every hand evaluated."""
+
+    profile: str
+    title: str
+    decks: int
+    shoes: int
+    seed: int
+    procedure: str
+    method: str
+    hands_per_shoe: tuple[int, ...]
+    bets: tuple[BetDrift, ...]
+    seconds: float
+
+    @property
+    def hands_dealt(self) -> int:
+        """Hands evaluated in all."""
+        return sum(self.hands_per_shoe)
+
+    def bet(self, bet_id: str) -> BetDrift:
+        """One bet's drift by id."""
+        for bet in self.bets:
+            if bet.bet == bet_id:
+                return bet
+        raise AnalyzerError(f"no bet {bet_id!r} in this run")
+
+
+class Progress:
+    """A progress bar on stderr, drawn only when stderr is a terminal and not quiet."""
+
+    def __init__(self, total: int, label: str, quiet: bool = False) -> None:
+        self.total = max(total, 1)
+        self.label = label
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.start = time.perf_counter()
+        self.last = -1
+
+    def update(self, done: int) -> None:
+        """Redraw with ``done`` of ``total`` finished."""
+        if not self.enabled:
+            return
+        percent = int(100 * done / self.total)
+        if percent == self.last and done < self.total:
+            return
+        self.last = percent
+        filled = percent * 30 // 100
+        elapsed = time.perf_counter() - self.start
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}% "
+                         f"{done}/{self.total} {elapsed:5.1f}s")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """Finish the line."""
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def shoe_positions(profile: Profile, decks: int, shoes: int, seed: int,
+                   procedure: Procedure | None = None) -> tuple[list[IntArray], list[list[int]]]:
+    """The seeded card orders of ``shoes`` shoes and the start of every hand in each."""
+    if profile.tableau is None:
+        raise AnalyzerError(f"profile {profile.name!r} has no fixed tableau to deal shoes by")
+    procedure = procedure or procedure_of(profile)
+    generator = np.random.default_rng(seed)
+    full = np.repeat(np.arange(52, dtype=np.int64), decks)
+    orders = []
+    starts = []
+    for _ in range(shoes):
+        order = generator.permutation(full)
+        orders.append(order)
+        starts.append(deal_shoe(profile.tableau, order.tolist(), procedure))
+    return orders, starts
+
+
+def remaining_before_hands(order: IntArray, starts: Sequence[int], decks: int) -> IntArray:
+    """Rows of 52 card counts left in the shoe before each hand."""
+    onehot = np.zeros((len(order) + 1, 52), dtype=np.int64)
+    onehot[np.arange(1, len(order) + 1), order] = 1
+    gone = np.cumsum(onehot, axis=0)[np.asarray(starts, dtype=np.int64)]
+    result: IntArray = decks - gone
+    return result
+
+
+def simulate_shoes(profile: Profile | str, decks: int | None = None, shoes: int = 100,
+                   seed: int = 1, quiet: bool = False,
+                   evaluator: ShoeEvaluator | None = None,
+                   on_progress: Callable[[int, int], None] | None = None) -> ShoeRun:
+    """Deal ``shoes`` shoes and evaluate every bet before every hand from the exact cards."""
+    if isinstance(profile, str):
+        profile = load_profile(profile)
+    decks = profile.default_decks if decks is None else decks
+    if decks < 1 or shoes < 1:
+        raise AnalyzerError("decks and shoes must be positive")
+    began = time.perf_counter()
+    procedure = procedure_of(profile)
+    evaluator = evaluator or ShoeEvaluator.for_profile(profile)
+    orders, starts = shoe_positions(profile, decks, shoes, seed, procedure)
+    rows = np.concatenate([remaining_before_hands(o, s, decks) for o, s in
+                           zip(orders, starts, strict=True)])
+    hand_number = np.concatenate([np.arange(1, len(s) + 1) for s in starts])
+    progress = Progress(rows.shape[0], "nine shoe", quiet)
+    ev = np.empty((rows.shape[0], len(evaluator.bet_ids)), dtype=np.float64)
+    step = 4096
+    for begin in range(0, rows.shape[0], step):
+        ev[begin:begin + step] = evaluator.evaluate(rows[begin:begin + step])
+        done = min(begin + step, rows.shape[0])
+        progress.update(done)
+        if on_progress is not None:
+            on_progress(done, rows.shape[0])
+    progress.close()
+    full_odds = odds(profile, Shoe.decks(decks))
+    bets = tuple(_bet_drift(profile, procedure, j, ev[:, j], hand_number, shoes,
+                            full_odds.bets[j].ev) for j in range(len(profile.bets)))
+    return ShoeRun(profile.name, profile.title, decks, shoes, seed, procedure.describe(),
+                   evaluator.method, tuple(len(s) for s in starts), bets,
+                   time.perf_counter() - began)
+
+
+def _bet_drift(profile: Profile, procedure: Procedure, column: int, ev: FloatArray,
+               hand_number: IntArray, shoes: int, full_ev: Fraction) -> BetDrift:
+    bet = profile.bets[column]
+    window = procedure.window(bet.id)
+    last = int(hand_number.max())
+    order = np.argsort(hand_number, kind="stable")
+    sorted_hands = hand_number[order]
+    sorted_ev = ev[order]
+    bounds = np.searchsorted(sorted_hands, np.arange(1, last + 2))
+    reached, mean, p5, p50, p95, positive = [], [], [], [], [], []
+    for h in range(last):
+        block = sorted_ev[bounds[h]:bounds[h + 1]]
+        reached.append(int(block.size))
+        mean.append(float(block.mean()))
+        q5, q50, q95 = np.percentile(block, [5, 50, 95])
+        p5.append(float(q5))
+        p50.append(float(q50))
+        p95.append(float(q95))
+        positive.append(float((block > 0).mean()))
+    inside = hand_number <= window if window is not None else np.ones(ev.shape, dtype=bool)
+    gain = np.where(ev > 0, ev, 0.0)
+    return BetDrift(
+        bet.id, bet.name, window, full_ev, tuple(reached), tuple(mean), tuple(p5),
+        tuple(p50), tuple(p95), tuple(positive),
+        float(ev.mean()), float(ev[inside].mean()) if inside.any() else 0.0,
+        float(ev[~inside].mean()) if (~inside).any() else None,
+        float((ev > 0).sum() / shoes), float(gain.sum() / shoes),
+        float(((ev > 0) & inside).sum() / shoes), float(gain[inside].sum() / shoes))
+
+
+def bench(baseline_seconds: float) -> None:
+    """``make bench`` figures of issue 6: batch compositions/s and 1,000 eight-deck shoes."""
+    name = "lucky-baccarat"
+    try:
+        profile = load_profile(name)
+    except AnalyzerError:
+        name = "punto-banco"
+        profile = load_profile(name)
+    evaluator = ShoeEvaluator.for_profile(profile)
+    orders, starts = shoe_positions(profile, 8, 130, 2024)
+    rows = np.concatenate([remaining_before_hands(o, s, 8)
+                           for o, s in zip(orders, starts, strict=True)])[:10_000]
+    evaluator.evaluate(rows[:300])
+    begin = time.perf_counter()
+    evaluator.evaluate(rows)
+    batch = time.perf_counter() - begin
+    print(f"  issue 6: shoe evaluator, {name}, {rows.shape[0]:,} depleted shoes "
+          f"{batch * 1e3:9.1f} ms   = {rows.shape[0] / batch:,.0f} compositions/s "
+          f"(target >= 10,000/s; {evaluator.method})")
+    run = simulate_shoes(profile, 8, 1000, 1, quiet=True, evaluator=evaluator)
+    print(f"  issue 6: 1,000 eight-deck shoes of {name}, {run.hands_dealt:,} hands "
+          f"{run.seconds:9.2f} s    ({run.seconds / baseline_seconds:,.0f}x baseline; "
+          "target < 60 s)")

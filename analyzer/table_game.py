@@ -1,0 +1,847 @@
+"""Home Lucky 9 with several players: exact per-seat values, best responses, dynamics.
+
+One banker faces ``n`` players (``n + 1`` people, RULES.md section 4). Every player's strategy
+maps its own two-card holding to a draw probability; the banker's strategy maps its own
+holding *and the vector of what every player showed* -- ``natural`` (revealed and settled),
+``drew`` or ``stood`` -- to a draw probability, and its one choice stands against every
+remaining player. Payoffs are each player's result per unit staked; the banker's value is
+minus their sum (it covers every stake).
+
+Every quantity is exact. Two models of the cards:
+
+* the infinite deck (dealing with replacement, 1/13 per rank, ten-valued cards 4/13): the
+  players' hands and third cards are independent given the banker's hand, so seat ``i``'s
+  weight in a banker cell ``(hand, choice vector)`` is a product of one-player tables
+  (:class:`InfiniteTable`), for any number of players;
+* a finite shoe with exact card removal for one or two players (three people): every deal of
+  nine value positions is counted (:class:`FiniteTable`); a player's and the banker's third
+  cards are exchangeable with the unused positions, so each seat's result needs only the
+  pair of third cards it meets.
+
+Larger finite-shoe tables are dealt by seeded simulation (:func:`estimate_seat_values`); those
+figures are labelled *estimate* with 95% confidence intervals.
+
+Best responses: the banker draws in a cell exactly when the players' combined expected result
+there falls by drawing (Kuhn 1953: a behaviour best response is pure, cell by cell); a player
+best-responds holding every other strategy fixed, seats in order. :func:`dynamics` runs
+fictitious play (Brown 1951: each round every seat best-responds to the running average, and
+the average moves towards the responses) and reports each side's exact regret -- zero for all
+sides would certify an equilibrium.
+
+>>> from analyzer.shoe import Shoe
+>>> game = build_table(LUCKY9_RULES(), Shoe.infinite(), 2)
+>>> house = [house_player()] * 2
+>>> values = seat_values(game, house, banker_from_strategy(game, house_banker()))
+>>> values.players[0] == values.players[1], values.banker == -sum(values.players)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache, reduce
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.choices import HANDS, ChoiceRules, hand_label
+from analyzer.errors import AnalyzerError
+from analyzer.shoe import Shoe
+from analyzer.strategy import Strategy, load_strategy
+
+ObjectArray = npt.NDArray[Any]
+#: What the banker sees of one player: 0 natural, 1 drew, 2 stood.
+OBSERVATIONS = ("natural", "drew", "stood")
+NATURAL, DREW, STOOD = 0, 1, 2
+#: Exact card removal is implemented for at most this many players (3 people).
+EXACT_FINITE_PLAYERS = 2
+TOTALS = tuple((a + b) % 10 for a, b in HANDS)
+
+PlayerPlan = tuple[Fraction, ...]  # draw probability per holding (55, in HANDS order)
+
+
+def LUCKY9_RULES() -> ChoiceRules:  # noqa: N802 - a constant-like accessor
+    """The rules of the shipped ``lucky9-home`` profile."""
+    from analyzer.profile import load_profile
+
+    return ChoiceRules.from_profile(load_profile("lucky9-home"))
+
+
+@dataclass(frozen=True)
+class BankerPlan:
+    """The banker's draw probability per own holding (55) and choice vector (``3**n``)."""
+
+    players: int
+    draw: tuple[tuple[Fraction, ...], ...]
+
+    def at(self, hand: int, vector: Sequence[int]) -> Fraction:
+        """The draw probability holding ``HANDS[hand]`` after seeing ``vector``."""
+        return self.draw[hand][vector_index(vector)]
+
+
+def vector_index(vector: Sequence[int]) -> int:
+    """The index of a choice vector (seat 1 first), base 3.
+
+    >>> vector_index([DREW, STOOD]), vector_index([NATURAL])
+    (5, 0)
+    """
+    index = 0
+    for observation in vector:
+        index = index * 3 + observation
+    return index
+
+
+def vectors(players: int) -> list[tuple[int, ...]]:
+    """Every choice vector, in index order."""
+    return list(itertools.product(range(3), repeat=players))
+
+
+def house_player() -> PlayerPlan:
+    """The common house rule for a player: draw on 4 or less."""
+    return player_from_strategy(load_strategy("house", "player"))
+
+
+def house_banker() -> Strategy:
+    """The common house rule for the banker: draw on 4 or less, whatever it saw."""
+    return load_strategy("house", "banker")
+
+
+def player_from_strategy(strategy: Strategy) -> PlayerPlan:
+    """A heads-up player strategy as a draw probability per holding."""
+    return tuple(strategy.draw(hand) for hand in HANDS)
+
+
+def summary_observation(vector: Sequence[int]) -> str:
+    """How a heads-up banker strategy reads a choice vector: ``drew`` if at least half of
+    the players still in the hand drew (all naturals: ``stood``).
+
+    >>> summary_observation([DREW]), summary_observation([DREW, STOOD, STOOD])
+    ('drew', 'stood')
+    """
+    live = [o for o in vector if o != NATURAL]
+    drew = sum(1 for o in live if o == DREW)
+    return "drew" if live and 2 * drew >= len(live) else "stood"
+
+
+def banker_from_strategy(game: TableGame | int, strategy: Strategy) -> BankerPlan:
+    """A heads-up banker strategy file used at a bigger table (see :func:`summary_observation`).
+
+    With one player it is exactly the heads-up strategy.
+    """
+    players = game if isinstance(game, int) else game.players
+    summaries = [summary_observation(v) for v in vectors(players)]
+    rows = []
+    for hand in HANDS:
+        by_summary = {s: strategy.draw(hand, s) for s in ("drew", "stood")}
+        rows.append(tuple(by_summary[s] for s in summaries))
+    return BankerPlan(players, tuple(rows))
+
+
+BankerRule = Callable[[tuple[int, int], tuple[str, ...]], Fraction]
+
+
+def banker_from_function(players: int, rule: BankerRule) -> BankerPlan:
+    """A banker plan from ``rule(own holding, observations)``, observations as words."""
+    words = [tuple(OBSERVATIONS[o] for o in v) for v in vectors(players)]
+    return BankerPlan(players, tuple(tuple(Fraction(rule(hand, w)) for w in words)
+                                     for hand in HANDS))
+
+
+# -- exact integer helpers ---------------------------------------------------------------------
+def _lcm_of(values: Sequence[Fraction]) -> int:
+    return reduce(math.lcm, (v.denominator for v in values), 1)
+
+
+def _objects(array: Any) -> ObjectArray:
+    """An exact object array of Python integers."""
+    return np.asarray(np.asarray(array).tolist(), dtype=object) if np.ndim(array) else \
+        np.asarray(int(array), dtype=object)
+
+
+def _sign(a: Any, b: Any) -> Any:
+    return np.sign(np.asarray(a) - np.asarray(b))
+
+
+@dataclass(frozen=True, eq=False)
+class TableGame:
+    """The exact weights of a table of ``players`` players and one banker.
+
+    ``constant`` is every seat's numerator from a natural banker (identical for every seat);
+    all numerators share ``denominator`` (before the strategies' own denominators).
+    """
+
+    rules: ChoiceRules
+    shoe: str
+    players: int
+    exact: bool
+    constant: int
+    denominator: int
+    model: str
+
+    def _forced_player(self, plan: PlayerPlan) -> list[Fraction]:
+        rules = self.rules
+        out = []
+        for hand, draw in zip(HANDS, plan, strict=True):
+            total = sum(hand) % 10
+            out.append(Fraction(1) if total in rules.player_draws else
+                       Fraction(0) if total in rules.player_stands else Fraction(draw))
+        return out
+
+    def observation_matrix(self, plan: PlayerPlan) -> tuple[ObjectArray, int]:
+        """``M[hand, observation, drew]`` numerators over the returned denominator."""
+        plan_list = self._forced_player(plan)
+        scale = _lcm_of(plan_list)
+        matrix = np.zeros((55, 3, 2), dtype=object)
+        for h, draw in enumerate(plan_list):
+            if TOTALS[h] in self.rules.naturals:
+                matrix[h, NATURAL, 0] = scale
+            else:
+                numerator = int(draw * scale)
+                matrix[h, DREW, 1] = numerator
+                matrix[h, STOOD, 0] = scale - numerator
+        return matrix, scale
+
+    def banker_matrix(self, plan: BankerPlan) -> tuple[ObjectArray, int]:
+        """``Y[hand, vector, drew]`` numerators over the returned denominator (rules applied)."""
+        if plan.players != self.players:
+            raise AnalyzerError(f"banker strategy is for {plan.players} players, the table "
+                                f"has {self.players}")
+        rows = []
+        for hand, plan_row in zip(HANDS, plan.draw, strict=True):
+            row = list(plan_row)
+            total = sum(hand) % 10
+            if total in self.rules.banker_draws:
+                rows.append([Fraction(1)] * len(row))
+            elif total in self.rules.banker_stands:
+                rows.append([Fraction(0)] * len(row))
+            else:
+                rows.append(row)
+        scale = reduce(math.lcm, (_lcm_of(r) for r in rows), 1)
+        y = np.zeros((55, 3**self.players, 2), dtype=object)
+        for h, row in enumerate(rows):
+            for v, draw in enumerate(row):
+                numerator = int(draw * scale)
+                y[h, v, 1] = numerator
+                y[h, v, 0] = scale - numerator
+        return y, scale
+
+    # Implemented by the two models -------------------------------------------------------
+    def seat_cells(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
+        """``Q[bank hand, vector, drew]``: seat's result numerators (non-natural banks)."""
+        raise NotImplementedError
+
+    def seat_contributions(self, matrices: Sequence[ObjectArray], y: ObjectArray,
+                           seat: int) -> ObjectArray:
+        """``C[hand, drew]``: seat's result numerators when holding ``hand`` and drawing or
+        not, everyone else as given (the seat's own matrix is ignored)."""
+        raise NotImplementedError
+
+    def seat_scale(self, scales: Sequence[int], seat: int) -> int:
+        """The denominator factor the other seats' strategies bring to seat's numerators."""
+        raise NotImplementedError
+
+
+def _non_natural_banks(rules: ChoiceRules) -> list[int]:
+    return [h for h in range(55) if TOTALS[h] not in rules.naturals]
+
+
+@dataclass(frozen=True, eq=False)
+class InfiniteTable(TableGame):
+    """Infinite deck: ``R[bank, hand, drew, bank drew]`` and hand weights, over ``52**6``."""
+
+    result: ObjectArray
+    hand_weight: ObjectArray  # over 52**2
+
+    def _observation_weights(self, matrix: ObjectArray) -> ObjectArray:
+        """``P[observation]`` numerators: over ``52**2`` times the matrix scale."""
+        weights: ObjectArray = (self.hand_weight[:, None] * matrix.sum(axis=2)).sum(axis=0)
+        return weights
+
+    def _others(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
+        """The product of the other seats' observation weights over choice vectors."""
+        product = np.ones((1,) * 0, dtype=object)
+        for j, matrix in enumerate(matrices):
+            weights = self._observation_weights(matrix) if j != seat else np.ones(3, dtype=object)
+            product = np.multiply.outer(product, weights)
+        return product.reshape(-1)
+
+    def seat_cells(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
+        own = np.einsum("bhdk,hod->bok", self.result, matrices[seat])  # (55, 3, 2)
+        others = self._others(matrices, seat).reshape((3,) * self.players)
+        own_full = np.zeros((55,) + (3,) * self.players + (2,), dtype=object)
+        index: list[Any] = [slice(None)] * (self.players + 2)
+        for o in range(3):
+            index[1 + seat] = o
+            sub = own[:, o, :].reshape([55] + [1] * (self.players - 1) + [2])
+            own_full[tuple(index)] = sub
+        cells = own_full * others[None, ..., None]
+        return cells.reshape(55, 3**self.players, 2)
+
+    def seat_contributions(self, matrices: Sequence[ObjectArray], y: ObjectArray,
+                           seat: int) -> ObjectArray:
+        others = self._others(matrices, seat).reshape((3,) * self.players)
+        full = y.reshape((55,) + (3,) * self.players + (2,)) * others[None, ..., None]
+        axes = tuple(1 + j for j in range(self.players) if j != seat)
+        marginal = full.sum(axis=axes) if axes else full  # (55, 3, 2): bank, own obs, bank drew
+        out = np.zeros((55, 2), dtype=object)
+        for h in range(55):
+            for d in (0, 1):
+                if TOTALS[h] in self.rules.naturals:
+                    observation = NATURAL
+                    if d:
+                        continue
+                else:
+                    observation = DREW if d else STOOD
+                out[h, d] = (self.result[:, h, d, :] * marginal[:, observation, :]).sum()
+        return out
+
+    def seat_scale(self, scales: Sequence[int], seat: int) -> int:
+        return math.prod(s * 52**2 for j, s in enumerate(scales) if j != seat)
+
+
+@dataclass(frozen=True, eq=False)
+class FiniteTable(TableGame):
+    """A finite shoe, one or two players: ``E[bank, hand 1, hand 2, drew, bank drew]``."""
+
+    result: ObjectArray  # own holding first (the same for both seats)
+
+    def _seat_result(self, seat: int) -> ObjectArray:
+        """``E[bank, own holding, other holding, own drew, bank drew]``: dealing is
+        exchangeable, so every seat's table is the same, indexed own holding first."""
+        del seat
+        return self.result
+
+    def seat_cells(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
+        result = self._seat_result(seat)
+        if self.players == 1:
+            own: ObjectArray = np.einsum("bhgdk,hod->bok", result, matrices[0])
+            return own.reshape(55, 3, 2)
+        other = matrices[1 - seat].sum(axis=2)  # (55, 3): hand, observation
+        partial = np.einsum("bhgdk,gp->bhpdk", result, other)
+        cells: ObjectArray = np.einsum("bhpdk,hod->bopk", partial, matrices[seat])
+        if seat == 1:
+            cells = cells.transpose(0, 2, 1, 3)
+        return cells.reshape(55, 9, 2)
+
+    def seat_contributions(self, matrices: Sequence[ObjectArray], y: ObjectArray,
+                           seat: int) -> ObjectArray:
+        result = self._seat_result(seat)
+        if self.players == 1:
+            # One player: the second holding is unused positions (exchangeable), summed out.
+            partial = result.sum(axis=2)[:, :, None, :, :]  # (bank, hand, 1, drew, bank drew)
+            marginal = y.reshape(55, 3, 1, 2)
+        else:
+            other = matrices[1 - seat].sum(axis=2)
+            partial = np.einsum("bhgdk,gp->bhpdk", result, other)
+            marginal = y.reshape(55, 3, 3, 2)
+            if seat == 1:
+                marginal = marginal.transpose(0, 2, 1, 3)
+        out = np.zeros((55, 2), dtype=object)
+        for h in range(55):
+            for d in (0, 1):
+                if TOTALS[h] in self.rules.naturals:
+                    if d:
+                        continue
+                    observation = NATURAL
+                else:
+                    observation = DREW if d else STOOD
+                out[h, d] = (partial[:, h, :, d, :] * marginal[:, observation, :, :]).sum()
+        return out
+
+    def seat_scale(self, scales: Sequence[int], seat: int) -> int:
+        return math.prod(s for j, s in enumerate(scales) if j != seat)
+
+
+# -- building the tables ------------------------------------------------------------------------
+def _check_rules(rules: ChoiceRules, players: int) -> None:
+    if rules.banker_sees != "choice":
+        raise AnalyzerError(f"profile {rules.name!r}: the table game needs a banker who sees "
+                            "only who drew (banker_sees = \"choice\")")
+    low, high = rules.people
+    if not low <= players + 1 <= high:
+        raise AnalyzerError(f"--players {players}: profile {rules.name!r} seats {low - 1} to "
+                            f"{high - 1} players facing the banker")
+
+
+def _infinite(rules: ChoiceRules, players: int) -> InfiniteTable:
+    counts = [16] + [4] * 9
+    n = np.array(counts, dtype=np.int64)
+    weight = np.array([(1 if a == b else 2) * counts[a] * counts[b] for a, b in HANDS],
+                      dtype=np.int64)
+    totals = np.array(TOTALS)
+    value = np.arange(10)
+    final = (totals[:, None] + value[None, :]) % 10  # (hand, third)
+    natural = np.isin(totals, sorted(rules.naturals))
+    result = np.zeros((55, 55, 2, 2), dtype=np.int64)  # bank, hand, drew, bank drew; /52**2
+    # stand / stand
+    result[:, :, 0, 0] = _sign(totals[None, :], totals[:, None]) * 52 * 52
+    result[:, :, 1, 0] = (n[None, None, :] * _sign(final[None, :, :], totals[:, None, None])
+                          ).sum(axis=2) * 52
+    result[:, :, 0, 1] = (n[None, None, :] * _sign(totals[None, :, None], final[:, None, :])
+                          ).sum(axis=2) * 52
+    result[:, :, 1, 1] = (n[None, None, :, None] * n[None, None, None, :]
+                          * _sign(final[None, :, :, None], final[:, None, None, :])
+                          ).sum(axis=(2, 3))
+    result[:, natural, :, :] = 0
+    result[:, natural, 0, :] = 52 * 52
+    result = result * weight[:, None, None, None] * weight[None, :, None, None]
+    result[natural] = 0
+    constant = 0
+    for b in np.flatnonzero(natural):
+        for h in range(55):
+            outcome = 0 if natural[h] else -1
+            constant += int(weight[b] * weight[h]) * 52 * 52 * outcome
+    return InfiniteTable(rules=rules, shoe="infinite deck", players=players, exact=True,
+                         constant=constant, denominator=52**6, model="infinite deck (exact)",
+                         result=_objects(result), hand_weight=_objects(weight))
+
+
+def _falling(n: Any, k: Any, depth: int) -> Any:
+    out = np.ones(np.broadcast(n, k).shape, dtype=np.int64)
+    for j in range(depth):
+        out = out * np.where(j < k, n - j, 1)
+    return out
+
+
+def _finite(rules: ChoiceRules, shoe: Shoe, players: int) -> FiniteTable:
+    counts = np.array(shoe.value_counts(), dtype=np.int64)
+    size = int(counts.sum())
+    if size < 9:
+        raise AnalyzerError(f"{shoe.describe()}: a three-person hand needs at least 9 cards")
+    denominator = math.perm(size, 9)
+    if denominator >= 2**62:
+        raise AnalyzerError(f"{shoe.describe()}: exact card removal is limited to shoes of at "
+                            "most 2 decks; use --infinite or the simulation estimate")
+    hand_counts = np.zeros((55, 10), dtype=np.int64)
+    for i, (a, b) in enumerate(HANDS):
+        hand_counts[i, a] += 1
+        hand_counts[i, b] += 1
+    orders = np.array([1 if a == b else 2 for a, b in HANDS], dtype=np.int64)
+    totals = np.array(TOTALS)
+    natural = np.isin(totals, sorted(rules.naturals))
+    final = (totals[:, None] + np.arange(10)[None, :]) % 10
+    rest = size - 6
+    result = np.zeros((55, 55, 55, 2, 2), dtype=np.int64)
+    constant = 0
+    eye = np.eye(10, dtype=np.int64)
+    for b in range(55):
+        used = hand_counts[b][None, None, :] + hand_counts[:, None, :] + hand_counts[None, :, :]
+        ways = (orders[b] * orders[:, None] * orders[None, :]
+                * np.prod(_falling(counts[None, None, :], used, 6), axis=2))  # (h1, h2)
+        remaining = np.maximum(counts[None, None, :] - used, 0)  # (h1, h2, value)
+        if natural[b]:
+            outcome = np.where(natural, 0, -1)
+            constant += int((ways * (rest * (rest - 1) * (rest - 2))).sum(axis=1) @ outcome)
+            continue
+        tb = totals[b]
+        block = np.zeros((55, 55, 2, 2), dtype=np.int64)
+        block[:, :, 0, 0] = (np.sign(totals - tb)[:, None] * rest * (rest - 1) * (rest - 2))
+        player_third = (remaining * np.sign(final - tb)[:, None, :]).sum(axis=2)
+        block[:, :, 1, 0] = player_third * (rest - 1) * (rest - 2)
+        bank_third = (remaining * np.sign(totals[:, None] - final[b][None, :])[:, None, :]
+                      ).sum(axis=2)
+        block[:, :, 0, 1] = bank_third * (rest - 1) * (rest - 2)
+        pairs = remaining[:, :, :, None] * (remaining[:, :, None, :] - eye[None, None])
+        outcome = np.sign(final[:, :, None] - final[b][None, None, :])  # (h1, t1, tb)
+        block[:, :, 1, 1] = (pairs * outcome[:, None, :, :]).sum(axis=(2, 3)) * (rest - 2)
+        block[natural, :, :, :] = 0
+        block[natural, :, 0, :] = rest * (rest - 1) * (rest - 2)
+        result[b] = block * ways[:, :, None, None]
+    return FiniteTable(rules=rules, shoe=shoe.describe(), players=players, exact=True,
+                       constant=constant, denominator=denominator,
+                       model="exact card removal", result=_objects(result))
+
+
+@lru_cache(maxsize=8)
+def build_table(rules: ChoiceRules, shoe: Shoe, players: int) -> TableGame:
+    """The exact table game: any number of players at the infinite deck, at most two with a
+    finite shoe (larger finite tables: :func:`estimate_seat_values`). Cached: the tables
+    are read-only."""
+    _check_rules(rules, players)
+    if shoe.is_infinite:
+        return _infinite(rules, players)
+    if players > EXACT_FINITE_PLAYERS:
+        raise AnalyzerError(f"--players {players}: exact card removal covers at most "
+                            f"{EXACT_FINITE_PLAYERS} players; use --infinite (exact) or the "
+                            "simulation estimate")
+    return _finite(rules, shoe, players)
+
+
+# -- values, best responses --------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatValues:
+    """Each player's exact expected result per unit staked, seat 1 first; the banker's net."""
+
+    players: tuple[Fraction, ...]
+    banker: Fraction
+
+
+def _prepare(game: TableGame, plans: Sequence[PlayerPlan],
+             banker: BankerPlan) -> tuple[list[ObjectArray], list[int], ObjectArray, int]:
+    if len(plans) != game.players:
+        raise AnalyzerError(f"{len(plans)} player strategies for {game.players} seats")
+    pairs = [game.observation_matrix(p) for p in plans]
+    y, y_scale = game.banker_matrix(banker)
+    return [m for m, _ in pairs], [s for _, s in pairs], y, y_scale
+
+
+def _seat_value(game: TableGame, matrices: Sequence[ObjectArray], scales: Sequence[int],
+                y: ObjectArray, y_scale: int, seat: int) -> Fraction:
+    cells = game.seat_cells(matrices, seat)
+    total = int((cells * y).sum())
+    scale = math.prod(scales) * y_scale
+    if isinstance(game, InfiniteTable):
+        scale *= 52 ** (2 * (game.players - 1))
+    return Fraction(game.constant, game.denominator) + Fraction(total, scale * game.denominator)
+
+
+def seat_values(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan) -> SeatValues:
+    """Every seat's exact expected result per unit staked under the given strategies."""
+    matrices, scales, y, y_scale = _prepare(game, plans, banker)
+    values = tuple(_seat_value(game, matrices, scales, y, y_scale, i)
+                   for i in range(game.players))
+    return SeatValues(values, -sum(values, Fraction(0)))
+
+
+def _groups(by: str) -> list[list[int]]:
+    if by == "cards":
+        return [[h] for h in range(55)]
+    if by != "total":
+        raise AnalyzerError(f"by must be 'total' or 'cards', got {by!r}")
+    return [[h for h in range(55) if TOTALS[h] == t] for t in range(10)]
+
+
+def banker_best_response(game: TableGame, plans: Sequence[PlayerPlan],
+                         by: str = "cards") -> tuple[BankerPlan, Fraction]:
+    """The banker's exact best response (per own hand or total and choice vector) and the
+    banker's net value with it."""
+    matrices = [game.observation_matrix(p)[0] for p in plans]
+    gain = np.zeros((55, 3**game.players), dtype=object)
+    for seat in range(game.players):
+        cells = game.seat_cells(matrices, seat)
+        gain = gain + (cells[:, :, 1] - cells[:, :, 0])
+    rows = [[Fraction(0)] * 3**game.players for _ in range(55)]
+    for group in _groups(by):
+        combined = sum((gain[h] for h in group), np.zeros(3**game.players, dtype=object))
+        for v, g in enumerate(combined.tolist()):
+            for h in group:
+                rows[h][v] = Fraction(int(g < 0))
+    plan = BankerPlan(game.players, tuple(tuple(r) for r in rows))
+    return plan, seat_values(game, plans, plan).banker
+
+
+def player_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+                         seat: int, by: str = "cards") -> tuple[PlayerPlan, Fraction]:
+    """Seat's exact best response (others fixed) and its value with it."""
+    matrices, scales, y, y_scale = _prepare(game, plans, banker)
+    contributions = game.seat_contributions(matrices, y, seat)
+    plan = list(game._forced_player(plans[seat]))
+    for group in _groups(by):
+        advantage = sum(int(contributions[h, 1] - contributions[h, 0]) for h in group
+                        if TOTALS[h] not in game.rules.naturals)
+        for h in group:
+            total = TOTALS[h]
+            if total in game.rules.player_draws or total in game.rules.player_stands:
+                continue
+            plan[h] = Fraction(int(advantage > 0))
+    new_plans = list(plans)
+    new_plans[seat] = tuple(plan)
+    return tuple(plan), seat_values(game, new_plans, banker).players[seat]
+
+
+@dataclass(frozen=True)
+class Regrets:
+    """Each side's exact regret: what switching alone to its best response would gain."""
+
+    players: tuple[Fraction, ...]
+    banker: Fraction
+
+    @property
+    def largest(self) -> Fraction:
+        """The distance from equilibrium: the largest single regret (0 = equilibrium)."""
+        return max((*self.players, self.banker))
+
+
+def regrets(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+            by: str = "cards") -> Regrets:
+    """Every side's exact regret at a strategy profile."""
+    values = seat_values(game, plans, banker)
+    _, banker_best = banker_best_response(game, plans, by)
+    seats = tuple(player_best_response(game, plans, banker, i, by)[1] - values.players[i]
+                  for i in range(game.players))
+    return Regrets(seats, banker_best - values.banker)
+
+
+@dataclass(frozen=True)
+class Dynamics:
+    """The result of best-response dynamics: the profile with the smallest largest regret."""
+
+    profile: str
+    shoe: str
+    model: str
+    by: str
+    players: int
+    rounds: int
+    plans: tuple[PlayerPlan, ...]
+    banker: BankerPlan
+    values: SeatValues
+    banker_best_response: Fraction
+    player_best_responses: tuple[Fraction, ...]
+    regrets: Regrets
+    history: tuple[Fraction, ...]  # largest regret after each round
+    seconds: float
+
+    @property
+    def equilibrium(self) -> bool:
+        """Zero regret for every side: an exact equilibrium (in these strategy classes)."""
+        return self.regrets.largest == 0
+
+
+def _mix(old: Sequence[Fraction], new: Sequence[Fraction], weight: Fraction) -> tuple[
+        Fraction, ...]:
+    return tuple(a + (b - a) * weight for a, b in zip(old, new, strict=True))
+
+
+def dynamics(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+             rounds: int = 8, by: str = "cards") -> Dynamics:
+    """Fictitious play from a starting profile, seats in order then the banker, with exact
+    regrets; returns the visited average profile with the smallest largest regret."""
+    start = time.perf_counter()
+    current = [tuple(p) for p in plans]
+    bank = banker
+    best: tuple[Fraction, list[PlayerPlan], BankerPlan, Regrets] | None = None
+    history: list[Fraction] = []
+    for round_number in range(rounds + 1):
+        found = regrets(game, current, bank, by)
+        history.append(found.largest)
+        if best is None or found.largest < best[0]:
+            best = (found.largest, list(current), bank, found)
+        if found.largest == 0 or round_number == rounds:
+            break
+        weight = Fraction(1, round_number + 2)
+        responses = list(current)
+        for seat in range(game.players):
+            reply, _ = player_best_response(game, responses, bank, seat, by)
+            responses[seat] = reply
+        reply_bank, _ = banker_best_response(game, responses, by)
+        current = [_mix(old, new, weight) for old, new in zip(current, responses, strict=True)]
+        bank = BankerPlan(game.players, tuple(_mix(o, n, weight) for o, n in
+                                              zip(bank.draw, reply_bank.draw, strict=True)))
+    assert best is not None
+    _, chosen, chosen_bank, found = best
+    values = seat_values(game, chosen, chosen_bank)
+    return Dynamics(profile=game.rules.name, shoe=game.shoe, model=game.model, by=by,
+                    players=game.players, rounds=len(history) - 1, plans=tuple(chosen),
+                    banker=chosen_bank, values=values,
+                    banker_best_response=values.banker + found.banker,
+                    player_best_responses=tuple(v + r for v, r in
+                                                zip(values.players, found.players, strict=True)),
+                    regrets=found, history=tuple(history), seconds=time.perf_counter() - start)
+
+
+# -- simulation for larger finite shoes ------------------------------------------------------
+@dataclass(frozen=True)
+class Estimate:
+    """A simulated per-seat figure: mean and 95% confidence half-width (an estimate)."""
+
+    mean: float
+    half_width: float
+    hands: int
+    label: str = "estimate"
+
+
+def play_hand(cards: Sequence[int], plans: Sequence[PlayerPlan], banker: BankerPlan,
+              rules: ChoiceRules, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Deal one hand from point values in shoe order; each player's result and what it held.
+
+    Deal: two rounds from the banker's right, banker last; then third cards in seat order,
+    the banker's last.
+    """
+    players = len(plans)
+    position = 0
+    hands: list[list[int]] = [[] for _ in range(players + 1)]  # last = banker
+    for _ in range(2):
+        for seat in range(players + 1):
+            hands[seat].append(cards[position])
+            position += 1
+    index = [HANDS.index((min(h), max(h))) for h in hands]
+    totals = [sum(h) % 10 for h in hands]
+    bank_total = totals[-1]
+    results = [0] * players
+    if bank_total in rules.naturals:
+        for seat in range(players):
+            results[seat] = 0 if totals[seat] in rules.naturals else -1
+        return results, index
+    vector = []
+    finals = list(totals)
+    for seat in range(players):
+        if totals[seat] in rules.naturals:
+            vector.append(NATURAL)
+            continue
+        draw = plans[seat][index[seat]]
+        forced = (1 if totals[seat] in rules.player_draws else
+                  0 if totals[seat] in rules.player_stands else None)
+        took = forced if forced is not None else int(rng.random() < draw)
+        vector.append(DREW if took else STOOD)
+        if took:
+            finals[seat] = (finals[seat] + cards[position]) % 10
+            position += 1
+    draw = banker.at(index[-1], vector)
+    forced = (1 if bank_total in rules.banker_draws else
+              0 if bank_total in rules.banker_stands else None)
+    if (forced if forced is not None else int(rng.random() < draw)):
+        finals[-1] = (finals[-1] + cards[position]) % 10
+    for seat in range(players):
+        if vector[seat] == NATURAL:
+            results[seat] = 1
+        else:
+            results[seat] = (finals[seat] > finals[-1]) - (finals[seat] < finals[-1])
+    return results, index
+
+
+def estimate_seat_values(rules: ChoiceRules, shoe: Shoe, plans: Sequence[PlayerPlan],
+                         banker: BankerPlan, hands: int = 20000, seed: int = 1
+                         ) -> list[Estimate]:
+    """Seeded simulation of each seat's value (a fresh shuffled shoe every hand): estimates."""
+    rng = random.Random(seed)
+    values = [v for v, n in enumerate(shoe.value_counts()) for _ in range(n)]
+    players = len(plans)
+    sums = [0] * players
+    squares = [0] * players
+    needed = 2 * (players + 1) + players + 1
+    for _ in range(hands):
+        cards = rng.sample(values, needed)
+        results, _ = play_hand(cards, plans, banker, rules, rng)
+        for seat, r in enumerate(results):
+            sums[seat] += r
+            squares[seat] += r * r
+    out = []
+    for seat in range(players):
+        mean = sums[seat] / hands
+        variance = max(squares[seat] / hands - mean * mean, 0.0)
+        out.append(Estimate(mean, 1.96 * math.sqrt(variance / hands), hands))
+    return out
+
+
+# -- the command's report ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableReport:
+    """What ``nine solve --players N`` prints: values, banker's best response, dynamics."""
+
+    title: str
+    shoe: str
+    model: str
+    players: int
+    by: str
+    start: str
+    values: SeatValues | None
+    banker_best_response: Fraction | None
+    dynamics: Dynamics | None
+    estimates: tuple[Estimate, ...] = ()
+
+
+def heads_up_start(rules: ChoiceRules, shoe: Shoe) -> tuple[PlayerPlan, Strategy]:
+    """The heads-up certified equilibrium (by cards) on ``shoe``: the player's plan and the
+    banker's strategy (used at a bigger table through :func:`summary_observation`)."""
+    from analyzer.choices import build_game
+    from analyzer.solver import solve_game
+
+    game = build_game(rules, Shoe.infinite() if shoe.is_infinite else shoe, "cards")
+    found = solve_game(game)
+    player = dict.fromkeys(HANDS, Fraction(0))
+    for choice, info in zip(found.player, game.player_sets, strict=True):
+        player.update(dict.fromkeys(info.hands, choice.draw))
+    tables: dict[str, dict[Any, Fraction]] = {}
+    for cell_choice, cell in zip(found.banker, game.banker_cells, strict=True):
+        for hand in cell.hands:
+            tables.setdefault(cell.observation, {})[("hand", hand)] = cell_choice.draw
+    banker = Strategy(side="banker", default=Fraction(0), tables=tables,
+                      name="heads-up equilibrium")
+    return tuple(player[h] for h in HANDS), banker
+
+
+def table_report(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "cards",
+                 rounds: int = 4, title: str = "", player_strategy: Strategy | str = "house",
+                 banker_strategy: Strategy | str = "house", hands: int = 20000,
+                 seed: int = 1) -> TableReport:
+    """Per-seat values of the starting strategies, the banker's best response to them, and
+    best-response dynamics with exact regrets.
+
+    A strategy is a :class:`Strategy` or a name: ``house`` (draw on 4 or less),
+    ``equilibrium`` (the heads-up certified equilibrium on the same shoe) or, for the banker,
+    ``best-response`` (its exact best response to the players' starting strategies).
+    """
+    def name_of(strategy: Strategy | str) -> str:
+        return strategy if isinstance(strategy, str) else strategy.name
+
+    equilibrium = (heads_up_start(rules, shoe)
+                   if "equilibrium" in (player_strategy, banker_strategy) else None)
+    if player_strategy == "equilibrium" and equilibrium:
+        plan = equilibrium[0]
+    elif isinstance(player_strategy, str):
+        plan = player_from_strategy(load_strategy(player_strategy, "player"))
+    else:
+        plan = player_from_strategy(player_strategy)
+    plans = [plan] * players
+    start = f"players: {name_of(player_strategy)}; banker: {name_of(banker_strategy)}"
+    best_response = banker_strategy == "best-response"
+    if banker_strategy == "equilibrium" and equilibrium:
+        banker = banker_from_strategy(players, equilibrium[1])
+    elif best_response:
+        banker = banker_from_strategy(players, house_banker())  # replaced below when exact
+    elif isinstance(banker_strategy, str):
+        banker = banker_from_strategy(players, load_strategy(banker_strategy, "banker"))
+    else:
+        banker = banker_from_strategy(players, banker_strategy)
+    if not shoe.is_infinite and players > EXACT_FINITE_PLAYERS:
+        if best_response:
+            raise AnalyzerError("--banker best-response needs an exact table (--infinite, or "
+                                f"at most {EXACT_FINITE_PLAYERS} players)")
+        _check_rules(rules, players)
+        estimates = estimate_seat_values(rules, shoe, plans, banker, hands, seed)
+        return TableReport(title or rules.name, shoe.describe(),
+                           f"seeded simulation, {hands} hands, seed {seed} (estimate)",
+                           players, by, start, None, None, None, tuple(estimates))
+    game = build_table(rules, shoe, players)
+    if best_response:
+        banker, _ = banker_best_response(game, plans, by)
+    values = seat_values(game, plans, banker)
+    _, banker_best = banker_best_response(game, plans, by)
+    return TableReport(title or rules.name, game.shoe, game.model, players, by, start, values,
+                       banker_best, dynamics(game, plans, banker, rounds, by))
+
+
+def strategy_rows(plan: PlayerPlan, rules: ChoiceRules) -> list[tuple[str, Fraction]]:
+    """A player plan as (holding, draw probability), non-natural holdings only."""
+    return [(hand_label(h), d) for h, d in zip(HANDS, plan, strict=True)
+            if TOTALS[HANDS.index(h)] not in rules.naturals]
+
+
+def bench_table(repeats: int = 2) -> float:
+    """Seconds (best of ``repeats``) for the 3-person exact evaluation at one deck: build the
+    table, every seat's value and the banker's value, house rule on both sides."""
+    rules = LUCKY9_RULES()
+    best = float("inf")
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        game = build_table.__wrapped__(rules, Shoe.decks(1), 2)  # uncached: build included
+        plans = [house_player()] * 2
+        seat_values(game, plans, banker_from_strategy(game, house_banker()))
+        best = min(best, time.perf_counter() - begin)
+    return best
+
+
+def bench(baseline_seconds: float = 0.0) -> None:
+    """Print the table game's ``make bench`` figure."""
+    seconds = bench_table()
+    ratio = (f" ({seconds / baseline_seconds:,.1f}x the baseline's time)" if baseline_seconds
+             else "")
+    print(f"  issue 4: 3-person exact evaluation, one deck           {seconds * 1e3:9.0f} ms"
+          f"{ratio}   (target <= 10 s)")

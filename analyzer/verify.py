@@ -1,0 +1,1362 @@
+"""Verify a simulator's hand log against a profile: replay every hand, then test the counts.
+
+**Replay.** Each hand is re-dealt from its logged cards by the profile's tableau: a coup's
+third cards depend on its first four, so a missing or extra third card is a rule
+violation, as are a claimed outcome the cards do not give and an amount returned that the
+paytable does not pay. Violations carry the file, line, shoe and hand number; the first
+:data:`LISTED` are kept and all are counted.
+
+**Statistics.** Per bet, the observed counts of its result lines are tested against the
+exact probabilities (a G-test, Sokal & Rohlf, *Biometry*, 3rd ed. 1995, section 17.2, with a
+Monte Carlo p-value when an expected count is below 5, Hope 1968, JRSS B 30:582), rare
+lines (probability below 1%) by an exact binomial test, and the return to player by a
+z-score from the bet's exact standard deviation, with a confidence interval. The dealt
+cards are tested too: their point values, the ranks among tens and faces, and the suits.
+All p-values are adjusted together by Holm's step-down method (Holm 1979, Scand. J.
+Statist. 6:65). For each bet the smallest RTP error the sample could detect (two-sided,
+80% power, Bonferroni level) is reported; a bet whose detectable error is larger than the
+``detect`` target is *underpowered*, which is reported apart from pass and fail.
+
+**Shoe-aware model.** Hands dealt from a shoe are not independent draws from the full
+shoe. When a log holds whole shoes, each hand is tested against its exact distribution
+given every card already dealt from its shoe (evaluated in float64 on the same
+polynomial as :mod:`analyzer.odds`); observed minus expected is then a martingale, and the
+tests use its summed conditional covariance (a Wald statistic, Hall & Heyde, *Martingale
+Limit Theory*, 1980, ch. 3). Unlogged burn cards do no harm: unseen cards are exchangeable.
+
+**Merging.** A file's result is a :class:`Partial` of exact sums; partials of many files
+merge by addition (:func:`merge`), so files can be checked in parallel processes.
+
+Exit codes (:func:`exit_code`): 0 pass, 1 statistical failure, 2 unusable input (a
+malformed record or a card beyond the shoe's composition included), 3 rule or payout
+violations, 4 underpowered when power is required.
+
+>>> table = replay_rules(load_profile("punto-banco").tableau)
+>>> table((8, 0, 5), (1, 2))
+('natural-draw', 'Player drew a third card on a natural (Player 8, Banker 3)')
+>>> table((3, 1, 9), (2, 3)) is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from itertools import chain
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.bets import net_payout, settle
+from analyzer.errors import AnalyzerError
+from analyzer.handlog import (
+    CARD_RANK,
+    CARD_VALUE,
+    Counts,
+    Hand,
+    LogOptions,
+    Problem,
+    ShoeEnd,
+    ShoeStart,
+    card_text,
+    read_counts,
+    read_log,
+)
+from analyzer.profile import Bet, Profile, Tableau, load_profile
+from analyzer.shoe import Shoe
+
+#: How many violations and malformed records are listed (all are counted).
+LISTED = 100
+#: Lines rarer than this get an exact binomial test of their own.
+RARE_LINE = 0.01
+#: Expected counts below this make the G-test use a Monte Carlo p-value.
+SMALL_EXPECTED = 5.0
+#: Monte Carlo replicates for small-count G-tests.
+MONTE_CARLO_REPLICATES = 20_000
+#: Power at which the detectable RTP error is reported.
+POWER = 0.8
+#: Hands evaluated together in the shoe-aware model.
+BATCH = 256
+
+EXIT_PASS, EXIT_STATISTICS, EXIT_INPUT, EXIT_VIOLATIONS, EXIT_UNDERPOWERED = 0, 1, 2, 3, 4
+
+
+# -- replay ----------------------------------------------------------------------------------
+def replay_rules(tableau: Tableau) -> Callable[[tuple[int, ...], tuple[int, ...]],
+                                               tuple[str, str] | None]:
+    """A checker of one hand's drawing against the tableau: (kind, message) or None."""
+    naturals = tableau.naturals
+    player_draws = tableau.player_draws
+
+    def check(player: tuple[int, ...], banker: tuple[int, ...]) -> tuple[str, str] | None:
+        if not 2 <= len(player) <= 3 or not 2 <= len(banker) <= 3:
+            return ("card-count", f"Player has {len(player)} cards and Banker {len(banker)}"
+                                  " (each hand has 2 or 3)")
+        player_two = (player[0] + player[1]) % 10
+        banker_two = (banker[0] + banker[1]) % 10
+        where = f"Player {player_two}, Banker {banker_two}"
+        if player_two in naturals or banker_two in naturals:
+            if len(player) == 3:
+                return ("natural-draw", f"Player drew a third card on a natural ({where})")
+            if len(banker) == 3:
+                return ("natural-draw", f"Banker drew a third card on a natural ({where})")
+            return None
+        must = player_two in player_draws
+        if must and len(player) == 2:
+            return ("player-draw", f"Player stood on {player_two} where it must draw ({where})")
+        if not must and len(player) == 3:
+            return ("player-draw", f"Player drew on {player_two} where it must stand ({where})")
+        third = player[2] if len(player) == 3 else None
+        draws = tableau.banker_draws_on(banker_two, third)
+        after = "Player stood" if third is None else f"Player's third card {third}"
+        if draws and len(banker) == 2:
+            return ("banker-draw", f"Banker stood on {banker_two} where it must draw ({after})")
+        if not draws and len(banker) == 3:
+            return ("banker-draw", f"Banker drew on {banker_two} where it must stand ({after})")
+        return None
+
+    return check
+
+
+# -- the compiled model of a profile ---------------------------------------------------------
+@dataclass(frozen=True)
+class BetModel:
+    """One bet's result labels: label 0 loses, label i+1 is line i (or a mask of lines)."""
+
+    bet: Bet
+    labels: tuple[tuple[int, ...], ...]
+    nets: tuple[Fraction, ...]
+
+    def label(self, result: tuple[int, ...]) -> int:
+        """The label index of a settled result."""
+        if self.bet.pay_rule == "all":
+            return sum(1 << i for i in result)
+        return result[0] + 1 if result else 0
+
+    def label_name(self, index: int) -> str:
+        """A label as people read it: the line names, or 'lose'."""
+        lines = self.labels[index]
+        return " + ".join(self.bet.lines[i].name for i in lines) if lines else "lose"
+
+
+def _bet_model(bet: Bet) -> BetModel:
+    if bet.pay_rule == "all":
+        labels = tuple(tuple(i for i in range(len(bet.lines)) if mask >> i & 1)
+                       for mask in range(1 << len(bet.lines)))
+    else:
+        labels = ((), *((i,) for i in range(len(bet.lines))))
+    return BetModel(bet, labels, tuple(net_payout(bet, lab) for lab in labels))
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A profile compiled for checking: bets, labels and the exact full-shoe odds."""
+
+    profile: Profile
+    decks: int
+    bets: tuple[BetModel, ...]
+    card_level: bool
+
+    @property
+    def shoe(self) -> Shoe:
+        """The full shoe the log should be dealt from."""
+        return Shoe.decks(self.decks)
+
+    def bet_index(self) -> dict[str, int]:
+        """Bet id -> position."""
+        return {m.bet.id: i for i, m in enumerate(self.bets)}
+
+
+_MODELS: dict[tuple[int, int], Model] = {}
+
+
+def _model(profile: Profile, decks: int) -> Model:
+    found = _MODELS.get((id(profile), decks))
+    if found is not None and found.profile is profile:
+        return found
+    model = _compile(profile, decks)
+    _MODELS[(id(profile), decks)] = model
+    return model
+
+
+def _compile(profile: Profile, decks: int) -> Model:
+    if profile.tableau is None:
+        raise AnalyzerError(f"profile {profile.name!r} has no fixed tableau: its hands "
+                            "cannot be replayed")
+    card_level = any(line.when.level == "cards" for bet in profile.bets for line in bet.lines)
+    return Model(profile, decks, tuple(_bet_model(bet) for bet in profile.bets), card_level)
+
+
+def build_model(profile: Profile | str, decks: int | None = None) -> Model:
+    """Compile a profile (name, alias, file or Profile) for ``decks`` decks."""
+    if isinstance(profile, str):
+        profile = load_profile(profile)
+    return _model(profile, profile.default_decks if decks is None else decks)
+
+
+# -- partial results -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Issue:
+    """A violation or a malformed record, with where it is."""
+
+    source: str
+    line: int
+    shoe: str
+    hand: int | None
+    kind: str
+    message: str
+
+    def where(self) -> str:
+        """``file:line (shoe S, hand H)``."""
+        hand = f" (shoe {self.shoe}, hand {self.hand})" if self.hand is not None else ""
+        return f"{self.source}:{self.line}{hand}"
+
+
+@dataclass(frozen=True)
+class BetTally:
+    """Sums for one bet: result counts (exact), money (exact), shoe-aware moments (float)."""
+
+    id: str
+    results: tuple[int, ...]
+    staked_hands: int = 0
+    stake: int = 0
+    stake_squares: int = 0
+    returned: int = 0
+    expected: tuple[float, ...] = ()
+    covariance: tuple[float, ...] = ()
+    ev_sum: float = 0.0
+    variance_sum: float = 0.0
+    money_ev_sum: float = 0.0
+    money_variance_sum: float = 0.0
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What one or more files contributed: exact sums that merge by addition."""
+
+    profile: str
+    decks: int
+    model: str
+    sources: tuple[str, ...]
+    hands: int
+    shoes: int
+    whole_shoes: int
+    shoe_aware_hands: int
+    malformed_count: int
+    malformed: tuple[Issue, ...]
+    violation_count: int
+    violations: tuple[Issue, ...]
+    violation_kinds: tuple[tuple[str, int], ...]
+    bets: tuple[BetTally, ...]
+    card_counts: tuple[int, ...]
+    rank_expected: tuple[float, ...] = ()
+    rank_covariance: tuple[float, ...] = ()
+    counts_only: bool = False
+
+
+def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
+    if not a:
+        return tuple(b)
+    if not b:
+        return tuple(a)
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def merge(partials: Iterable[Partial]) -> Partial:
+    """Add partial results of the same profile and model (in the order given)."""
+    items = list(partials)
+    if not items:
+        raise AnalyzerError("nothing to merge: no log was read")
+    first = items[0]
+    for other in items[1:]:
+        if (other.profile, other.decks, other.model) != (first.profile, first.decks,
+                                                           first.model):
+            raise AnalyzerError("cannot merge results of different profiles, decks or models")
+    kinds: dict[str, int] = {}
+    bets = list(first.bets)
+    for other in items[1:]:
+        bets = [BetTally(a.id, _add(a.results, b.results), a.staked_hands + b.staked_hands,
+                         a.stake + b.stake, a.stake_squares + b.stake_squares,
+                         a.returned + b.returned, _add(a.expected, b.expected),
+                         _add(a.covariance, b.covariance), a.ev_sum + b.ev_sum,
+                         a.variance_sum + b.variance_sum, a.money_ev_sum + b.money_ev_sum,
+                         a.money_variance_sum + b.money_variance_sum)
+                for a, b in zip(bets, other.bets, strict=True)]
+    for item in items:
+        for kind, n in item.violation_kinds:
+            kinds[kind] = kinds.get(kind, 0) + n
+    rank_expected: tuple[float, ...] = ()
+    rank_covariance: tuple[float, ...] = ()
+    card_counts: tuple[int, ...] = ()
+    for item in items:
+        rank_expected = _add(rank_expected, item.rank_expected)
+        rank_covariance = _add(rank_covariance, item.rank_covariance)
+        card_counts = _add(card_counts, item.card_counts)
+    return Partial(
+        first.profile, first.decks, first.model,
+        tuple(s for item in items for s in item.sources),
+        sum(i.hands for i in items), sum(i.shoes for i in items),
+        sum(i.whole_shoes for i in items), sum(i.shoe_aware_hands for i in items),
+        sum(i.malformed_count for i in items),
+        tuple(x for i in items for x in i.malformed)[:LISTED],
+        sum(i.violation_count for i in items),
+        tuple(x for i in items for x in i.violations)[:LISTED],
+        tuple(sorted(kinds.items())), tuple(bets), card_counts, rank_expected,
+        rank_covariance, all(i.counts_only for i in items))
+
+
+# -- shoe-aware evaluation -------------------------------------------------------------------
+class ShoeAwareEvaluator:
+    """Per-hand exact distributions for many depleted shoes at once (float64).
+
+    Each column of ``matrix`` counts, per term, the value sequences that end in one
+    result label of one bet. The weight of a coup
+    of ``k`` cards from a shoe with ``c_v`` cards of value ``v`` and ``N`` in all is
+    ``prod_v c_v (c_v - 1) ... / N (N - 1) ... (N - k + 1)``; the terms are laid out with
+    the shoes on the inner axis so every gather copies contiguous rows.
+    """
+
+    def __init__(self, model: Model) -> None:
+        from analyzer.bets import settle_codes
+        from analyzer.enumeration import coups, terms
+
+        tableau = model.profile.tableau
+        assert tableau is not None
+        table = coups(tableau)
+        term_set = terms(tableau)
+        size = term_set.size
+        columns: list[npt.NDArray[np.float64]] = []
+        self.bet_slices: list[slice] = []
+        for bet_model in model.bets:
+            codes, _ = settle_codes(bet_model.bet, table.features)
+            start = len(columns)
+            for label in range(len(bet_model.labels)):
+                column = np.zeros(size)
+                chosen = np.asarray(codes) == label
+                np.add.at(column, term_set.of_coup[chosen], table.arrangements[chosen])
+                columns.append(column)
+            self.bet_slices.append(slice(start, len(columns)))
+        distinct = np.count_nonzero(term_set.multiplicity, axis=1)
+        matrix = np.stack(columns, axis=0)  # (columns x terms)
+        # per number of cards k, its terms with the most distinct values first, so each
+        # further factor multiplies a leading block of rows
+        self.groups: list[tuple[int, npt.NDArray[np.int64], list[int],
+                                npt.NDArray[np.float64]]] = []
+        for k in (4, 5, 6):
+            members = np.flatnonzero(term_set.cards == k)
+            members = members[np.argsort(-distinct[members], kind="stable")]
+            slots = np.zeros((members.size, 6), dtype=np.int64)
+            for row, t in enumerate(members):
+                j = 0
+                for v in range(10):
+                    m = int(term_set.multiplicity[t, v])
+                    if m:
+                        slots[row, j] = v * 7 + m
+                        j += 1
+            rows = [int((distinct[members] >= s + 1).sum()) for s in range(6)]
+            # (columns x terms) @ (terms x shoes): contiguous, the fast BLAS orientation
+            self.groups.append((k, slots, rows, np.ascontiguousarray(matrix[:, members])))
+
+    def evaluate(self, value_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Rows of ten value counts -> per row the columns' expectations (probabilities)."""
+        counts = np.ascontiguousarray(value_counts.T)  # (10, n): shoes on the inner axis
+        n = counts.shape[1]
+        falling = np.empty((10, 7, n))
+        falling[:, 0] = 1.0
+        for m in range(1, 7):
+            falling[:, m] = falling[:, m - 1] * (counts - (m - 1))
+        flat = falling.reshape(70, n)
+        size = counts.sum(axis=0)
+        result = np.zeros((self.groups[0][3].shape[0], n))
+        for k, slots, rows, matrix in self.groups:
+            weights = flat[slots[:, 0]]
+            for s in range(1, 6):
+                if rows[s] == 0:
+                    break
+                weights[:rows[s]] *= flat[slots[:rows[s], s]]
+            denominator = np.prod([size - j for j in range(k)], axis=0)
+            # einsum, not BLAS: same speed here, and no BLAS worker threads to contend with
+            result += np.einsum("ct,tn->cn", matrix, weights, optimize=False) / denominator
+        out: npt.NDArray[np.float64] = result.T
+        return out
+
+
+@cache
+def _evaluator(model: Model) -> ShoeAwareEvaluator:
+    return ShoeAwareEvaluator(model)
+
+
+@cache
+def full_shoe_value_moments(model: Model) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per hand from the full shoe: mean count of each point value, and their covariance.
+
+    Exact sums over the tableau's terms (ordered 6-card convention), rounded to float once.
+    """
+    from analyzer.enumeration import coups, denominator, term_weights, terms
+
+    tableau = model.profile.tableau
+    assert tableau is not None
+    term_set = terms(tableau)
+    sequences = np.zeros(term_set.size, dtype=np.int64)
+    np.add.at(sequences, term_set.of_coup, coups(tableau).arrangements)
+    weights = term_weights(term_set, model.shoe)
+    total = denominator(model.shoe)
+    ways = [int(w) * int(q) for w, q in zip(weights, sequences, strict=True)]
+    multiplicity = term_set.multiplicity.tolist()
+    mean = [Fraction(sum(w * m[v] for w, m in zip(ways, multiplicity, strict=True)), total)
+            for v in range(10)]
+    covariance = []
+    for v in range(10):
+        for u in range(10):
+            second = Fraction(sum(w * m[v] * m[u] for w, m in zip(ways, multiplicity,
+                                                                  strict=True)), total)
+            covariance.append(float(second - mean[v] * mean[u]))
+    return tuple(float(x) for x in mean), tuple(covariance)
+
+
+@cache
+def coup_lookup(model: Model) -> tuple[dict[tuple[tuple[int, ...], tuple[int, ...]], int],
+                                        list[list[int]], list[str]]:
+    """Every legal coup of the tableau (first two values of each hand sorted) -> its row,
+    each bet's result label per row, and the winner per row."""
+    from analyzer.bets import settle_codes
+    from analyzer.enumeration import coups
+
+    tableau = model.profile.tableau
+    assert tableau is not None
+    table = coups(tableau)
+    row_of = {}
+    for row, (player, banker) in enumerate(zip(table.player.tolist(), table.banker.tolist(),
+                                               strict=True)):
+        row_of[(tuple(v for v in player if v >= 0), tuple(v for v in banker if v >= 0))] = row
+    if model.card_level:
+        return row_of, [], []
+    codes = [np.asarray(settle_codes(b.bet, table.features)[0]).tolist() for b in model.bets]
+    return row_of, codes, [str(w) for w in table.features["winner"].tolist()]
+
+
+class _ShoeAccumulator:
+    """Buffers (depleted shoe, stakes) rows and adds their expectations up in batches."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.evaluator = _evaluator(model)
+        self.rows: list[list[int]] = []
+        self.stakes: list[list[int]] = []
+        nbets = len(model.bets)
+        self.expected = [np.zeros(len(b.labels)) for b in model.bets]
+        self.covariance = [np.zeros((len(b.labels), len(b.labels))) for b in model.bets]
+        self.ev_sum = np.zeros(nbets)
+        self.variance_sum = np.zeros(nbets)
+        self.money_ev = np.zeros(nbets)
+        self.money_variance = np.zeros(nbets)
+        self.rank_mean = np.zeros(13)
+        self.rank_covariance = np.zeros((13, 13))
+        self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
+
+    def add(self, remaining: list[int], stakes: list[int]) -> None:
+        self.rows.append(remaining)
+        self.stakes.append(stakes)
+        if len(self.rows) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        ev = self.evaluator
+        result = ev.evaluate(np.array(self.rows, dtype=np.float64))
+        stakes = np.array(self.stakes, dtype=np.float64)
+        self.rows, self.stakes = [], []
+        for b, part in enumerate(ev.bet_slices):
+            p = result[:, part]
+            self.expected[b] += p.sum(axis=0)
+            self.covariance[b] += np.diag(p.sum(axis=0)) - p.T @ p
+            mean = p @ self.nets[b]
+            variance = p @ (self.nets[b] ** 2) - mean**2
+            self.ev_sum[b] += mean.sum()
+            self.variance_sum[b] += variance.sum()
+            self.money_ev[b] += (stakes[:, b] * mean).sum()
+            self.money_variance[b] += (stakes[:, b] ** 2 * variance).sum()
+
+    def add_shoe(self, start: Sequence[int], cards: Sequence[int], tested: Sequence[bool],
+                 fixed: bool = False) -> None:
+        """Rank moments of a shoe's cards dealt in order, each given the cards before it.
+
+        Whatever decides which position is dealt next, the next card is uniform over the
+        cards left, so each dealt card's rank has a known conditional distribution.
+        """
+        if not cards:
+            return
+        ranks = np.array([CARD_RANK[c] - 1 for c in cards])
+        one_hot = np.zeros((len(cards), 13))
+        one_hot[np.arange(len(cards)), ranks] = 1.0
+        before = np.asarray(start, dtype=np.float64) - np.cumsum(one_hot, axis=0) + one_hot
+        if fixed:  # a shoe not followed from its start: the full shoe's proportions
+            before = np.tile(np.asarray(start, dtype=np.float64), (len(cards), 1))
+        left = before.sum(axis=1)
+        keep = np.asarray(tested, dtype=bool) & (left > 0)
+        p = before[keep] / left[keep, None]
+        self.rank_mean += p.sum(axis=0)
+        self.rank_covariance += np.diag(p.sum(axis=0)) - p.T @ p
+
+
+# -- checking one file -----------------------------------------------------------------------
+def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
+               shoe_aware: bool = False) -> Partial:
+    """Replay one log and return its partial sums (statistics are done by :func:`finish`)."""
+    options = options or LogOptions()
+    source = str(path)
+    run = _FileCheck(source, model, shoe_aware)
+    entry_for = run.entry_for
+    entries = run.entries
+    tally = run.tally
+    violation = run.violation
+    accumulator = run.accumulator
+    shoe_hands = run.shoe_hands
+    for rec in read_log(path, options):
+        if type(rec) is Hand:
+            if rec.shoe != run.shoe_id or run.announced is not None:
+                run.new_hand_shoe(rec)
+            elif rec.hand != run.last_hand + 1:
+                run.gap(rec)
+            run.last_hand = rec.hand
+            if rec.burn:
+                run.take(rec.burn, rec.line, rec.hand, False)
+            key = (rec.player_values, rec.banker_values)
+            entry = entries.get(key) if not run.card_level else None
+            if entry is None:
+                entry = entry_for(rec)
+            broken, winner, labels, bet_labels = entry
+            if accumulator is not None:
+                run.shoe_aware_row(rec, labels)
+            else:
+                shoe_hands.append(rec)
+            if broken is not None:
+                violation(rec, broken[0], broken[1])
+            if not labels:
+                run.unsettled += 1
+                continue
+            if rec.outcome is not None and rec.outcome != winner:
+                violation(rec, "outcome", f"logged {rec.outcome}, the cards give {winner}")
+            # one count per (results, money) pair: the payouts of a pair are checked once
+            cell = tally.get((labels, rec.bets))
+            if cell is None:
+                cell = run.tally_cell(labels, bet_labels, rec.bets)
+            cell[0] += 1
+            if cell[1]:
+                for kind, message in cell[1]:
+                    violation(rec, kind, message)
+        elif type(rec) is Problem:
+            run.problem(rec.line, rec.message)
+        elif type(rec) is ShoeStart:
+            run.shoe_start(rec)
+        elif type(rec) is ShoeEnd:
+            run.announced = None
+    return run.result()
+
+
+class _FileCheck:
+    """The state of one file's replay: counts, money, shoe tracking and issues."""
+
+    def __init__(self, source: str, model: Model, shoe_aware: bool) -> None:
+        self.source = source
+        self.model = model
+        tableau = model.profile.tableau
+        assert tableau is not None
+        self.rules = replay_rules(tableau)
+        self.card_level = model.card_level
+        self.offsets: list[int] = []
+        total = 0
+        for b in model.bets:
+            self.offsets.append(total)
+            total += len(b.labels)
+        self.label_bet = [i for i, b in enumerate(model.bets) for _ in b.labels]
+        self.label_nets = [net for b in model.bets for net in b.nets]
+        self.label_names = [(b.label_name(j) if b.labels[j] else "loses")
+                            for b in model.bets for j in range(len(b.labels))]
+        self.counts = [0] * total
+        # (flat labels, bets) -> [hands, violations of those payouts]
+        self.tally: dict[tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]],
+                         list[Any]] = {}
+        self.unsettled = 0  # hands too short to settle (a violation each)
+        self.money_sums = [[0, 0, 0, 0] for _ in model.bets]  # hands, stake, stake², returned
+        self.card_counts = [0] * 52
+        self.malformed: list[Issue] = []
+        self.malformed_count = 0
+        self.violations: list[Issue] = []
+        self.violation_count = 0
+        self.kinds: dict[str, int] = {}
+        self.composition = [model.decks] * 52
+        self.full_values = list(model.shoe.value_counts())
+        self.accumulator = _ShoeAccumulator(model) if shoe_aware else None
+        self.bet_index = model.bet_index()
+        self.row_of, self.row_codes, self.row_winner = coup_lookup(model)
+        self.entries: dict[Any, tuple[tuple[str, str] | None, str, tuple[int, ...],
+                                      dict[str, int]]] = {}
+        self.hands = self.shoes = self.whole_shoes = self.shoe_aware_hands = 0
+        self.shoe_id: str | None = None
+        self.shoe_counts = [0] * 52
+        self.remaining = list(self.full_values)
+        self.tracking = False
+        self.last_hand = 0
+        self.announced: str | None = None
+        self.shoe_hands: list[Hand] = []  # independent model: the shoe's hands, checked at close
+        self.sequence: list[int] = []  # shoe-aware: a followed shoe's cards in dealt order
+        self.tested: list[bool] = []  # ... and whether each is a hand card (burns are not)
+        self.untracked: list[int] = []  # hand cards of shoes not followed from their start
+        self.reported: set[int] = set()
+        self.start_ranks = [0] * 13
+        for c in range(52):
+            self.start_ranks[CARD_RANK[c] - 1] += self.composition[c]
+
+    # -- issues --------------------------------------------------------------------------
+    def problem(self, line: int, message: str, shoe: str = "", hand: int | None = None,
+                kind: str = "malformed") -> None:
+        self.malformed_count += 1
+        if len(self.malformed) < LISTED:
+            self.malformed.append(Issue(self.source, line, shoe, hand, kind, message))
+
+    def violation(self, rec: Hand, kind: str, message: str) -> None:
+        self.violation_count += 1
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        if len(self.violations) < LISTED:
+            self.violations.append(Issue(self.source, rec.line, rec.shoe, rec.hand, kind,
+                                         message))
+
+    # -- settling ------------------------------------------------------------------------
+    def entry_for(self, rec: Hand) -> tuple[tuple[str, str] | None, str, tuple[int, ...],
+                                            dict[str, int]]:
+        """Rule check, winner, flat labels and per-bet label of a coup (cached)."""
+        from analyzer.simulate import hand_features
+
+        pv, bv = rec.player_values, rec.banker_values
+        model = self.model
+        key: Any = (rec.player, rec.banker) if self.card_level else (pv, bv)
+        if self.card_level:
+            found = self.entries.get(key)
+            if found is not None:
+                return found
+        row = None if self.card_level else self.row_of.get(
+            ((*sorted(pv[:2]), *pv[2:]), (*sorted(bv[:2]), *bv[2:])))
+        if row is not None:  # a legal coup: its settlement is precomputed
+            labels = tuple(self.offsets[i] + self.row_codes[i][row]
+                           for i in range(len(model.bets)))
+            found = (None, self.row_winner[row], labels,
+                     {b.bet.id: labels[i] for i, b in enumerate(model.bets)})
+        else:
+            broken = self.rules(pv, bv)
+            if len(pv) < 2 or len(bv) < 2:
+                found = (broken, "", (), {})
+            else:
+                features = hand_features(rec.player, rec.banker, self.card_level)
+                labels = tuple(self.offsets[i] + b.label(settle(b.bet, features))
+                               for i, b in enumerate(model.bets))
+                found = (broken, str(features["winner"]), labels,
+                         {b.bet.id: labels[i] for i, b in enumerate(model.bets)})
+        if len(self.entries) > 500_000:
+            self.entries.clear()
+        self.entries[key] = found
+        return found
+
+    def tally_cell(self, labels: tuple[int, ...], bet_labels: dict[str, int],
+                   bets: tuple[tuple[str, int, int], ...]) -> list[Any]:
+        """A new (results, money) cell, its payouts checked once for all its hands."""
+        if len(self.tally) > 100_000:
+            self.fold_tally()
+        problems = []
+        for bet_id, stake, returned in bets:
+            label = bet_labels.get(bet_id)
+            if label is None:
+                problems.append(("unknown-bet", f"bet {bet_id!r} is not in profile "
+                                                f"{self.model.profile.name!r}"))
+                continue
+            multiplier = 1 + self.label_nets[label]
+            if returned * multiplier.denominator != stake * multiplier.numerator:
+                exact = stake * multiplier
+                if exact.denominator != 1 and math.floor(exact) <= returned <= math.ceil(exact):
+                    continue  # a fractional amount rounded to a neighbouring minor unit
+                problems.append(("payout", f"{bet_id}: staked {stake}, returned {returned}, "
+                                           f"the paytable returns {_amount(exact)} "
+                                           f"({self.label_names[label]})"))
+        cell = [0, tuple(problems)]
+        self.tally[(labels, bets)] = cell
+        return cell
+
+    def fold_tally(self) -> None:
+        """Add the tally's cells into the exact per-label counts and money sums."""
+        index = self.bet_index
+        for (labels, bets), (n, _) in self.tally.items():
+            for label in labels:
+                self.counts[label] += n
+            self.hands += n
+            for bet_id, stake, returned in bets:
+                i = index.get(bet_id)
+                if i is None:
+                    continue
+                sums = self.money_sums[i]
+                sums[0] += n
+                sums[1] += n * stake
+                sums[2] += n * stake * stake
+                sums[3] += n * returned
+        self.tally.clear()
+
+    # -- shoes ---------------------------------------------------------------------------
+    def new_hand_shoe(self, rec: Hand) -> None:
+        """A hand from another shoe than the last, or the first after a shoe record."""
+        if self.announced is not None and self.announced == rec.shoe:
+            self.announced = None
+            self.last_hand = rec.hand - 1
+            return
+        self.announced = None
+        whole = rec.hand == 1 or (self.shoe_id is not None and rec.hand == self.last_hand + 1)
+        self.open_shoe(rec.shoe, whole, (), rec.line)
+
+    def gap(self, rec: Hand) -> None:
+        self.problem(rec.line, f"hand number {rec.hand} follows {self.last_hand} in shoe "
+                               f"{rec.shoe} (a hand is missing or out of order)",
+                     rec.shoe, rec.hand, "sequence")
+        self.tracking = False
+
+    def shoe_start(self, rec: ShoeStart) -> None:
+        if rec.decks is not None and rec.decks != self.model.decks:
+            self.problem(rec.line, f"shoe {rec.shoe} has {rec.decks} decks, verifying "
+                                   f"against {self.model.decks} (give --decks {rec.decks})")
+        self.open_shoe(rec.shoe, True, rec.burn, rec.line)
+        self.announced = rec.shoe
+        self.last_hand = 0
+
+    def open_shoe(self, new_id: str, whole: bool, burn: tuple[int, ...], line: int) -> None:
+        self.close_shoe()
+        self.shoe_id = new_id
+        self.shoes += 1
+        self.whole_shoes += whole
+        self.tracking = whole
+        self.take(burn, line, None, False)
+
+    def close_shoe(self) -> None:
+        """Check the closing shoe's composition and add its cards up."""
+        if self.accumulator is not None:
+            self.accumulator.add_shoe(self.start_ranks, self.sequence, self.tested)
+            self.accumulator.add_shoe(self.start_ranks, self.untracked,
+                                      [True] * len(self.untracked), fixed=True)
+            for c, in_hand in zip(self.sequence, self.tested, strict=True):
+                self.card_counts[c] += in_hand
+            for c in self.untracked:
+                self.card_counts[c] += 1
+        elif self.shoe_hands:
+            cards = np.fromiter(chain.from_iterable(h.player + h.banker for h in self.shoe_hands),
+                                dtype=np.int64)
+            dealt = np.bincount(cards, minlength=52)
+            total = dealt + np.array(self.shoe_counts)  # burns were counted by take()
+            for c in np.flatnonzero(total > np.array(self.composition)).tolist():
+                seen = self.shoe_counts[c]  # find the hand where the card went past the shoe
+                culprit = self.shoe_hands[-1]
+                for hand in self.shoe_hands:
+                    seen += (hand.player + hand.banker).count(c)
+                    if seen > self.composition[c]:
+                        culprit = hand
+                        break
+                self.problem(culprit.line, f"card {card_text(c)} appears {int(total[c])} "
+                                           f"times in shoe {self.shoe_id}, more than "
+                                           f"{self.model.decks} deck(s) hold",
+                             self.shoe_id or "", culprit.hand, "composition")
+            for c, n in enumerate(dealt.tolist()):
+                self.card_counts[c] += n
+        self.shoe_hands.clear()
+        self.sequence = []
+        self.tested = []
+        self.untracked = []
+        self.shoe_counts = [0] * 52
+        self.remaining = list(self.full_values)
+        self.reported = set()
+
+    def take(self, cards: tuple[int, ...], line: int, hand: int | None, in_hand: bool) -> None:
+        """Cards leave the shoe (shoe-aware model, and burns in either model)."""
+        accumulator = self.accumulator
+        for c in cards:
+            if accumulator is not None:
+                if self.tracking:
+                    self.sequence.append(c)
+                    self.tested.append(in_hand)
+                elif in_hand:
+                    self.untracked.append(c)
+            self.shoe_counts[c] += 1
+            self.remaining[CARD_VALUE[c]] -= 1
+            if self.shoe_counts[c] > self.composition[c] and c not in self.reported:
+                self.reported.add(c)
+                self.tracking = False
+                self.problem(line, f"card {card_text(c)} appears {self.shoe_counts[c]} times "
+                                   f"in shoe {self.shoe_id}, more than {self.model.decks} "
+                                   "deck(s) hold", self.shoe_id or "", hand, "composition")
+
+    def shoe_aware_row(self, rec: Hand, labels: tuple[int, ...]) -> None:
+        """Queue this hand's depleted shoe for the batch evaluator, then deal its cards."""
+        accumulator = self.accumulator
+        assert accumulator is not None
+        if labels:
+            stakes = [0] * len(self.model.bets)
+            for bet_id, stake, _ in rec.bets:
+                i = self.bet_index.get(bet_id)
+                if i is not None:
+                    stakes[i] = stake
+            accumulator.add(self.remaining[:] if self.tracking else self.full_values[:],
+                            stakes)
+            self.shoe_aware_hands += self.tracking
+        player, banker = rec.player, rec.banker
+        if len(player) >= 2 and len(banker) >= 2:  # in the order the cards were dealt
+            self.take((player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]),
+                      rec.line, rec.hand, True)
+        else:
+            self.take(player + banker, rec.line, rec.hand, True)
+
+    def result(self) -> Partial:
+        self.close_shoe()
+        self.fold_tally()
+        accumulator = self.accumulator
+        if accumulator is not None:
+            accumulator.flush()
+        bets = []
+        for i, b in enumerate(self.model.bets):
+            results = tuple(self.counts[self.offsets[i]:self.offsets[i] + len(b.labels)])
+            m = self.money_sums[i]
+            if accumulator is not None:
+                bets.append(BetTally(
+                    b.bet.id, results, m[0], m[1], m[2], m[3],
+                    tuple(float(x) for x in accumulator.expected[i]),
+                    tuple(float(x) for x in accumulator.covariance[i].reshape(-1)),
+                    float(accumulator.ev_sum[i]), float(accumulator.variance_sum[i]),
+                    float(accumulator.money_ev[i]), float(accumulator.money_variance[i])))
+            else:
+                bets.append(BetTally(b.bet.id, results, m[0], m[1], m[2], m[3]))
+        rank_expected: tuple[float, ...] = ()
+        rank_covariance: tuple[float, ...] = ()
+        if accumulator is not None:
+            rank_expected = tuple(float(x) for x in accumulator.rank_mean)
+            rank_covariance = tuple(float(x) for x in accumulator.rank_covariance.reshape(-1))
+        hands = self.hands + self.unsettled
+        return Partial(self.model.profile.name, self.model.decks,
+                       "shoe" if accumulator is not None else "independent", (self.source,),
+                       hands, self.shoes, self.whole_shoes, self.shoe_aware_hands,
+                       self.malformed_count, tuple(self.malformed), self.violation_count,
+                       tuple(self.violations), tuple(sorted(self.kinds.items())),
+                       tuple(bets), tuple(self.card_counts), rank_expected, rank_covariance)
+
+
+def _amount(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
+
+
+def counts_partial(counts: Counts, model: Model) -> Partial:
+    """A partial result from an aggregated-counts file (no replay, no card tests)."""
+    bets = []
+    by_id = {b.id: b for b in counts.bets}
+    unknown = set(by_id) - {m.bet.id for m in model.bets}
+    if unknown:
+        raise AnalyzerError(f"{counts.path}: bet {sorted(unknown)[0]!r} is not in profile "
+                            f"{model.profile.name!r}")
+    for bet_model in model.bets:
+        counted = by_id.get(bet_model.bet.id)
+        results = [0] * len(bet_model.labels)
+        stake = stake_squares = returned = staked = 0
+        if counted is not None:
+            names = {bet_model.label_name(i).lower(): i for i in range(len(bet_model.labels))}
+            names["loses"] = names["lose"]
+            for name, n in counted.results:
+                index = names.get(name.lower())
+                if index is None:
+                    raise AnalyzerError(f"{counts.path}: bet {bet_model.bet.id!r} has no line "
+                                        f"{name!r} (lines: {', '.join(sorted(names))})")
+                results[index] += n
+            if counted.stake is not None and counted.returned is not None:
+                staked = counts.hands
+                stake, returned = counted.stake, counted.returned
+                stake_squares = (counted.stake_squares if counted.stake_squares is not None
+                                 else (stake * stake) // max(counts.hands, 1))
+        bets.append(BetTally(bet_model.bet.id, tuple(results), staked, stake, stake_squares,
+                             returned))
+    return Partial(model.profile.name, model.decks, "independent", (counts.path,), counts.hands,
+                   0, 0, 0, 0, (), 0, (), (), tuple(bets), (), counts_only=True)
+
+
+# -- statistics ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StatisticalTest:
+    """One statistical test: its statistic, p-value and Holm-adjusted p-value."""
+
+    name: str
+    bet: str | None
+    method: str
+    statistic: float
+    df: int | None
+    p_value: float
+    adjusted: float = 1.0
+    passed: bool = True
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BetSummary:
+    """Return to player of one bet: observed against exact, with its power."""
+
+    id: str
+    name: str
+    hands: int
+    basis: str
+    rtp: float
+    expected_rtp: float
+    z: float
+    ci_low: float
+    ci_high: float
+    detectable_error: float
+    hands_needed: int
+    underpowered: bool
+    lines: tuple[tuple[str, int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of ``nine verify``: violations, tests, power and the exit code."""
+
+    profile: str
+    decks: int
+    model: str
+    alpha: float
+    detect: float
+    sources: tuple[str, ...]
+    hands: int
+    shoes: int
+    whole_shoes: int
+    shoe_aware_hands: int
+    malformed_count: int
+    malformed: tuple[Issue, ...]
+    violation_count: int
+    violations: tuple[Issue, ...]
+    violation_kinds: tuple[tuple[str, int], ...]
+    tests: tuple[StatisticalTest, ...]
+    bets: tuple[BetSummary, ...]
+    unsupported: tuple[str, ...]
+    require_power: bool
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def failed_tests(self) -> tuple[StatisticalTest, ...]:
+        """Tests rejected at ``alpha`` after Holm's adjustment."""
+        return tuple(t for t in self.tests if not t.passed)
+
+    @property
+    def underpowered(self) -> bool:
+        """Could some bet's RTP error of ``detect`` go unseen?"""
+        return any(b.underpowered for b in self.bets)
+
+    @property
+    def exit_code(self) -> int:
+        """0 pass, 1 statistics, 2 input, 3 violations, 4 underpowered (if required)."""
+        return exit_code(self)
+
+    @property
+    def status(self) -> str:
+        """One word: pass, fail, violations, unusable or underpowered."""
+        return {EXIT_PASS: "pass", EXIT_STATISTICS: "fail", EXIT_INPUT: "unusable",
+                EXIT_VIOLATIONS: "violations", EXIT_UNDERPOWERED: "underpowered"}[
+                    self.exit_code]
+
+
+def exit_code(verdict: Verdict) -> int:
+    """The documented exit code; input problems outrank violations, which outrank tests."""
+    if verdict.malformed_count or verdict.hands == 0:
+        return EXIT_INPUT
+    if verdict.violation_count:
+        return EXIT_VIOLATIONS
+    if verdict.failed_tests:
+        return EXIT_STATISTICS
+    if verdict.require_power and verdict.underpowered:
+        return EXIT_UNDERPOWERED
+    return EXIT_PASS
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm step-down adjusted p-values (Holm 1979), in the input order.
+
+    >>> [round(p, 3) for p in holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def g_test(observed: Sequence[int], probabilities: Sequence[float],
+           seed: int = 20240605) -> tuple[float, int, float, str]:
+    """G statistic, degrees of freedom, p-value and method of a goodness-of-fit test.
+
+    A category with probability zero that was observed makes the p-value zero. With an
+    expected count below :data:`SMALL_EXPECTED` the p-value is Monte Carlo (seeded, so
+    reproducible): the share of multinomial samples with a G at least as large.
+
+    >>> g, df, p, method = g_test([50, 50], [0.5, 0.5])
+    >>> g, df, p, method
+    (0.0, 1, 1.0, 'G-test')
+    """
+    from scipy.stats import chi2
+
+    n = sum(observed)
+    if any(o > 0 and p <= 0 for o, p in zip(observed, probabilities, strict=True)):
+        return math.inf, len(observed) - 1, 0.0, "impossible result observed"
+    cells = [(o, p) for o, p in zip(observed, probabilities, strict=True) if p > 0]
+    df = len(cells) - 1
+    if df < 1 or n == 0:
+        return 0.0, max(df, 0), 1.0, "G-test"
+    total_p = sum(p for _, p in cells)
+    probs = np.array([p / total_p for _, p in cells])
+    obs = np.array([o for o, _ in cells], dtype=np.float64)
+    expected = n * probs
+
+    def statistic(o: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(o > 0, o * np.log(o / expected), 0.0)
+        result: npt.NDArray[np.float64] = 2.0 * terms.sum(axis=-1)
+        return result
+
+    g = float(statistic(obs))
+    if expected.min() >= SMALL_EXPECTED:
+        return g, df, float(chi2.sf(g, df)), "G-test"
+    rng = np.random.default_rng(seed)
+    samples = rng.multinomial(n, probs, size=MONTE_CARLO_REPLICATES).astype(np.float64)
+    at_least = int((statistic(samples) >= g - 1e-9).sum())
+    return g, df, (at_least + 1) / (MONTE_CARLO_REPLICATES + 1), "G-test, Monte Carlo p"
+
+
+def wald_test(observed: Sequence[float], expected: Sequence[float] | npt.NDArray[np.float64],
+              covariance: npt.NDArray[np.float64]) -> tuple[float, int, float]:
+    """Wald chi-square of observed minus expected counts under a summed covariance."""
+    from scipy.stats import chi2
+
+    difference = np.asarray(observed, dtype=np.float64) - np.asarray(expected)
+    values, vectors = np.linalg.eigh(covariance)
+    keep = values > values.max() * 1e-10 if values.size and values.max() > 0 else values > 0
+    if not keep.any():
+        return 0.0, 0, 1.0
+    projected = vectors[:, keep].T @ difference
+    statistic = float((projected**2 / values[keep]).sum())
+    df = int(keep.sum())
+    return statistic, df, float(chi2.sf(statistic, df))
+
+
+def _pearson(observed: Sequence[float], expected: Sequence[float]) -> tuple[float, int, float]:
+    from scipy.stats import chi2
+
+    cells = [(o, e) for o, e in zip(observed, expected, strict=True) if e > 0]
+    if any(o > 0 and e <= 0 for o, e in zip(observed, expected, strict=True)):
+        return math.inf, len(cells) - 1, 0.0
+    statistic = sum((o - e) ** 2 / e for o, e in cells)
+    df = len(cells) - 1
+    return statistic, df, float(chi2.sf(statistic, df)) if df > 0 else 1.0
+
+
+def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 0.001,
+           require_power: bool = False) -> Verdict:
+    """Turn merged sums into tests, RTP summaries, Holm-adjusted verdicts and an exit code."""
+    from scipy.stats import binomtest, poisson
+
+    from analyzer.odds import odds
+
+    if not 0 < alpha < 1:
+        raise AnalyzerError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
+    if detect <= 0:
+        raise AnalyzerError(f"--detect must be positive, got {detect}")
+    shoe_model = partial.model == "shoe"
+    table = odds(model.profile, model.shoe)
+    tests: list[StatisticalTest] = []
+    bet_rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    unsupported: list[str] = []
+    n = partial.hands
+    for bet_model, tally in zip(model.bets, partial.bets, strict=True):
+        bet = bet_model.bet
+        bet_odds = table.bet(bet.id)
+        hands = sum(tally.results)
+        if bet.pay_rule == "highest":
+            probabilities = [float(bet_odds.lose_probability),
+                             *(float(line.probability) for line in bet_odds.lines)]
+        else:
+            probabilities = []
+        if hands == 0:
+            continue
+        if shoe_model:
+            k = len(bet_model.labels)
+            covariance = np.array(tally.covariance).reshape(k, k)
+            statistic, df, p = wald_test(tally.results, tally.expected, covariance)
+            method = "Wald chi-square, shoe-aware"
+            small = min((e for e in tally.expected if e > 0), default=0.0) < SMALL_EXPECTED
+            tests.append(StatisticalTest("result frequencies", bet.id, method, statistic, df, p,
+                                    note="small expected counts: approximate" if small
+                                    else ""))
+        elif probabilities:
+            statistic, df, p, method = g_test(tally.results, probabilities)
+            tests.append(StatisticalTest("result frequencies", bet.id, method, statistic, df, p))
+        for index, line in enumerate(bet_odds.lines):
+            probability = float(line.probability)
+            if not 0 < probability < RARE_LINE:
+                continue
+            observed = sum(n_ for lab, n_ in zip(bet_model.labels, tally.results, strict=True)
+                           if index in lab)
+            if shoe_model:
+                mean = sum(e for lab, e in zip(bet_model.labels, tally.expected, strict=True)
+                           if index in lab)
+                low = float(poisson.cdf(observed, mean))
+                high = float(poisson.sf(observed - 1, mean))
+                tests.append(StatisticalTest(f"line {line.name!r}", bet.id,
+                                        "Poisson (shoe-aware mean)", observed - mean, None,
+                                        min(1.0, 2 * min(low, high))))
+            else:
+                result = binomtest(observed, hands, probability)
+                tests.append(StatisticalTest(f"line {line.name!r}", bet.id, "exact binomial",
+                                        observed - hands * probability, None,
+                                        float(result.pvalue)))
+        # return to player: logged money when the bet was staked, else a flat unit per hand
+        sd = bet_odds.sd
+        ev = bet_odds.ev
+        if tally.staked_hands:
+            basis = "logged stakes"
+            stake, squares = tally.stake, tally.stake_squares
+            net = float(tally.returned - tally.stake)
+            rtp = tally.returned / stake
+            if shoe_model:
+                mean_net, variance = tally.money_ev_sum, tally.money_variance_sum
+                expected_rtp = 1 + mean_net / stake
+            else:
+                mean_net = float(ev * stake)
+                variance = float(bet_odds.variance) * squares
+                expected_rtp = float(1 + ev)
+            effective = stake * stake / squares if squares else 0.0
+        else:
+            basis = "cards, unit stake"
+            net_exact = sum((count * bet_model.nets[i] for i, count in enumerate(tally.results)),
+                            Fraction(0))
+            stake = hands
+            net = float(net_exact)
+            rtp = 1 + net / hands
+            if shoe_model:
+                mean_net, variance = tally.ev_sum, tally.variance_sum
+                expected_rtp = 1 + mean_net / hands
+            else:
+                mean_net = float(ev * hands)
+                variance = float(bet_odds.variance) * hands
+                expected_rtp = float(1 + ev)
+            effective = float(hands)
+        sd_total = math.sqrt(variance) if variance > 0 else 0.0
+        z = (net - mean_net) / sd_total if sd_total else 0.0
+        p = 2 * NormalDist().cdf(-abs(z))
+        tests.append(StatisticalTest("return to player", bet.id, "z-test (exact SD)", z, None, p))
+        bet_rows.append({"bet": bet, "hands": hands, "basis": basis, "rtp": rtp,
+                         "expected_rtp": expected_rtp, "z": z, "sd_rtp": sd_total / stake,
+                         "sd": sd, "effective": effective,
+                         "lines": tuple((bet_model.label_name(i), c,
+                                         tally.expected[i] if shoe_model and tally.expected
+                                         else (probabilities[i] * hands if probabilities
+                                               else math.nan))
+                                        for i, c in enumerate(tally.results))})
+    if partial.counts_only:
+        unsupported += ["replay (hand-by-hand rules and payouts): the counts hold no cards",
+                        "card composition tests (values, ranks, suits)",
+                        "shoe-aware model (needs each shoe's cards in dealt order)"]
+    elif n:
+        tests.extend(_card_tests(partial, model, shoe_model))
+    adjusted = holm([t.p_value for t in tests])
+    tests = [replace(t, adjusted=a, passed=a >= alpha) for t, a in zip(tests, adjusted,
+                                                                          strict=True)]
+    m = max(len(tests), 1)
+    z_alpha = NormalDist().inv_cdf(1 - alpha / (2 * m))
+    z_power = NormalDist().inv_cdf(POWER)
+    z_interval = NormalDist().inv_cdf(1 - alpha / 2)
+    summaries = []
+    for row in bet_rows:
+        effective = row["effective"]
+        detectable = ((z_alpha + z_power) * row["sd"] / math.sqrt(effective)
+                      if effective else math.inf)
+        needed = math.ceil(((z_alpha + z_power) * row["sd"] / detect) ** 2)
+        summaries.append(BetSummary(
+            row["bet"].id, row["bet"].name, row["hands"], row["basis"], row["rtp"],
+            row["expected_rtp"], row["z"], row["rtp"] - z_interval * row["sd_rtp"],
+            row["rtp"] + z_interval * row["sd_rtp"], detectable, needed,
+            detectable > detect, row["lines"]))
+    if shoe_model and partial.shoe_aware_hands < partial.hands:
+        notes.append(f"{partial.hands - partial.shoe_aware_hands} hands were not in whole "
+                     "shoes (or a shoe's cards went wrong) and were tested against the full "
+                     "shoe")
+    if model.card_level and shoe_model:
+        notes.append("card-level bets in the shoe-aware model use point-value terms")
+    return Verdict(partial.profile, partial.decks, partial.model, alpha, detect, partial.sources,
+                   partial.hands, partial.shoes, partial.whole_shoes, partial.shoe_aware_hands,
+                   partial.malformed_count, partial.malformed, partial.violation_count,
+                   partial.violations, partial.violation_kinds, tuple(tests), tuple(summaries),
+                   tuple(unsupported), require_power, tuple(notes))
+
+
+def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[StatisticalTest]:
+    """Dealt point values (exact per-hand moments), ranks among tens, and suits."""
+    counts = partial.card_counts
+    values = [0] * 10
+    ranks = [0] * 14
+    for c, k in enumerate(counts):
+        values[CARD_VALUE[c]] += k
+        ranks[CARD_RANK[c]] += k
+    tests = []
+    if shoe_model and partial.rank_expected:
+        statistic, df, p = wald_test(ranks[1:], partial.rank_expected,
+                                     np.array(partial.rank_covariance).reshape(13, 13))
+        tests.append(StatisticalTest("card ranks", None, "Wald chi-square, each card given the "
+                                "cards before it", statistic, df, p))
+    else:
+        mean, cov = full_shoe_value_moments(model)
+        statistic, df, p = wald_test(values, partial.hands * np.array(mean),
+                                     partial.hands * np.array(cov).reshape(10, 10))
+        tests.append(StatisticalTest("card point values", None,
+                                "Wald chi-square, exact per-hand moments", statistic, df, p))
+    composition = model.shoe.counts
+    tens = [ranks[r] for r in (10, 11, 12, 13)]
+    ten_shoe = [sum(composition[(r - 1) * 4 + s] for s in range(4)) for r in (10, 11, 12, 13)]
+    total_tens = sum(tens)
+    if total_tens:
+        statistic, df, p = _pearson(tens, [total_tens * c / sum(ten_shoe) for c in ten_shoe])
+        tests.append(StatisticalTest("ranks among tens and faces", None, "Pearson chi-square",
+                                statistic, df, p))
+    suits = [sum(counts[r * 4 + s] for r in range(13)) for s in range(4)]
+    expected_suits = [0.0] * 4
+    for r in range(13):
+        dealt = sum(counts[r * 4:r * 4 + 4])
+        held = sum(composition[r * 4:r * 4 + 4])
+        for s in range(4):
+            expected_suits[s] += dealt * composition[r * 4 + s] / held if held else 0.0
+    statistic, df, p = _pearson(suits, expected_suits)
+    tests.append(StatisticalTest("suits", None, "Pearson chi-square", statistic, df, p))
+    return tests
+
+
+# -- the whole run ---------------------------------------------------------------------------
+def _check_one(args: tuple[str, str, int, LogOptions, bool]) -> Partial:
+    path, profile, decks, options, shoe_aware = args
+    model = build_model(profile, decks)
+    fmt = options.format
+    if fmt == "counts" or (fmt == "auto" and str(path).lower().endswith(".json")):
+        from analyzer.handlog import detect_format
+
+        if detect_format(path) == "counts":
+            return counts_partial(read_counts(path), model)
+    return check_file(path, model, options, shoe_aware)
+
+
+def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
+                decks: int | None = None, options: LogOptions | None = None,
+                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
+                require_power: bool = False, jobs: int = 1) -> Verdict:
+    """Check every log (in parallel processes when ``jobs`` > 1) and return the verdict.
+
+    ``model_name`` is ``independent`` (each hand from the full shoe), ``shoe`` (each hand
+    given the cards already dealt from its shoe) or ``auto``: shoe-aware when the first
+    log opens with a whole shoe.
+    """
+    if not paths:
+        raise AnalyzerError("no log files given")
+    options = options or LogOptions()
+    rules = load_profile(profile) if isinstance(profile, str) else profile
+    model = build_model(rules, decks)
+    if model_name not in ("auto", "independent", "shoe"):
+        raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
+    shoe_aware = model_name == "shoe" or (model_name == "auto" and _starts_whole(paths[0],
+                                                                                   options))
+    if shoe_aware and model.card_level:
+        shoe_aware = False  # the batch evaluator reads point values only
+    profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
+    work = [(str(p), profile_ref, model.decks, options, shoe_aware) for p in paths]
+    if jobs > 1 and len(work) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            partials = list(pool.map(_check_one, work))
+    else:
+        partials = [_check_one(w) for w in work]
+    models = {p.model for p in partials}
+    if len(models) > 1:  # counts files are independent-only; re-read logs to match them
+        partials = [_check_one((w[0], w[1], w[2], w[3], False)) for w in work]
+    return finish(merge(partials), model, alpha, detect, require_power)
+
+
+def _starts_whole(path: str, options: LogOptions) -> bool:
+    """Does the log open with a whole shoe (a shoe record, or hand number 1)?"""
+    from analyzer.handlog import detect_format
+
+    try:
+        if (options.format == "counts" or (options.format == "auto"
+                                           and detect_format(path) == "counts")):
+            return False
+        for record in read_log(path, options):
+            if type(record) is ShoeStart:
+                return True
+            if type(record) is Hand:
+                return record.hand == 1
+    except AnalyzerError:
+        return False
+    return False
+
+
+def hands_needed(profile: Profile | str = "punto-banco", decks: int | None = None,
+                 error: float = 0.001, alpha: float = 0.01,
+                 power: float = POWER) -> dict[str, int]:
+    """Hands each bet needs for a two-sided test to detect an RTP error of ``error``.
+
+    ``n = ((z_(1-alpha/2) + z_power) * SD / error)**2`` with the bet's exact SD.
+
+    >>> hands_needed("punto-banco", 8)["player"]
+    10565864
+    """
+    from analyzer.odds import odds
+
+    model = build_model(profile, decks)
+    table = odds(model.profile, model.shoe)
+    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    return {bet.id: math.ceil((z * bet.sd / error) ** 2) for bet in table.bets}
+
+
+def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 1,
+              folder: str | Path | None = None) -> dict[str, float]:
+    """Speed of ``nine verify`` on one core, for ``make bench``.
+
+    Simulates 8-deck punto banco shoes into a CSV log (not timed), then times the whole
+    verification (reading, replay, statistics) with the independent model over about
+    ``hands`` hands and the shoe-aware model over about ``shoe_aware_hands`` hands.
+    Returns hands per second for each, with the hand counts and wall times.
+    """
+    import tempfile
+    import time
+
+    from analyzer.simulate import simulate
+
+    def timed(path: Path, model_name: str) -> tuple[int, float]:
+        verify_logs([str(path)], model_name=model_name)  # warm: compile the model once
+        start = time.perf_counter()
+        verdict = verify_logs([str(path)], model_name=model_name)
+        return verdict.hands, time.perf_counter() - start
+
+    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+        results: dict[str, float] = {}
+        for name, count, model_name in (("replay", hands, "independent"),
+                                        ("shoe_aware", shoe_aware_hands, "shoe")):
+            path = Path(scratch) / f"{name}.csv"
+            with path.open("w", encoding="utf-8", newline="") as stream:
+                simulate("punto-banco", 8, max(1, round(count / 80.8)), seed, stream, "csv")
+            dealt, seconds = timed(path, model_name)
+            results[f"{name}_hands"] = dealt
+            results[f"{name}_seconds"] = seconds
+            results[f"{name}_hands_per_second"] = dealt / seconds
+    return results

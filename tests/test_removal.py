@@ -1,0 +1,47 @@
+"""Effects of removal: exact agreement with depleted shoes, published figures, counts."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from analyzer.cards import Card
+from analyzer.odds import odds
+from analyzer.profile import load_profile
+from analyzer.removal import removal_effects
+from analyzer.shoe import Shoe
+from tests.conftest import reference
+
+
+def test_effects_equal_direct_evaluation_of_depleted_shoes() -> None:
+    table = removal_effects("punto-banco", 8, samples=0)
+    full = odds("punto-banco", Shoe.decks(8))
+    for text in ("4S", "6D", "KC"):
+        card = Card.parse(text)
+        depleted = odds("punto-banco", Shoe.decks(8).remove([card]))
+        for j, bet in enumerate(full.bets):
+            assert table.cards[card.index][j] == depleted.bets[j].ev - bet.ev
+
+
+def test_banker_effects_match_published_table() -> None:
+    published = reference("eor_banker_8deck")["banker"]
+    table = removal_effects("punto-banco", 8, samples=0)
+    for rank, value in published.items():
+        assert round(float(table.rank(str(rank)).effects[0]) * 100, 4) == value
+
+
+def test_card_level_effects_and_count() -> None:
+    profile = load_profile("lucky-baccarat")
+    table = removal_effects(profile, 2, samples=300)
+    red = profile.bets.index(profile.bet("player-red"))
+    card = Card.parse("4D")
+    shoe = Shoe.decks(2)
+    direct = odds(profile, shoe.remove([card])).bets[red].ev - odds(profile, shoe).bets[red].ev
+    assert table.cards[card.index][red] == direct
+    assert table.reads_suits
+    colours = {g.label: g.effects[red] for g in table.colours}
+    assert colours["red"] < 0 < colours["black"]
+    count = table.counts[red]
+    assert count.balanced and sum(count.tags) == 0
+    assert count.describe() == "black:+1 red:-1"
+    assert count.ev_correlation > 0.95
+    assert Fraction(0) not in {table.rank("9").effects[0]}

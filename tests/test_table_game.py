@@ -1,0 +1,206 @@
+"""Tables of several players (issue 4 item 4): exact seat values, best responses, dynamics."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.cards import parse_cards
+from analyzer.choices import build_game
+from analyzer.cli import main
+from analyzer.errors import AnalyzerError
+from analyzer.shoe import Shoe
+from analyzer.solver import evaluate_game, solve_game
+from analyzer.strategy import banker_vector, load_strategy, player_vector
+from analyzer.table_game import (
+    HANDS,
+    LUCKY9_RULES,
+    BankerPlan,
+    TableGame,
+    banker_best_response,
+    banker_from_function,
+    banker_from_strategy,
+    build_table,
+    dynamics,
+    house_banker,
+    house_player,
+    play_hand,
+    player_best_response,
+    regrets,
+    seat_values,
+    table_report,
+)
+
+RULES = LUCKY9_RULES()
+#: Ten cards, four point values: every three-person deal can be listed by hand.
+TINY = Shoe.from_cards(parse_cards("TS TH TD TC 5S 5H 4S 4H 9S 9H"), "tiny shoe")
+
+
+@cache
+def table(decks: int, players: int) -> TableGame:
+    return build_table(RULES, Shoe.infinite() if decks == 0 else Shoe.decks(decks), players)
+
+
+def _heads_up_profile(shoe: Shoe) -> tuple[tuple[Fraction, ...], BankerPlan, Fraction]:
+    """The heads-up solver's certified equilibrium as table strategies."""
+    game = build_game(RULES, shoe, "cards")
+    equilibrium = solve_game(game)
+    player = dict.fromkeys(HANDS, Fraction(0))
+    for choice, info in zip(equilibrium.player, game.player_sets, strict=True):
+        player.update(dict.fromkeys(info.hands, choice.draw))
+    banker = {(hand, cell.observation): choice.draw
+              for choice, cell in zip(equilibrium.banker, game.banker_cells, strict=True)
+              for hand in cell.hands}
+
+    def rule(hand: tuple[int, int], seen: tuple[str, ...]) -> Fraction:
+        return banker.get((hand, "drew" if seen[0] == "drew" else "stood"), Fraction(0))
+
+    return tuple(player[h] for h in HANDS), banker_from_function(1, rule), equilibrium.value
+
+
+@pytest.mark.parametrize("decks", [0, 1])
+def test_one_player_gives_the_heads_up_value_exactly(decks: int) -> None:
+    shoe = Shoe.infinite() if decks == 0 else Shoe.decks(1)
+    game = table(decks, 1)
+    heads_up = build_game(RULES, shoe, "cards")
+    stand_five = load_strategy("house", "player")
+    banker = load_strategy("house", "banker")
+    pair = evaluate_game(heads_up, player_vector(stand_five, heads_up),
+                         banker_vector(banker, heads_up))
+    values = seat_values(game, [house_player()], banker_from_strategy(game, banker))
+    assert values.players == (pair.value,) == (Fraction(0),)
+    # The banker's best response to the house rule: the heads-up solver's figure.
+    _, banker_best = banker_best_response(game, [house_player()])
+    assert banker_best == -pair.banker_best_response
+    assert banker_best == (Fraction(3584, 371293) if decks == 0
+                           else Fraction(1237841, 114516675))
+    plan, bank, value = _heads_up_profile(shoe)
+    assert seat_values(game, [plan], bank).players[0] == value
+    if decks == 0:  # zero regret at the certified equilibrium (one deck: same code, slower)
+        found = regrets(game, [plan], bank)
+        assert found.players == (0,) and found.banker == 0
+        assert dynamics(game, [plan], bank, rounds=3).equilibrium
+
+
+def test_three_people_match_dealing_every_card_sequence() -> None:
+    game = build_table(RULES, TINY, 2)
+    rng = random.Random(3)
+    plans = [tuple(Fraction(rng.randint(0, 1)) for _ in HANDS) for _ in range(2)]
+    bank = BankerPlan(2, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(9))
+                               for _ in HANDS))
+    values = seat_values(game, plans, bank)
+    counts = Counter(v for v, n in enumerate(TINY.value_counts()) for _ in range(n))
+    totals = [0, 0]
+    deals = 0
+
+    def deal(sequence: list[int], ways: int) -> None:
+        nonlocal deals
+        if len(sequence) == 9:
+            results, _ = play_hand(sequence, plans, bank, RULES, random.Random(0))
+            for seat in range(2):
+                totals[seat] += ways * results[seat]
+            deals += ways
+            return
+        for value, left in list(counts.items()):
+            if left:
+                counts[value] -= 1
+                deal([*sequence, value], ways * left)
+                counts[value] += 1
+
+    deal([], 1)
+    assert deals == 10 * 9 * 8 * 7 * 6 * 5 * 4 * 3 * 2
+    assert values.players == (Fraction(totals[0], deals), Fraction(totals[1], deals))
+    assert values.players[0] != values.players[1]  # this banker plan treats seats unequally
+    assert values.banker == -sum(values.players)
+
+
+def test_three_people_one_deck_house_rule() -> None:
+    game = table(1, 2)
+    plans = [house_player()] * 2
+    bank = banker_from_strategy(game, house_banker())
+    values = seat_values(game, plans, bank)
+    assert values.players == (0, 0) and values.banker == 0  # same rule on both sides
+    _, banker_best = banker_best_response(game, plans)
+    assert banker_best == Fraction(1853644006, 118524758625)
+    # A player facing a banker who ignores the choices gains what it gains heads-up.
+    _, best = player_best_response(game, plans, bank, 1)
+    assert best == Fraction(310084, 114516675)
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.data())
+def test_banker_best_response_beats_any_fixed_banker(data: st.DataObject) -> None:
+    game = table(0, 2)
+    probability = st.fractions(min_value=0, max_value=1, max_denominator=4)
+    plans = [tuple(data.draw(probability) for _ in HANDS) for _ in range(2)]
+    bank = BankerPlan(2, tuple(tuple(data.draw(probability) for _ in range(9))
+                               for _ in HANDS))
+    values = seat_values(game, plans, bank)
+    _, banker_best = banker_best_response(game, plans)
+    assert banker_best >= values.banker
+    for seat in range(2):
+        _, best = player_best_response(game, plans, bank, seat)
+        assert best >= values.players[seat]
+
+
+def test_seat_does_not_matter_for_equal_strategies_and_a_symmetric_banker() -> None:
+    # Players' strategies see only their own cards, and dealing is exchangeable, so only a
+    # banker who treats seats differently can make seats differ.
+    game = table(0, 3)
+    plans = [house_player()] * 3
+
+    def by_count(hand: tuple[int, int], seen: tuple[str, ...]) -> Fraction:
+        return Fraction(int(sum(hand) % 10 <= 4 + seen.count("drew") - seen.count("stood")))
+
+    values = seat_values(game, plans, banker_from_function(3, by_count))
+    assert values.players[0] == values.players[1] == values.players[2] != 0
+
+    def watches_seat_one(hand: tuple[int, int], seen: tuple[str, ...]) -> Fraction:
+        return Fraction(int(sum(hand) % 10 <= (6 if seen[0] == "drew" else 3)))
+
+    values = seat_values(game, plans, banker_from_function(3, watches_seat_one))
+    assert values.players[0] != values.players[1] == values.players[2]
+
+
+def test_dynamics_reduce_regret_and_report_it_exactly() -> None:
+    game = table(0, 2)
+    plans = [house_player()] * 2
+    bank = banker_from_strategy(game, house_banker())
+    found = dynamics(game, plans, bank, rounds=3)
+    assert found.history[0] == Fraction(11412480, 815730721)  # the banker's regret at start
+    assert found.regrets.largest == min(found.history) < found.history[0]
+    assert found.regrets.largest > 0 and not found.equilibrium
+    assert found.values.banker == -sum(found.values.players)
+    assert found.banker_best_response == found.values.banker + found.regrets.banker
+
+
+def test_larger_finite_tables_are_estimates() -> None:
+    report = table_report(RULES, Shoe.decks(1), 3, hands=2000, seed=5)
+    assert report.values is None and len(report.estimates) == 3
+    assert all(e.label == "estimate" and abs(e.mean) < 4 * e.half_width + 0.05
+               for e in report.estimates)
+    with pytest.raises(AnalyzerError, match="exact card removal"):
+        build_table(RULES, Shoe.decks(1), 3)
+    with pytest.raises(AnalyzerError, match="seats 1 to 8"):
+        build_table(RULES, Shoe.infinite(), 9)
+
+
+def test_cli_solve_players() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "--players", "2", "--infinite", "--rounds", "1",
+                                  "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["estimate"] is False
+    assert document["banker_best_response_value"] == "11412480/815730721"
+    assert document["dynamics"]["banker_regret"] == document["dynamics"]["largest_regret"]
+    text = runner.invoke(main, ["solve", "--players", "3", "--decks", "1"]).stdout
+    assert "estimate" in text and "ESTIMATE" in text

@@ -1,0 +1,257 @@
+"""nine verify: replay catches each injected fault, statistics hold their alpha, input errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import xml.etree.ElementTree as ET
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.handlog import LogOptions
+from analyzer.profile import load_profile
+from analyzer.simulate import SimulationSummary, simulate
+from analyzer.verify import (
+    EXIT_INPUT,
+    EXIT_PASS,
+    EXIT_STATISTICS,
+    EXIT_UNDERPOWERED,
+    EXIT_VIOLATIONS,
+    BetTally,
+    Partial,
+    build_model,
+    check_file,
+    finish,
+    hands_needed,
+    merge,
+    replay_rules,
+    verify_logs,
+)
+from tests.conftest import brute_force_deal
+
+
+def write_log(path: Path, shoes: int, seed: int, decks: int = 8,
+              faults: tuple[str, ...] = (), fmt: str = "jsonl") -> SimulationSummary:
+    with path.open("w", encoding="utf-8", newline="") as stream:
+        return simulate("punto-banco", decks=decks, shoes=shoes, seed=seed, out=stream,
+                        fmt=fmt, faults=faults)
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def clean_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("logs") / "clean.jsonl"
+    write_log(path, shoes=12, seed=2024)
+    return path
+
+
+def test_replay_rules_agree_with_the_written_rules() -> None:
+    check = replay_rules(load_profile("punto-banco").tableau)  # type: ignore[arg-type]
+    for first in product(range(10), repeat=4):
+        for thirds in ((1, 6), (7, 2)):
+            winner, _, _, used = brute_force_deal((*first, *thirds))
+            values = (*first, *thirds)[:used]
+            player = (values[0], values[2], *values[4:5]) if used > 4 and (
+                first[0] + first[2]) % 10 <= 5 else (values[0], values[2])
+            banker = (values[1], values[3], *values[4 + len(player) - 2:used])
+            assert check(player, banker) is None
+            if used == 4:  # a third card on a hand that must stand is a violation
+                assert check(player, (*banker, 5)) is not None
+            else:  # and a missing third card too
+                assert check(player, banker[:2]) is not None or check(
+                    player[:2], banker) is not None
+
+
+def test_the_simulators_own_logs_pass(clean_log: Path, tmp_path: Path) -> None:
+    code, out, _ = cli("verify", str(clean_log))
+    assert code == EXIT_PASS, out
+    assert "PASS (exit 0)" in out and "shoe model" in out
+    verdict = verify_logs([str(clean_log)], model_name="independent")
+    assert verdict.exit_code == EXIT_PASS and verdict.model == "independent"
+    assert verdict.violation_count == 0 and verdict.malformed_count == 0
+    assert all(t.passed for t in verdict.tests)
+    as_csv = tmp_path / "clean.csv"
+    write_log(as_csv, shoes=12, seed=2024, fmt="csv")
+    same = verify_logs([str(as_csv)])
+    shoe_aware = verify_logs([str(clean_log)])
+    assert same.hands == shoe_aware.hands == verdict.hands
+    assert [t.statistic for t in same.tests] == pytest.approx(
+        [t.statistic for t in shoe_aware.tests])
+
+
+@pytest.mark.parametrize(("fault", "kind"), [
+    ("banker-stands", "banker-draw"),
+    ("natural-draw", "natural-draw"),
+    ("wrong-payout", "payout"),
+    ("commission", "payout"),
+])
+def test_injected_faults_are_caught_with_their_hand_numbers(tmp_path: Path, fault: str,
+                                                            kind: str) -> None:
+    path = tmp_path / "faulty.jsonl"
+    summary = write_log(path, shoes=3, seed=99, faults=(fault,))
+    assert summary.faulted
+    verdict = verify_logs([str(path)], model_name="independent")
+    assert verdict.exit_code == EXIT_VIOLATIONS
+    assert dict(verdict.violation_kinds) == {kind: len(summary.faulted)}
+    listed = [(v.shoe, v.hand) for v in verdict.violations]
+    assert listed == list(summary.faulted[:100])
+    if fault == "commission":
+        assert "returned 190, the paytable returns 195 (Banker wins)" in \
+            verdict.violations[0].message
+    code, out, _ = cli("verify", str(path), "--format", "json")
+    document = json.loads(out)
+    assert code == EXIT_VIOLATIONS and document["violations"]["count"] == len(summary.faulted)
+
+
+def test_a_shoe_missing_a_rank_fails_the_statistics(tmp_path: Path) -> None:
+    path = tmp_path / "no-sevens.jsonl"
+    write_log(path, shoes=4, seed=8, faults=("missing-rank",))
+    for model in ("shoe", "independent"):
+        verdict = verify_logs([str(path)], model_name=model)
+        assert verdict.exit_code == EXIT_STATISTICS, model
+        failed = {t.name for t in verdict.failed_tests}
+        assert failed & {"card ranks", "card point values"}
+
+
+def test_malformed_logs_give_clear_errors(clean_log: Path, tmp_path: Path) -> None:
+    lines = clean_log.read_text(encoding="utf-8").splitlines()
+    truncated = tmp_path / "truncated.jsonl"
+    truncated.write_text("\n".join(lines[:40] + [lines[40][:25]]) + "\n", encoding="utf-8")
+    verdict = verify_logs([str(truncated)])
+    assert verdict.exit_code == EXIT_INPUT and verdict.malformed_count == 1
+    assert verdict.malformed[0].line == 41
+    assert "truncated or invalid JSON" in verdict.malformed[0].message
+    unknown = tmp_path / "unknown.jsonl"
+    unknown.write_text("\n".join(lines[:5] + [lines[5].replace('"', '"Z', 1)
+                                              .replace('"Zshoe"', '"shoe"')
+                                              .replace('["', '["Zq', 1)]) + "\n",
+                       encoding="utf-8")
+    code, out, _ = cli("verify", str(unknown))
+    assert code == EXIT_INPUT and ":6" in out and "unknown card 'Zq" in out
+    # one deck: the same card twice in a shoe is more than the shoe holds
+    one_deck = tmp_path / "one-deck.jsonl"
+    one_deck.write_text(
+        '{"shoe": "1", "hand": 1, "player": ["As", "2c"], "banker": ["3d", "Kh"]}\n'
+        '{"shoe": "1", "hand": 2, "player": ["As", "5c"], "banker": ["Td", "Jh"]}\n',
+        encoding="utf-8")
+    verdict = verify_logs([str(one_deck)], decks=1)
+    assert verdict.exit_code == EXIT_INPUT
+    assert verdict.malformed[0].line == 2 and verdict.malformed[0].kind == "composition"
+    assert "card AS appears 2 times in shoe 1, more than 1 deck(s) hold" in \
+        verdict.malformed[0].message
+    missing = tmp_path / "missing.csv"
+    missing.write_text("shoe,round,player_cards,winner\n1,1,9d Td,P\n", encoding="utf-8")
+    code, _, err = cli("verify", str(missing))
+    assert code == EXIT_INPUT and "missing column 'banker_cards'" in err
+    code, _, err = cli("verify", str(tmp_path / "nothing-*.csv"))
+    assert code == EXIT_INPUT and "no file matches" in err
+
+
+def test_false_alarm_rate_stays_within_alpha() -> None:
+    """Null samples from the exact distribution: Holm-adjusted rejections <= alpha."""
+    model = build_model("punto-banco", 8)
+    from analyzer.odds import odds
+
+    table = odds(model.profile, model.shoe)
+    probabilities = [[float(b.lose_probability), *(float(x.probability) for x in b.lines)]
+                     for b in table.bets]
+    rng = np.random.default_rng(7)
+    runs, alarms = 400, {0.01: 0, 0.05: 0}
+    hands = 20_000
+    for _ in range(runs):
+        coups = rng.multinomial(hands, [probabilities[1][1], probabilities[0][1],
+                                        probabilities[2][1]])  # player, banker, tie wins
+        player, banker, tie = (int(x) for x in coups)
+        bets = (BetTally("banker", (player, banker, tie)),
+                BetTally("player", (banker, player, tie)),
+                BetTally("tie", (player + banker, tie)))
+        partial = Partial("punto-banco", 8, "independent", ("null",), hands, 0, 0, 0, 0, (),
+                          0, (), (), bets, (), counts_only=True)
+        for alpha in alarms:
+            alarms[alpha] += finish(partial, model, alpha).exit_code == EXIT_STATISTICS
+    for alpha, count in alarms.items():
+        assert count / runs <= alpha, (alpha, count)
+
+
+def test_seeded_simulator_logs_raise_no_false_alarms(tmp_path: Path) -> None:
+    codes = []
+    for seed in range(6):
+        path = tmp_path / f"null-{seed}.jsonl"
+        write_log(path, shoes=2, seed=1000 + seed)
+        codes.append(verify_logs([str(path)]).exit_code)
+    assert codes.count(EXIT_STATISTICS) <= 1 and set(codes) <= {EXIT_PASS, EXIT_STATISTICS}
+
+
+def test_partial_results_merge_exactly_and_in_parallel(clean_log: Path, tmp_path: Path) -> None:
+    lines = clean_log.read_text(encoding="utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"type":"shoe"' in line and i > 10)
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    second.write_text("\n".join(lines[cut:]) + "\n", encoding="utf-8")
+    model = build_model("punto-banco", 8)
+    whole = check_file(clean_log, model, LogOptions())
+    merged = merge([check_file(first, model), check_file(second, model)])
+    assert merged.bets == whole.bets and merged.card_counts == whole.card_counts
+    assert merged.hands == whole.hands
+    serial = verify_logs([str(first), str(second)], model_name="shoe")
+    parallel = verify_logs([str(first), str(second)], model_name="shoe", jobs=2)
+    assert [t.statistic for t in serial.tests] == [t.statistic for t in parallel.tests]
+    code, out, _ = cli("verify", str(tmp_path / "[ab].jsonl"), "--jobs", "2",
+                       "--format", "markdown")
+    assert code == EXIT_PASS and f"{whole.hands:,} hands" in out and "| bet" in out
+
+
+def test_counts_input_reports_what_it_cannot_check(tmp_path: Path) -> None:
+    path = tmp_path / "totals.json"
+    path.write_text(json.dumps({"format": "nine-counts", "profile": "punto-banco",
+                                "hands": 100_000, "bets": {
+                                    "banker": {"results": {"Banker wins": 45_860,
+                                                           "Tie (push)": 9_516,
+                                                           "lose": 44_624}},
+                                    "tie": {"results": {"Tie": 9_516, "lose": 90_484},
+                                            "stake": 10_000_000,
+                                            "returned": 8_564_400}}}), encoding="utf-8")
+    verdict = verify_logs([str(path)])
+    assert verdict.exit_code == EXIT_PASS
+    assert any("replay" in item for item in verdict.unsupported)
+    tie = next(b for b in verdict.bets if b.id == "tie")
+    assert tie.basis == "logged stakes" and tie.rtp == pytest.approx(0.85644)
+
+
+def test_power_junit_and_hands_needed(clean_log: Path, tmp_path: Path) -> None:
+    junit = tmp_path / "report.xml"
+    code, _, _ = cli("verify", str(clean_log), "--require-power", "--junit", str(junit))
+    assert code == EXIT_UNDERPOWERED
+    suite = ET.parse(junit).getroot()
+    assert suite.get("failures") == "3"
+    names = [case.get("name") for case in suite]
+    assert "replay" in names and "tie: power" in names
+    needed = hands_needed("punto-banco", 8)
+    assert needed["tie"] > needed["banker"] > 10_000_000
+    # Player: SD**2 = P(no tie) - EV**2 = 0.9048440 - 0.0123508**2 (8 decks, nine odds)
+    sd = math.sqrt(0.9048440 - 0.0123508**2)
+    z = 2.5758293035489004 + 0.8416212335729143  # alpha 0.01 two-sided, power 0.8
+    assert needed["player"] == pytest.approx((z * sd / 0.001) ** 2, rel=1e-5)
+
+
+def test_report_formats(clean_log: Path) -> None:
+    code, out, _ = cli("verify", str(clean_log), "--format", "json", "--alpha", "0.05")
+    document = json.loads(out)
+    assert code == EXIT_PASS and document["status"] == "pass" and document["alpha"] == 0.05
+    assert {t["name"] for t in document["tests"]} >= {"result frequencies", "return to player",
+                                                       "card ranks", "suits"}
+    assert document["bets"][0]["results"][0]["observed"] >= 0
+    buffer = io.StringIO()
+    buffer.write(out)
+    code, _, err = cli("verify", str(clean_log), "--alpha", "2")
+    assert code == EXIT_INPUT and "--alpha" in err
