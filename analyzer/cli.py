@@ -247,12 +247,14 @@ def evaluate(profile: str, player_strategy: str, banker_strategy: str, players: 
 @click.option("--section", "sections", multiple=True, metavar="NAME",
               help="Only these sections (repeatable): odds, sample-sizes, lucky9, "
                    "chemin-de-fer, removal, formulas, drift.")
+@click.option("--jobs", type=int, default=2, show_default=True,
+              help="Worker processes building sections in parallel (1: none).")
 @friendly
-def tables(out_dir: str, check: bool, sections: tuple[str, ...]) -> None:
+def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> None:
     """Write (or check) the published odds tables and their index tables/README.md."""
     from analyzer.tables import SECTIONS, build_tables, compare_tables, write_tables
 
-    publication = build_tables(sections or SECTIONS)
+    publication = build_tables(sections or SECTIONS, jobs=jobs)
     missing = [s.title for s in publication.sections if not s.entries]
     if check:
         problems = compare_tables(publication, out_dir)
@@ -421,7 +423,7 @@ def _expand_logs(patterns: tuple[str, ...]) -> list[str]:
               help="Also write a JUnit XML report here.")
 @click.option("--require-power", is_flag=True,
               help="Exit 4 when a bet's detectable RTP error exceeds --detect.")
-@click.option("--jobs", type=int, default=1, show_default=True,
+@click.option("--jobs", type=int, default=2, show_default=True,
               help="Check files in this many parallel processes.")
 @click.option("--model", "model_name", default="auto", show_default=True,
               type=click.Choice(["auto", "independent", "shoe"]),
@@ -435,31 +437,37 @@ def _expand_logs(patterns: tuple[str, ...]) -> list[str]:
 @click.option("--log-format", default="auto", show_default=True,
               type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts"]),
               help="Log format (auto: from the file name).")
+@click.option("--partial-out", type=click.Path(dir_okay=False), default=None,
+              help="Also save the merged sums here (JSON); give such files to a later "
+                   "nine verify to combine runs made on different machines.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Check the files on a Dask cluster (scheduler address, or 'local' for "
+                   "--jobs local workers); needs the optional dask extra.")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str,
-           log_format: str) -> None:
+           log_format: str, partial_out: str | None, dask_address: str | None) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 
-    Exit codes: 0 pass, 1 statistical failure, 2 unusable input or usage, 3 rule or payout
-    violations, 4 underpowered (only with --require-power).
+    LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
+    --partial-out; globs are expanded. Exit codes: 0 pass, 1 statistical failure, 2 unusable
+    input or usage, 3 rule or payout violations, 4 underpowered (only with --require-power).
     """
-    import os
-
-    if "numpy" not in sys.modules:  # small matrix products: one BLAS thread is fastest
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from analyzer.errors import AnalyzerError
     from analyzer.handlog import LogOptions, parse_column_options
     from analyzer.report import render_junit, render_verdict
-    from analyzer.verify import verify_logs
+    from analyzer.verify import collect, finish, save_partial
 
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     options = LogOptions(log_format, parse_column_options(columns),
                          card_order)  # type: ignore[arg-type]
-    verdict = verify_logs(_expand_logs(logs), profile, decks, options, model_name, alpha,
-                          detect, require_power, jobs)
+    partial, model = collect(_expand_logs(logs), profile, decks, options, model_name, jobs,
+                             dask_address)
+    if partial_out:
+        save_partial(partial, partial_out)
+    verdict = finish(partial, model, alpha, detect, require_power)
     click.echo(render_verdict(verdict, fmt), nl=False)
     if junit:
         try:

@@ -247,7 +247,7 @@ def _open_text(path: str | Path) -> IO[str]:
 class _CardCache:
     """Parsed card fields by their text: most hands repeat a field seen before."""
 
-    LIMIT = 400_000
+    LIMIT = 200_000
 
     def __init__(self, order: CardOrder) -> None:
         self.table = _TOKENS[order]
@@ -260,7 +260,7 @@ class _CardCache:
         key = field if isinstance(field, str) else tuple(field)
         found = self.pairs.get(key)
         if found is None:
-            cards = self.parse(field)
+            cards = self.tokens(field)
             if len(self.pairs) >= self.LIMIT:
                 self.pairs.clear()
             found = self.pairs[key] = (cards, tuple(CARD_VALUE[c] for c in cards))
@@ -270,8 +270,14 @@ class _CardCache:
         """The card indices of a field (a string of tokens or a list of them)."""
         key = field if isinstance(field, str) else tuple(field)
         cards = self.seen.get(key)
-        if cards is not None:
-            return cards
+        if cards is None:
+            if len(self.seen) >= self.LIMIT:
+                self.seen.clear()
+            cards = self.seen[key] = self.tokens(field)
+        return cards
+
+    def tokens(self, field: Any) -> tuple[int, ...]:
+        """Parse a field without caching it."""
         tokens = field.replace(",", " ").split() if isinstance(field, str) else field
         try:
             cards = tuple(self.table[t] for t in tokens)
@@ -279,14 +285,23 @@ class _CardCache:
             bad = next((t for t in tokens if not isinstance(t, str) or t not in self.table), "?")
             example = "d4 or dT" if self.order == "suit-first" else "4S or Td"
             raise AnalyzerError(f"unknown card {bad!r} (expected e.g. {example})") from None
-        if len(self.seen) >= self.LIMIT:
-            self.seen.clear()
-        self.seen[key] = cards
         return cards
 
 
-def read_log(path: str | Path, options: LogOptions = LogOptions()) -> Iterator[Record]:
+_CARD_CACHES: dict[str, _CardCache] = {}
+
+
+def _card_cache(order: CardOrder) -> _CardCache:
+    """One bounded cache per card order, shared by every file a process reads."""
+    found = _CARD_CACHES.get(order)
+    if found is None:
+        found = _CARD_CACHES[order] = _CardCache(order)
+    return found
+
+
+def read_log(path: str | Path, options: LogOptions | None = None) -> Iterator[Record]:
     """Every record of a hand log in file order; unreadable ones as :class:`Problem`."""
+    options = options or LogOptions()
     fmt = detect_format(path) if options.format == "auto" else options.format
     if fmt == "jsonl":
         yield from _read_jsonl(path, options)
@@ -329,7 +344,7 @@ def _bets_field(raw: Any) -> tuple[tuple[str, int, int], ...]:
 
 
 def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
-    cards = _CardCache(options.card_order)
+    cards = _card_cache(options.card_order)
     loads = json.loads
     with _open_text(path) as stream:
         for number, text in enumerate(stream, start=1):
@@ -426,7 +441,7 @@ def _find_columns(headers: list[str], options: LogOptions, path: str | Path
 
 
 def _read_csv(path: str | Path, options: LogOptions, delimiter: str) -> Iterator[Record]:
-    cards = _CardCache(options.card_order)
+    cards = _card_cache(options.card_order)
     with _open_text(path) as stream:
         reader = csv.reader(stream, delimiter=delimiter)
         try:

@@ -804,7 +804,8 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
                   "confidence_interval": [b.ci_low, b.ci_high],
                   "detectable_rtp_error": b.detectable_error, "hands_needed": b.hands_needed,
                   "underpowered": b.underpowered,
-                  "results": [{"result": name, "observed": n, "expected": e}
+                  "results": [{"result": name, "observed": n,
+                               "expected": None if e != e else e}  # NaN: not modelled
                               for name, n, e in b.lines]}
                  for b in verdict.bets],
         "underpowered": verdict.underpowered,

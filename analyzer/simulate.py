@@ -3,10 +3,11 @@
 Each shoe is shuffled (Python's Mersenne Twister, seeded, so a run is reproducible), its
 first card exposed and that many more burned (tens and faces burn ten), and a cut card
 placed ``cut_card`` cards from the end. Hands are dealt P B P B with third cards by the
-profile's tableau; when the cut card comes out the hand is finished, ``hands_after_cut``
-more are dealt and the shoe ends. A profile's ``[procedure]`` table may set ``burn``
-(``"first-card"`` or a fixed number), ``cut_card`` and ``hands_after_cut``; the defaults
-follow the common 8-deck practice (RULES.md section 2; NOTES.md "Peers").
+profile's tableau; the hand during which the cut card comes out is the last (then
+``hands_after_cut`` more, 0 by default). A profile's ``[procedure]`` table sets the burn,
+the cut card and betting windows (a bet is staked only on the first N hands of a shoe), as
+:func:`analyzer.drift.procedure_of` reads them; the defaults follow the common 8-deck
+practice (RULES.md section 2; NOTES.md "Peers": cut card 16 from the end).
 
 Every hand stakes each of the profile's bets; a stake is 100 minor units (more when a
 payout's fraction needs it, so every amount returned is a whole number of minor units).
@@ -43,26 +44,30 @@ BASE_STAKE = 100
 
 @dataclass(frozen=True)
 class Procedure:
-    """How a shoe is prepared and ended."""
+    """How a shoe is prepared and ended, and which bets may be placed on which hands."""
 
     burn: str | int = "first-card"
     cut_card: int = 16
-    hands_after_cut: int = 1
+    hands_after_cut: int = 0
+    windows: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def of(cls, profile: Profile) -> Procedure:
-        """The profile's ``[procedure]`` table, with the defaults for what it leaves out."""
-        raw: Mapping[str, Any] = profile.procedure or {}
-        burn = raw.get("burn", "first-card")
-        cut = raw.get("cut_card", raw.get("cut_card_from_end", 16))
-        after = raw.get("hands_after_cut", 1)
-        if not (burn == "first-card" or (isinstance(burn, int) and burn >= 0)):
-            raise AnalyzerError(f"profile {profile.name!r}: procedure.burn must be "
-                                "'first-card' or a number of cards")
-        if not isinstance(cut, int) or cut < 0 or not isinstance(after, int) or after < 0:
+        """The profile's ``[procedure]`` table, read as :func:`analyzer.drift.procedure_of`
+        reads it (burn, cut card, betting windows), plus ``hands_after_cut``."""
+        from analyzer.drift import procedure_of
+
+        found = procedure_of(profile)
+        burn: str | int = found.burn
+        if found.burn == "none":
+            burn = 0
+        elif found.burn != "first-card":
+            burn = int(found.burn)
+        after = profile.procedure.get("hands_after_cut", 0) if profile.procedure else 0
+        if not isinstance(after, int) or after < 0 or found.cut_card < 0:
             raise AnalyzerError(f"profile {profile.name!r}: procedure.cut_card and "
                                 "hands_after_cut must be non-negative integers")
-        return cls(burn, cut, after)
+        return cls(burn, found.cut_card, after, found.windows)
 
 
 @dataclass(frozen=True)
@@ -147,14 +152,15 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
         raise AnalyzerError(f"decks must be a positive integer, got {decks}")
     tableau = profile.tableau
     procedure = Procedure.of(profile)
+    windows = dict(procedure.windows)
     fault_set = frozenset(faults)
     card_level = profile_needs_cards(profile)
     lookup = None
     if not card_level:
-        from analyzer.verify import coup_lookup, build_model
+        from analyzer.verify import build_model, coup_lookup
 
         model = build_model(profile, decks)
-        lookup = (*coup_lookup(model), model.bets)
+        lookup = (coup_lookup(model), model.bets)
     stake = stakes(profile)
     rng = random.Random(seed)
     writer = LogWriter(out, fmt, tuple(stake)) if out is not None else None
@@ -207,7 +213,8 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
                 faulted.append((shoe_id, hand_number))
             if writer is not None:
                 writer.hand(shoe_id, hand_number, key[0], key[1], outcome,
-                            {b: (stake[b], r) for b, r in money.items() if b != "_fault"},
+                            {b: (stake[b], r) for b, r in money.items()
+                             if b != "_fault" and hand_number <= windows.get(b, hand_number)},
                             burn if hand_number == 1 and fmt == "csv" else ())
             if after_cut < 0 and position >= cut:
                 after_cut = procedure.hands_after_cut
@@ -233,13 +240,11 @@ def _settle_hand(profile: Profile, player: tuple[int, ...], banker: tuple[int, .
     nets: list[Fraction] = []
     winner = ""
     if lookup is not None:
-        row_of, row_codes, row_winner, models = lookup
-        values = (tuple(CARD_VALUE[c] for c in player), tuple(CARD_VALUE[c] for c in banker))
-        row = row_of.get(((*sorted(values[0][:2]), *values[0][2:]),
-                          (*sorted(values[1][:2]), *values[1][2:])))
+        index, models = lookup
+        row = index.row([CARD_VALUE[c] for c in player], [CARD_VALUE[c] for c in banker])
         if row is not None:
-            winner = row_winner[row]
-            nets = [m.nets[codes[row]] for m, codes in zip(models, row_codes, strict=True)]
+            winner = index.winners[row]
+            nets = [m.nets[codes[row]] for m, codes in zip(models, index.codes, strict=True)]
     if not winner:
         features = hand_features(player, banker, profile_needs_cards(profile))
         winner = str(features["winner"])

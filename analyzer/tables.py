@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -43,6 +44,10 @@ POWER = 0.8
 #: Seeded shoe runs for the drift plots (kept small so ``make tables`` stays fast).
 DRIFT_SHOES = 200
 DRIFT_SEED = 7
+DRIFT_PROFILES = ("lucky-baccarat",)
+#: Seeded depleted shoes for the count correlation of the removal tables (the effects
+#: themselves are exact; 2000 samples would take 70 s on the card-level side-bet profiles).
+REMOVAL_SAMPLES = 200
 #: Extensions the generator owns inside the output folder (stale ones are removed).
 OWNED_SUFFIXES = (".md", ".csv", ".json", ".png", ".txt")
 #: Profiles whose EV formulas in d are published (sympy is slow on large side-bet profiles).
@@ -197,25 +202,73 @@ def command_text(args: Sequence[str], ext: str | None = None) -> str:
     return " ".join(["nine", *args, *extra])
 
 
+def run_formats(args: Sequence[str], exts: Sequence[str]) -> dict[str, str]:
+    """``nine ARGS --format F`` for every extension, computing the analysis once.
+
+    The command runs once (first format) while the ``render_*`` functions of
+    :mod:`analyzer.report` record what they are called with; the other formats come from
+    calling the same renderer on the same result with only the format changed, which is
+    exactly what the command would print. A command that renders otherwise runs once per
+    format. Formats the command lacks are left out; the first format is required.
+    """
+    from analyzer import report
+
+    originals = {name: getattr(report, name) for name in dir(report)
+                 if name.startswith("render_") and callable(getattr(report, name))}
+    calls: list[tuple[Callable[..., str], tuple[Any, ...], dict[str, Any]]] = []
+
+    def recorder(function: Callable[..., str]) -> Callable[..., str]:
+        def record(*call_args: Any, **call_kwargs: Any) -> str:
+            calls.append((function, call_args, call_kwargs))
+            return function(*call_args, **call_kwargs)
+        return record
+
+    for name, function in originals.items():
+        setattr(report, name, recorder(function))
+    try:
+        first = run_command(args, exts[0])
+    finally:
+        for name, function in originals.items():
+            setattr(report, name, function)
+    outputs = {exts[0]: first}
+    wanted = FORMATS[exts[0]]
+    replay = next(((f, a, k) for f, a, k in reversed(calls)
+                   if a[1:2] == (wanted,) or k.get("fmt") == wanted), None)
+    if replay is not None and replay[0](*replay[1], **replay[2]) != first:
+        replay = None  # the command prints more than one rendering: run it per format
+    params = _command_params(args[0])
+    choices = getattr(getattr(params.get("--format"), "type", None), "choices", None)
+    for ext in exts[1:]:
+        if choices is not None and FORMATS[ext] not in choices:
+            continue
+        try:
+            if replay is None:
+                outputs[ext] = run_command(args, ext)
+                continue
+            function, call_args, call_kwargs = replay
+            if "fmt" in call_kwargs:
+                outputs[ext] = function(*call_args, **{**call_kwargs, "fmt": FORMATS[ext]})
+            else:
+                outputs[ext] = function(call_args[0], FORMATS[ext], *call_args[2:],
+                                        **call_kwargs)
+        except (Unavailable, AnalyzerError):
+            continue
+    return outputs
+
+
 def _command_entry(publication: Publication, section: Section, title: str,
                    args: Sequence[str], stem: str, profile: str, shoe: str,
-                   exts: Iterable[str] = ("md", "csv", "json")) -> None:
-    """Publish one command's output in every format it offers (md required)."""
+                   exts: Sequence[str] = ("md", "csv", "json")) -> None:
+    """Publish one command's output in every format it offers (the first one required)."""
+    outputs = run_formats(args, exts)
     paths = []
-    outputs: dict[str, bytes] = {}
-    for ext in exts:
-        try:
-            text = run_command(args, ext)
-        except Unavailable:
-            if ext == "md":
-                raise
-            continue
+    for ext, text in outputs.items():
         path = f"{stem}.{ext}"
-        outputs[path] = with_header(text, ext, section.id, profile, shoe,
-                                    command_text(args, ext))
+        publication.files[path] = with_header(text, ext, section.id, profile, shoe,
+                                              command_text(args, ext))
         paths.append(path)
-    publication.files.update(outputs)
-    section.entries.append(Entry(title, command_text(args, "md"), tuple(paths), profile, shoe))
+    section.entries.append(Entry(title, command_text(args, exts[0]), tuple(paths), profile,
+                                 shoe))
 
 
 # -- sections ---------------------------------------------------------------------------------
@@ -260,7 +313,7 @@ def _odds_section(publication: Publication, profiles: Sequence[Any],
             for ext, text in texts.items():
                 publication.files[f"{stem}.{ext}"] = with_header(
                     text, ext, "odds", profile.name, result.shoe, command_text(args, ext),
-                    notes if ext != "json" else ())
+                    notes if ext == "csv" else notes[-1:] if ext == "md" else ())
             section.entries.append(Entry(f"{profile.title}, {result.shoe}",
                                          command_text(args, "md"),
                                          tuple(f"{stem}.{ext}" for ext in texts),
@@ -427,25 +480,88 @@ def _chemin_section(publication: Publication) -> Section:
     return _command_section(publication, section, jobs)
 
 
+def _library_entry(publication: Publication, section: Section, title: str,
+                   args: Sequence[str], stem: str, profile: str, shoe: str,
+                   compute: Callable[[], Any], render: Callable[[Any, str], str],
+                   plot: tuple[str, Callable[[Any, str], Any]] | None = None,
+                   clean: Callable[[str, str], str] | None = None) -> None:
+    """Publish one analysis computed once and rendered in every format, as ``nine ARGS``.
+
+    ``compute`` and ``render`` are the library calls the command makes, so each file is
+    exactly what ``nine ARGS --format F`` prints; ``plot`` = (title, plot function) writes
+    the PNG the command's ``--plot`` option writes, when matplotlib is installed.
+    """
+    params = _command_params(args[0])
+    for arg in args[1:]:
+        if arg.startswith("--") and arg not in params:
+            raise Unavailable(f"`nine {args[0]}` has no option {arg}")
+    try:
+        result = compute()
+        texts = {ext: render(result, FORMATS[ext]) for ext in ("md", "csv", "json")}
+        if clean is not None:
+            texts = {ext: clean(text, ext) for ext, text in texts.items()}
+    except (AnalyzerError, ImportError, AttributeError, TypeError) as exc:
+        raise Unavailable(f"`nine {' '.join(args)}` failed: {exc}") from None
+    for ext, text in texts.items():
+        publication.files[f"{stem}.{ext}"] = with_header(
+            text, ext, section.id, profile, shoe, command_text(args, ext))
+    section.entries.append(Entry(title, command_text(args, "md"),
+                                 tuple(f"{stem}.{ext}" for ext in texts), profile, shoe))
+    if plot is None:
+        return
+    plot_title, plot_function = plot
+    if "--plot" not in params:
+        section.missing.append(f"{plot_title}: `nine {args[0]}` has no --plot option yet")
+        return
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        section.missing.append(f"{plot_title}: matplotlib is not installed (pip install "
+                               "'nine-analyzer[plot]')")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        target = os.path.join(folder, "plot.png")
+        try:
+            plot_function(result, target)
+        except (AnalyzerError, ImportError, AttributeError, TypeError) as exc:
+            section.missing.append(f"{plot_title}: {exc}")
+            return
+        publication.files[f"{stem}.png"] = Path(target).read_bytes()
+    section.entries.append(Entry(plot_title, command_text([*args, "--plot", "FILE.png"]),
+                                 (f"{stem}.png",), profile, shoe))
+
+
 def _removal_section(publication: Publication, profiles: Sequence[Any]) -> Section:
     section = Section(
         "removal", "Effects of removal",
         "The exact change in every bet's EV when one card of each rank (and suit or colour "
         "where a bet reads them) leaves a full shoe, per card in percent, with the best "
-        "balanced linear count and its correlation with the exact EV; PNG bar charts.",
+        "balanced linear count and its correlation with the exact EV over "
+        f"{REMOVAL_SAMPLES} seeded depleted shoes; PNG bar charts.",
         "exact EV differences from the ordered 6-card counts")
+    try:
+        from analyzer.plots import plot_removal
+        from analyzer.removal import removal_effects
+        from analyzer.report import render_removal
+    except ImportError as exc:
+        section.missing.append(f"every profile: the analysis is not importable yet ({exc})")
+        return section
     for p in profiles:
         shoe = shoe_label(p.default_decks)
-        args = ["eor", "--profile", p.name, *shoe_args(p.default_decks)]
-        stem = f"removal/{p.name}-{shoe_slug(p.default_decks)}"
+        args = ["eor", "--profile", p.name, *shoe_args(p.default_decks), "--samples",
+                str(REMOVAL_SAMPLES), "--seed", "1"]
+
+        def compute(name: str = p.name, decks: int = p.default_decks) -> Any:
+            return removal_effects(name, decks, REMOVAL_SAMPLES, 1)
+
         try:
-            _command_entry(publication, section, f"{p.title}, {shoe}", args, stem, p.name,
-                           shoe)
+            _library_entry(publication, section, f"{p.title}, {shoe}", args,
+                           f"removal/{p.name}-{shoe_slug(p.default_decks)}", p.name, shoe,
+                           compute, render_removal,
+                           (f"{p.title}, {shoe}: bar chart of the effects of removal",
+                            plot_removal))
         except Unavailable as exc:
             section.missing.append(f"{p.title}, {shoe}: {exc}")
-            continue
-        _plots(publication, section, args, stem, p.name, shoe,
-               f"{p.title}, {shoe}: bar chart of the effects of removal")
     return section
 
 
@@ -470,58 +586,49 @@ def _drift_section(publication: Publication, profiles: Sequence[Any]) -> Section
         "procedure; before every hand the exact EV of every bet from the exact remaining "
         "cards: per hand number the mean and 5th/50th/95th percentiles, the share of hands "
         "with positive EV, and the yield of betting only then, with and without the betting "
-        "windows; a PNG plot of EV by hand number with the windows marked.",
+        "windows; a PNG plot of EV by hand number with the windows marked. The command's "
+        "run time is left out of the published files (it differs on every machine).",
         "exact EV per hand from the remaining cards; percentiles over the seeded shoes")
+    try:
+        from analyzer.drift import simulate_shoes
+        from analyzer.plots import plot_shoe
+        from analyzer.report import render_shoe
+    except ImportError as exc:
+        section.missing.append(f"Lucky Baccarat: the analysis is not importable yet ({exc})")
+        return section
     for profile in profiles:
-        if profile.name != "lucky-baccarat":
+        if profile.name not in DRIFT_PROFILES:
             continue
         args = ["shoe", "--profile", profile.name, "--decks", "8", "--shoes",
                 str(DRIFT_SHOES), "--seed", str(DRIFT_SEED)]
-        stem = f"drift/{profile.name}-8-decks"
+
+        def compute(name: str = profile.name) -> Any:
+            return simulate_shoes(name, 8, DRIFT_SHOES, DRIFT_SEED, True)
+
         try:
-            _command_entry(publication, section, f"{profile.title}, 8 decks", args, stem,
-                           profile.name, "8 decks")
+            _library_entry(publication, section, f"{profile.title}, 8 decks", args,
+                           f"drift/{profile.name}-8-decks", profile.name, "8 decks", compute,
+                           render_shoe, (f"{profile.title}, 8 decks: EV by hand number, "
+                                         "betting windows marked", plot_shoe), without_run_time)
         except Unavailable as exc:
             section.missing.append(f"{profile.title}: {exc}")
-            continue
-        _plots(publication, section, args, stem, profile.name, "8 decks",
-               "Plot: EV by hand number, betting windows marked")
     if not section.entries and not section.missing:
-        section.missing.append("no shipped profile `lucky-baccarat` yet")
+        section.missing.append("no shipped profile with betting windows (`lucky-baccarat`)")
     return section
 
 
-def _plots(publication: Publication, section: Section, args: list[str], stem: str,
-           profile: str, shoe: str, title: str) -> None:
-    """PNG plots through the command's plot option, when matplotlib and the option exist."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        section.missing.append(f"{title}: matplotlib is not installed (pip install "
-                               "'nine-analyzer[plot]')")
-        return
-    params = _command_params(args[0])
-    option = next((opt for opt in ("--plot", "--png", "--plots") if opt in params), None)
-    if option is None:
-        section.missing.append(f"{title}: `nine {args[0]}` has no --plot option yet")
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        target = os.path.join(folder, "plot.png")
-        try:
-            run_command([*args, option, target])
-        except Unavailable as exc:
-            section.missing.append(f"{title}: {exc}")
-            return
-        made = sorted(Path(folder).glob("*.png"))
-        paths = []
-        for png in made:
-            suffix = "" if png.name == "plot.png" else "-" + png.stem.replace("plot", "")
-            path = f"{stem}{suffix.replace('--', '-')}.png"
-            publication.files[path] = png.read_bytes()
-            paths.append(path)
-    if paths:
-        section.entries.append(Entry(title, command_text([*args, option, "FILE.png"]),
-                                     tuple(paths), profile, shoe))
+def without_run_time(text: str, ext: str) -> str:
+    """A report without its run time (it differs on every machine; tables are reproducible).
+
+    >>> without_run_time("200 shoes evaluated exactly before dealing, in 1.8 s.\\n", "md")
+    '200 shoes evaluated exactly before dealing.\\n'
+    """
+    if ext == "json":
+        document = json.loads(text)
+        if isinstance(document, dict):
+            document.pop("seconds", None)
+        return json.dumps(document, indent=2) + "\n"
+    return re.sub(r",? in \d+(?:\.\d+)? s\b", "", text)
 
 
 # -- the index --------------------------------------------------------------------------------
@@ -584,12 +691,31 @@ def render_index(publication: Publication) -> str:
 # -- building, writing, checking --------------------------------------------------------------
 def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | None = None,
                  decks: Sequence[int | None] = DECKS,
-                 progress: Callable[[str], None] | None = None) -> Publication:
-    """Build the publication in memory (every section unless ``sections`` narrows it)."""
+                 progress: Callable[[str], None] | None = None, jobs: int = 1) -> Publication:
+    """Build the publication in memory (every section unless ``sections`` narrows it).
+
+    ``jobs`` > 1 builds sections in that many worker processes (the output is the same).
+    """
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise AnalyzerError(f"unknown table section {sorted(unknown)[0]!r}")
-    publication = Publication()
+    if jobs < 1:
+        raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    chosen = [name for name in SECTIONS if name in sections]
+    if jobs > 1 and len(chosen) > 1:
+        publication = _build_parallel(chosen, profiles, decks, progress, jobs)
+    else:
+        publication = Publication()
+        for name in chosen:
+            if progress:
+                progress(name)
+            _build_section(publication, name, profiles, decks)
+    publication.files["README.md"] = render_index(publication).encode("utf-8")
+    return publication
+
+
+def _build_section(publication: Publication, name: str, profiles: Sequence[str] | None,
+                   decks: Sequence[int | None]) -> None:
     chosen = _tableau_profiles(profiles)
     builders: dict[str, Callable[[], Section]] = {
         "odds": lambda: _odds_section(publication, chosen, decks),
@@ -600,12 +726,40 @@ def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | N
         "formulas": lambda: _formula_section(publication, chosen),
         "drift": lambda: _drift_section(publication, chosen),
     }
-    for name in SECTIONS:
-        if name in sections:
+    publication.sections.append(builders[name]())
+
+
+def _section_worker(name: str, profiles: Sequence[str] | None,
+                    decks: Sequence[int | None]) -> Publication:
+    publication = Publication()
+    _build_section(publication, name, profiles, decks)
+    return publication
+
+
+#: Slowest sections first, so that parallel workers finish together.
+_COST_ORDER = ("removal", "lucky9", "drift", "odds", "chemin-de-fer", "formulas",
+               "sample-sizes")
+
+
+def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
+                    decks: Sequence[int | None], progress: Callable[[str], None] | None,
+                    jobs: int) -> Publication:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    order = sorted(chosen, key=lambda name: _COST_ORDER.index(name))
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {name: pool.submit(_section_worker, name, profiles, decks) for name in order}
+        parts = {}
+        for name in order:
+            parts[name] = futures[name].result()
             if progress:
                 progress(name)
-            publication.sections.append(builders[name]())
-    publication.files["README.md"] = render_index(publication).encode("utf-8")
+    publication = Publication()
+    for name in chosen:
+        publication.files.update(parts[name].files)
+        publication.sections += parts[name].sections
     return publication
 
 

@@ -83,7 +83,7 @@ MONTE_CARLO_REPLICATES = 20_000
 #: Power at which the detectable RTP error is reported.
 POWER = 0.8
 #: Hands evaluated together in the shoe-aware model.
-BATCH = 256
+BATCH = 128
 
 EXIT_PASS, EXIT_STATISTICS, EXIT_INPUT, EXIT_VIOLATIONS, EXIT_UNDERPOWERED = 0, 1, 2, 3, 4
 
@@ -421,25 +421,57 @@ def full_shoe_value_moments(model: Model) -> tuple[tuple[float, ...], tuple[floa
     return tuple(float(x) for x in mean), tuple(covariance)
 
 
+@dataclass(frozen=True, eq=False)
+class CoupIndex:
+    """Every legal coup of a tableau, found by its point values in a flat array.
+
+    A coup's code is its six values in base 11 (P1 P2 P3 B1 B2 B3, each hand's first two
+    lowest first, 10 for a third card not drawn): 11**6 int32 cells, about 7 MB, where a
+    dictionary of tuples would take ten times that. ``codes[bet][row]`` is each bet's
+    result label and ``winners[row]`` the winner.
+
+    >>> index = coup_lookup(build_model("punto-banco", 8))
+    >>> row = index.row((9, 0), (4, 3))
+    >>> index.winners[row], index.row((9, 0), (4, 3, 5)) is None
+    ('player', True)
+    """
+
+    rows: npt.NDArray[np.int32]
+    codes: list[list[int]]
+    winners: list[str]
+
+    def row(self, player: Sequence[int], banker: Sequence[int]) -> int | None:
+        """The row of a legal coup with these values in dealt order, else None."""
+        if not 2 <= len(player) <= 3 or not 2 <= len(banker) <= 3:
+            return None
+        p1, p2 = (player[0], player[1]) if player[0] <= player[1] else (player[1], player[0])
+        b1, b2 = (banker[0], banker[1]) if banker[0] <= banker[1] else (banker[1], banker[0])
+        p3 = player[2] if len(player) == 3 else 10
+        b3 = banker[2] if len(banker) == 3 else 10
+        found = int(self.rows[((((p1 * 11 + p2) * 11 + p3) * 11 + b1) * 11 + b2) * 11 + b3])
+        return found if found >= 0 else None
+
+
 @cache
-def coup_lookup(model: Model) -> tuple[dict[tuple[tuple[int, ...], tuple[int, ...]], int],
-                                        list[list[int]], list[str]]:
-    """Every legal coup of the tableau (first two values of each hand sorted) -> its row,
-    each bet's result label per row, and the winner per row."""
+def coup_lookup(model: Model) -> CoupIndex:
+    """The :class:`CoupIndex` of a model's tableau and bets."""
     from analyzer.bets import settle_codes
     from analyzer.enumeration import coups
 
     tableau = model.profile.tableau
     assert tableau is not None
     table = coups(tableau)
-    row_of = {}
-    for row, (player, banker) in enumerate(zip(table.player.tolist(), table.banker.tolist(),
-                                               strict=True)):
-        row_of[(tuple(v for v in player if v >= 0), tuple(v for v in banker if v >= 0))] = row
+    digits = np.concatenate([table.player, table.banker], axis=1)
+    digits = np.where(digits < 0, 10, digits)
+    code = np.zeros(len(table), dtype=np.int64)
+    for column in range(6):
+        code = code * 11 + digits[:, column]
+    rows = np.full(11**6, -1, dtype=np.int32)
+    rows[code] = np.arange(len(table), dtype=np.int32)
     if model.card_level:
-        return row_of, [], []
+        return CoupIndex(rows, [], [])
     codes = [np.asarray(settle_codes(b.bet, table.features)[0]).tolist() for b in model.bets]
-    return row_of, codes, [str(w) for w in table.features["winner"].tolist()]
+    return CoupIndex(rows, codes, [str(w) for w in table.features["winner"].tolist()])
 
 
 class _ShoeAccumulator:
@@ -562,6 +594,20 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     return run.result()
 
 
+#: A settled coup: rule violation (kind, message) or None, winner, flat result labels,
+#: and each bet's label by bet id.
+Settled = tuple[tuple[str, str] | None, str, tuple[int, ...], dict[str, int]]
+_SETTLED: dict[int, tuple[Model, dict[int, Settled], dict[Any, Settled]]] = {}
+
+
+def _settled(model: Model) -> tuple[dict[int, Settled], dict[Any, Settled]]:
+    """The bounded caches of settled coups of a model (by row, and by logged values)."""
+    found = _SETTLED.get(id(model))
+    if found is None or found[0] is not model:
+        found = _SETTLED[id(model)] = (model, {}, {})
+    return found[1], found[2]
+
+
 class _FileCheck:
     """The state of one file's replay: counts, money, shoe tracking and issues."""
 
@@ -577,7 +623,6 @@ class _FileCheck:
         for b in model.bets:
             self.offsets.append(total)
             total += len(b.labels)
-        self.label_bet = [i for i, b in enumerate(model.bets) for _ in b.labels]
         self.label_nets = [net for b in model.bets for net in b.nets]
         self.label_names = [(b.label_name(j) if b.labels[j] else "loses")
                             for b in model.bets for j in range(len(b.labels))]
@@ -597,9 +642,9 @@ class _FileCheck:
         self.full_values = list(model.shoe.value_counts())
         self.accumulator = _ShoeAccumulator(model) if shoe_aware else None
         self.bet_index = model.bet_index()
-        self.row_of, self.row_codes, self.row_winner = coup_lookup(model)
-        self.entries: dict[Any, tuple[tuple[str, str] | None, str, tuple[int, ...],
-                                      dict[str, int]]] = {}
+        self.index = coup_lookup(model)
+        # settled coups, kept per model and shared by every file this process checks
+        self.row_entries, self.entries = _settled(model)
         self.hands = self.shoes = self.whole_shoes = self.shoe_aware_hands = 0
         self.shoe_id: str | None = None
         self.shoe_counts = [0] * 52
@@ -643,13 +688,16 @@ class _FileCheck:
             found = self.entries.get(key)
             if found is not None:
                 return found
-        row = None if self.card_level else self.row_of.get(
-            ((*sorted(pv[:2]), *pv[2:]), (*sorted(bv[:2]), *bv[2:])))
-        if row is not None:  # a legal coup: its settlement is precomputed
-            labels = tuple(self.offsets[i] + self.row_codes[i][row]
-                           for i in range(len(model.bets)))
-            found = (None, self.row_winner[row], labels,
-                     {b.bet.id: labels[i] for i, b in enumerate(model.bets)})
+        row = None if self.card_level else self.index.row(pv, bv)
+        if row is not None:  # a legal coup: its settlement is precomputed, shared by row
+            shared = self.row_entries.get(row)
+            if shared is None:
+                labels = tuple(self.offsets[i] + self.index.codes[i][row]
+                               for i in range(len(model.bets)))
+                shared = self.row_entries[row] = (
+                    None, self.index.winners[row], labels,
+                    {b.bet.id: labels[i] for i, b in enumerate(model.bets)})
+            found = shared
         else:
             broken = self.rules(pv, bv)
             if len(pv) < 2 or len(bv) < 2:
@@ -1196,8 +1244,9 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         notes.append(f"{partial.hands - partial.shoe_aware_hands} hands were not in whole "
                      "shoes (or a shoe's cards went wrong) and were tested against the full "
                      "shoe")
-    if model.card_level and shoe_model:
-        notes.append("card-level bets in the shoe-aware model use point-value terms")
+    if model.card_level and partial.whole_shoes and not partial.counts_only:
+        notes.append("bets that read ranks or suits have no shoe-aware evaluator yet: every "
+                     "hand was tested against the full shoe")
     return Verdict(partial.profile, partial.decks, partial.model, alpha, detect, partial.sources,
                    partial.hands, partial.shoes, partial.whole_shoes, partial.shoe_aware_hands,
                    partial.malformed_count, partial.malformed, partial.violation_count,
@@ -1248,25 +1297,32 @@ def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[Statis
 # -- the whole run ---------------------------------------------------------------------------
 def _check_one(args: tuple[str, str, int, LogOptions, bool]) -> Partial:
     path, profile, decks, options, shoe_aware = args
+    saved = _saved_partial(path)
+    if saved is not None:
+        return replace(saved, sources=(path,)) if len(saved.sources) == 1 else saved
     model = build_model(profile, decks)
     fmt = options.format
-    if fmt == "counts" or (fmt == "auto" and str(path).lower().endswith(".json")):
+    if fmt == "auto" and str(path).lower().removesuffix(".gz").endswith(".json"):
         from analyzer.handlog import detect_format
 
-        if detect_format(path) == "counts":
-            return counts_partial(read_counts(path), model)
+        fmt = detect_format(path)
+    if fmt == "counts":
+        return counts_partial(read_counts(path), model)
     return check_file(path, model, options, shoe_aware)
 
 
-def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
-                decks: int | None = None, options: LogOptions | None = None,
-                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
-                require_power: bool = False, jobs: int = 1) -> Verdict:
-    """Check every log (in parallel processes when ``jobs`` > 1) and return the verdict.
+def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
+            decks: int | None = None, options: LogOptions | None = None,
+            model_name: str = "auto", jobs: int = 1,
+            dask: str | None = None) -> tuple[Partial, Model]:
+    """Check every log (in parallel processes when ``jobs`` > 1); the merged sums.
 
-    ``model_name`` is ``independent`` (each hand from the full shoe), ``shoe`` (each hand
-    given the cards already dealt from its shoe) or ``auto``: shoe-aware when the first
-    log opens with a whole shoe.
+    ``paths`` may mix hand logs, aggregated-counts files and saved partial results
+    (:func:`save_partial`). ``model_name`` is ``independent`` (each hand from the full
+    shoe), ``shoe`` (each hand given the cards already dealt from its shoe) or ``auto``:
+    shoe-aware when the first log opens with a whole shoe (or was saved shoe-aware).
+    ``dask`` runs the files on a Dask cluster instead: a scheduler address, or ``local``
+    for a local cluster of ``jobs`` worker processes (the optional ``dask`` extra).
     """
     if not paths:
         raise AnalyzerError("no log files given")
@@ -1275,21 +1331,124 @@ def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
+    first_partial = _saved_partial(paths[0])
+    if model_name == "auto" and first_partial is not None:
+        model_name = first_partial.model
     shoe_aware = model_name == "shoe" or (model_name == "auto" and _starts_whole(paths[0],
                                                                                    options))
     if shoe_aware and model.card_level:
         shoe_aware = False  # the batch evaluator reads point values only
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
     work = [(str(p), profile_ref, model.decks, options, shoe_aware) for p in paths]
-    if jobs > 1 and len(work) > 1:
+    if dask:
+        partials = _map_dask(work, dask, jobs)
+    elif jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             partials = list(pool.map(_check_one, work))
     else:
         partials = [_check_one(w) for w in work]
     models = {p.model for p in partials}
     if len(models) > 1:  # counts files are independent-only; re-read logs to match them
+        if any(_saved_partial(w[0]) is not None for w in work):
+            raise AnalyzerError("saved partial results and logs use different models: "
+                                "give --model to match them")
         partials = [_check_one((w[0], w[1], w[2], w[3], False)) for w in work]
-    return finish(merge(partials), model, alpha, detect, require_power)
+    for item in partials:
+        if (item.profile, item.decks) != (rules.name, model.decks):
+            raise AnalyzerError(f"{item.sources[0]}: saved for {item.profile} with "
+                                f"{item.decks} decks, not {rules.name} with {model.decks}")
+    return merge(partials), model
+
+
+def _map_dask(work: list[tuple[str, str, int, LogOptions, bool]], address: str,
+              jobs: int) -> list[Partial]:
+    """Check files as Dask tasks (one per file; each worker rebuilds the model once).
+
+    Files must be readable at the same path on every worker, and a profile given as a
+    file too. Partials are small, so they are merged on the client.
+    """
+    import importlib
+
+    try:  # imported by name: an optional extra, untyped
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise AnalyzerError("--dask needs the optional extra: pip install "
+                            "'nine-analyzer[dask]'") from None
+    if address == "local":
+        with distributed.LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as client:
+            return list(client.gather(client.map(_check_one, work, pure=False)))
+    try:
+        client = distributed.Client(address, timeout=30)
+    except OSError as exc:
+        raise AnalyzerError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+    with client:
+        return list(client.gather(client.map(_check_one, work, pure=False)))
+
+
+def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
+                decks: int | None = None, options: LogOptions | None = None,
+                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
+                require_power: bool = False, jobs: int = 1,
+                dask: str | None = None) -> Verdict:
+    """Check every log and return the verdict (see :func:`collect` and :func:`finish`)."""
+    partial, model = collect(paths, profile, decks, options, model_name, jobs, dask)
+    return finish(partial, model, alpha, detect, require_power)
+
+
+# -- saved partial results (for runs spread over machines) -----------------------------------
+PARTIAL_FORMAT = "nine-partial"
+
+
+def save_partial(partial: Partial, path: str | Path) -> None:
+    """Write merged sums as JSON (exact integers stay exact) for a later ``nine verify``."""
+    import json
+    from dataclasses import asdict
+
+    document = {"format": PARTIAL_FORMAT, "version": 1, **asdict(partial)}
+    try:
+        Path(path).write_text(json.dumps(document), encoding="utf-8")
+    except OSError as exc:
+        raise AnalyzerError(f"{path}: cannot write partial result ({exc.strerror})") from None
+
+
+def load_partial(path: str | Path) -> Partial:
+    """Read a partial result written by :func:`save_partial`."""
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AnalyzerError(f"{path}: cannot read partial result ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != PARTIAL_FORMAT:
+        raise AnalyzerError(f"{path}: not a saved partial result")
+    try:
+        issues = {key: tuple(Issue(**item) for item in data[key])
+                  for key in ("malformed", "violations")}
+        bets = tuple(BetTally(**_tuples(bet)) for bet in data["bets"])
+        fields = _tuples({k: v for k, v in data.items()
+                          if k not in ("format", "version", "malformed", "violations", "bets")})
+        fields["violation_kinds"] = tuple(tuple(kv) for kv in fields["violation_kinds"])
+        return Partial(**fields, malformed=issues["malformed"],
+                       violations=issues["violations"], bets=bets)
+    except (KeyError, TypeError) as exc:
+        raise AnalyzerError(f"{path}: malformed partial result ({exc})") from None
+
+
+def _tuples(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+
+
+def _saved_partial(path: str) -> Partial | None:
+    if not str(path).lower().endswith(".json"):
+        return None
+    try:
+        with open(path, encoding="utf-8") as stream:
+            head = stream.read(200)
+    except OSError:
+        return None
+    return load_partial(path) if f'"{PARTIAL_FORMAT}"' in head else None
 
 
 def _starts_whole(path: str, options: LogOptions) -> bool:
@@ -1360,3 +1519,16 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
             results[f"{name}_seconds"] = seconds
             results[f"{name}_hands_per_second"] = dealt / seconds
     return results
+
+
+def bench(baseline_seconds: float) -> None:
+    """``make bench`` figures of issue 5: replay + statistics and shoe-aware hands/s."""
+    figures = benchmark(200_000, 20_000)
+    print(f"  issue 5: nine verify, independent model, "
+          f"{int(figures['replay_hands']):,} hands  {figures['replay_seconds']:9.2f} s"
+          f"    = {figures['replay_hands_per_second']:,.0f} hands/s "
+          f"({figures['replay_seconds'] / baseline_seconds:,.0f}x baseline; "
+          "target >= 200,000/s)")
+    print(f"  issue 5: nine verify, shoe-aware model, "
+          f"{int(figures['shoe_aware_hands']):,} hands   {figures['shoe_aware_seconds']:9.2f} s"
+          f"    = {figures['shoe_aware_hands_per_second']:,.0f} hands/s (target >= 10,000/s)")

@@ -140,3 +140,24 @@ def test_counts_file(tmp_path: Path) -> None:
         "tie": {"results": {"Tie": 1, "lose": 9}}}}), encoding="utf-8")
     with pytest.raises(AnalyzerError, match="results add up to 10, not hands = 11"):
         read_counts(path)
+
+
+def test_remapped_money_columns_and_running_hand_numbers(tmp_path: Path) -> None:
+    from analyzer.verify import build_model, check_file
+
+    log = tmp_path / "house.csv"
+    log.write_text("Shoe No,Round,Player,Banker,Result,BankBet,BankPaid\n"
+                   "A,1,9d Td,4s 3h Kc,P,100,0\n"
+                   "A,2,2c 3c 4c,Kd Qd 5h,P,100,0\n"
+                   "B,3,Ah Kh,Kd Qd,P,20,0\n", encoding="utf-8")
+    options = LogOptions(columns=parse_column_options(
+        ["shoe=Shoe No", "banker_stake=BankBet", "banker_returned=BankPaid"]))
+    hands = [r for r in read_log(log, options) if isinstance(r, Hand)]
+    assert [h.bets for h in hands] == [(("banker", 100, 0),), (("banker", 100, 0),),
+                                       (("banker", 20, 0),)]
+    partial = check_file(log, build_model("punto-banco", 8), options)
+    # shoe B runs on from shoe A's hand numbers: both are whole shoes
+    assert (partial.hands, partial.shoes, partial.whole_shoes) == (3, 2, 2)
+    banker = partial.bets[0]
+    assert (banker.staked_hands, banker.stake, banker.stake_squares, banker.returned) == (
+        3, 220, 100 * 100 * 2 + 20 * 20, 0)

@@ -26,7 +26,7 @@ TABLES = Path(__file__).resolve().parent.parent / "tables"
 @pytest.fixture(scope="module")
 def publication() -> Publication:
     """The whole publication, regenerated in memory once for this module."""
-    return build_tables()
+    return build_tables(jobs=2)
 
 
 def test_tables_folder_is_current(publication: Publication) -> None:
@@ -145,3 +145,10 @@ def test_check_option_exits_1_when_stale(tmp_path: Path) -> None:
 def test_unknown_section_is_a_one_line_error() -> None:
     result = CliRunner().invoke(main, ["tables", "--out", "x", "--section", "nope"])
     assert result.exit_code == 2 and "unknown table section 'nope'" in result.stderr
+
+
+def test_parallel_build_gives_the_same_files() -> None:
+    sections = ("sample-sizes", "chemin-de-fer")
+    serial = build_tables(sections=sections, profiles=("punto-banco",))
+    parallel = build_tables(sections=sections, profiles=("punto-banco",), jobs=2)
+    assert parallel.files == serial.files

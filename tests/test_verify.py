@@ -255,3 +255,38 @@ def test_report_formats(clean_log: Path) -> None:
     buffer.write(out)
     code, _, err = cli("verify", str(clean_log), "--alpha", "2")
     assert code == EXIT_INPUT and "--alpha" in err
+
+
+def test_saved_partials_combine_runs_from_different_machines(clean_log: Path,
+                                                              tmp_path: Path) -> None:
+    lines = clean_log.read_text(encoding="utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"type":"shoe"' in line and i > 10)
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    second.write_text("\n".join(lines[cut:]) + "\n", encoding="utf-8")
+    for log in (first, second):
+        code, _, _ = cli("verify", str(log), "--partial-out", str(log.with_suffix(".json")))
+        assert code in (EXIT_PASS, EXIT_STATISTICS)
+    combined = verify_logs([str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    direct = verify_logs([str(clean_log)])
+    assert combined.model == direct.model == "shoe"
+    assert combined.hands == direct.hands
+    assert [t.statistic for t in combined.tests] == pytest.approx(
+        [t.statistic for t in direct.tests], rel=1e-9)
+    assert [b.rtp for b in combined.bets] == [b.rtp for b in direct.bets]
+
+
+def test_a_local_dask_cluster_gives_the_same_sums(clean_log: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    lines = clean_log.read_text(encoding="utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"type":"shoe"' in line and i > 10)
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    second.write_text("\n".join(lines[cut:]) + "\n", encoding="utf-8")
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        on_dask = verify_logs([str(first), str(second)], model_name="independent",
+                              dask=cluster.scheduler_address)
+    direct = verify_logs([str(first), str(second)], model_name="independent")
+    assert on_dask.hands == direct.hands
+    assert [t.statistic for t in on_dask.tests] == [t.statistic for t in direct.tests]
