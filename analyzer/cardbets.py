@@ -49,6 +49,7 @@ from analyzer.conditions import FEATURES, NO_CARD, cards_key, ranks_key
 from analyzer.enumeration import (
     INFINITE_VALUE_WEIGHTS,
     INT64_LIMIT,
+    PUNTO_BANCO_NATURALS,
     Coup,
     Tally,
     coup_features,
@@ -101,7 +102,8 @@ def hand_card_features(hand: str, first: Card, second: Card) -> dict[str, Any]:
     }
 
 
-def card_coup_features(player: Sequence[Card], banker: Sequence[Card]) -> dict[str, Any]:
+def card_coup_features(player: Sequence[Card], banker: Sequence[Card],
+                       naturals: frozenset[int] = PUNTO_BANCO_NATURALS) -> dict[str, Any]:
     """Every feature (coup- and card-level) of a coup dealt with these cards.
 
     >>> from analyzer.cards import parse_cards
@@ -109,7 +111,7 @@ def card_coup_features(player: Sequence[Card], banker: Sequence[Card]) -> dict[s
     >>> f["winner"], f["player_identical_pair"], f["banker_suited"], f["player_cards"]
     ('banker', True, True, 3)
     """
-    features = coup_features([c.points for c in player], [c.points for c in banker])
+    features = coup_features([c.points for c in player], [c.points for c in banker], naturals)
     features.update(hand_card_features("player", player[0], player[1]))
     features.update(hand_card_features("banker", banker[0], banker[1]))
     return features
@@ -129,7 +131,7 @@ def deal_cards(tableau: Tableau, cards: Sequence[Card]) -> tuple[Coup, dict[str,
     banker = [cards[1], cards[3]]
     if len(coup.banker) == 3:
         banker.append(cards[4 + len(coup.player) - 2])
-    return coup, card_coup_features(player, banker)
+    return coup, card_coup_features(player, banker, tableau.naturals)
 
 
 @cache

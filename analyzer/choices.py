@@ -98,6 +98,7 @@ class ChoiceRules:
     information: tuple[str, ...] = ("total", "cards")
     default_information: str = "cards"
     people: tuple[int, int] = (2, 2)
+    player_sees: str = "earlier choices"
 
     @classmethod
     def from_profile(cls, profile: Profile) -> ChoiceRules:
@@ -129,12 +130,16 @@ class ChoiceRules:
                 "commission", 0) != 0:
             raise AnalyzerError(f"{where}: game: the solver handles even money, ties push, "
                                 "no commission")
+        player_sees = game.get("player_sees", "earlier choices")
+        if player_sees not in ("earlier choices", "own cards"):
+            raise AnalyzerError(f"{where}: game.player_sees: must be 'earlier choices' or "
+                                "'own cards'")
         rules = cls(name=profile.name, naturals=totals("naturals"),
                     player_draws=totals("player_draws"), player_stands=totals("player_stands"),
                     banker_draws=totals("banker_draws"), banker_stands=totals("banker_stands"),
                     banker_sees=sees, information=tuple(information),
                     default_information=str(game.get("default_information", information[0])),
-                    people=(people[0], people[1]))
+                    people=(people[0], people[1]), player_sees=player_sees)
         if rules.player_draws & rules.player_stands or rules.banker_draws & rules.banker_stands:
             raise AnalyzerError(f"{where}: game: a total cannot be both a forced draw and stand")
         return rules

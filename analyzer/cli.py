@@ -193,7 +193,9 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
     rules_profile, rules, shoe, information = _choice_setup(
         profile, players, by, decks, infinite, remove, shoe_file, card_order)
     result = compute(rules_profile, shoe, information)
-    note = f"{result.title}, {result.shoe}, by {result.by}: certified equilibrium"
+    status = ("certified equilibrium" if result.certificate.certified else
+              f"NOT certified (best-response gap {result.certificate.gap})")
+    note = f"{result.title}, {result.shoe}, by {result.by}: {status}"
     for path, side, choices in ((save_player, "player", result.player),
                                 (save_banker, "banker", result.banker)):
         if path:
@@ -443,11 +445,17 @@ def _expand_logs(patterns: tuple[str, ...]) -> list[str]:
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster (scheduler address, or 'local' for "
                    "--jobs local workers); needs the optional dask extra.")
+@click.option("--rounding", default="down", show_default=True,
+              type=click.Choice(["down", "nearest", "either"]),
+              help="How a fractional payout (e.g. 5% commission) may be paid in whole minor "
+                   "units: down (the house keeps the fraction), nearest (halves up), or "
+                   "either neighbouring unit.")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str,
-           log_format: str, partial_out: str | None, dask_address: str | None) -> None:
+           log_format: str, partial_out: str | None, dask_address: str | None,
+           rounding: str) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 
     LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
@@ -462,7 +470,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     options = LogOptions(log_format, parse_column_options(columns),
-                         card_order)  # type: ignore[arg-type]
+                         card_order, rounding)  # type: ignore[arg-type]
     partial, model = collect(_expand_logs(logs), profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:

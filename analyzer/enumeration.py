@@ -46,6 +46,8 @@ INFINITE_BASE = 13
 INT64_LIMIT = 2**63 - 1
 
 IntArray = npt.NDArray[np.int64]
+#: Naturals of punto banco, the default when a coup is read without its tableau.
+PUNTO_BANCO_NATURALS = frozenset({8, 9})
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,12 @@ class Coup:
     player: tuple[int, ...]
     banker: tuple[int, ...]
     arrangements: int = field(default=1, compare=False)
+    naturals: frozenset[int] = field(default=PUNTO_BANCO_NATURALS, compare=False, repr=False)
     features: dict[str, Any] = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "features", coup_features(self.player, self.banker))
+        object.__setattr__(self, "features",
+                           coup_features(self.player, self.banker, self.naturals))
 
     @property
     def dealt(self) -> tuple[int, ...]:
@@ -76,8 +80,13 @@ class Coup:
         return first + self.player[2:] + self.banker[2:]
 
 
-def coup_features(player: Sequence[int], banker: Sequence[int]) -> dict[str, Any]:
-    """Every coup-level feature (see :data:`analyzer.conditions.FEATURES`) of a coup."""
+def coup_features(player: Sequence[int], banker: Sequence[int],
+                  naturals: frozenset[int] = PUNTO_BANCO_NATURALS) -> dict[str, Any]:
+    """Every coup-level feature (see :data:`analyzer.conditions.FEATURES`) of a coup.
+
+    A hand is a natural when the coup ended on the first four cards and its two-card total
+    is one of the tableau's ``naturals``.
+    """
     player_total = sum(player) % 10
     banker_total = sum(banker) % 10
     player_two = (player[0] + player[1]) % 10
@@ -88,8 +97,8 @@ def coup_features(player: Sequence[int], banker: Sequence[int]) -> dict[str, Any
         winner, winning_total, winning_cards = "banker", banker_total, len(banker)
     else:
         winner, winning_total, winning_cards = "tie", banker_total, len(banker)
-    player_natural = len(player) == 2 and len(banker) == 2 and player_two >= 8
-    banker_natural = len(player) == 2 and len(banker) == 2 and banker_two >= 8
+    player_natural = len(player) == 2 and len(banker) == 2 and player_two in naturals
+    banker_natural = len(player) == 2 and len(banker) == 2 and banker_two in naturals
     return {
         "winner": winner,
         "player_total": player_total,
@@ -141,7 +150,7 @@ def deal(tableau: Tableau, values: Sequence[int]) -> Coup:
             if not rest:
                 raise AnalyzerError("the shoe ran out before Banker's third card")
             banker.append(rest.pop(0))
-    return Coup(tuple(player), tuple(banker))
+    return Coup(tuple(player), tuple(banker), naturals=tableau.naturals)
 
 
 @dataclass(frozen=True)
@@ -158,6 +167,7 @@ class CoupTable:
     banker: IntArray
     arrangements: IntArray
     features: dict[str, npt.NDArray[Any]] = field(compare=False)
+    naturals: frozenset[int] = PUNTO_BANCO_NATURALS
 
     def __len__(self) -> int:
         return int(self.arrangements.shape[0])
@@ -166,10 +176,11 @@ class CoupTable:
         """Row ``row`` as a :class:`Coup`."""
         player = tuple(int(v) for v in self.player[row] if v >= 0)
         banker = tuple(int(v) for v in self.banker[row] if v >= 0)
-        return Coup(player, banker, int(self.arrangements[row]))
+        return Coup(player, banker, int(self.arrangements[row]), self.naturals)
 
 
-def _feature_columns(player: IntArray, banker: IntArray) -> dict[str, npt.NDArray[Any]]:
+def _feature_columns(player: IntArray, banker: IntArray,
+                     naturals: frozenset[int]) -> dict[str, npt.NDArray[Any]]:
     """The columns of :func:`coup_features`, computed for every row at once."""
     player_cards = 2 + (player[:, 2] >= 0)
     banker_cards = 2 + (banker[:, 2] >= 0)
@@ -180,8 +191,8 @@ def _feature_columns(player: IntArray, banker: IntArray) -> dict[str, npt.NDArra
     winner = np.where(player_total > banker_total, "player",
                       np.where(banker_total > player_total, "banker", "tie"))
     two_card = (player_cards == 2) & (banker_cards == 2)
-    player_natural = two_card & (player_two >= 8)
-    banker_natural = two_card & (banker_two >= 8)
+    player_natural = two_card & np.isin(player_two, sorted(naturals))
+    banker_natural = two_card & np.isin(banker_two, sorted(naturals))
     return {
         "winner": winner,
         "player_total": player_total,
@@ -233,7 +244,8 @@ def coups(tableau: Tableau) -> CoupTable:
             add((p1, p2, -1, b1, b2, -1, n))
     table = np.array(rows, dtype=np.int64)
     player, banker = table[:, 0:3], table[:, 3:6]
-    return CoupTable(player, banker, table[:, 6], _feature_columns(player, banker))
+    return CoupTable(player, banker, table[:, 6],
+                     _feature_columns(player, banker, tableau.naturals), tableau.naturals)
 
 
 @dataclass(frozen=True)

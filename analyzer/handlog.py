@@ -188,13 +188,21 @@ class Problem(NamedTuple):
 Record = Hand | ShoeStart | ShoeEnd | Problem
 
 
+#: How a fractional amount returned may be paid in whole minor units: ``down`` (the house
+#: keeps the fraction, the default), ``nearest`` (halves round up) or ``either``
+#: neighbouring unit.
+ROUNDING = ("down", "nearest", "either")
+
+
 @dataclass(frozen=True)
 class LogOptions:
-    """How to read a log: its format, column names and card notation."""
+    """How to read and check a log: its format, column names, card notation, and the
+    rounding rule for fractional payouts (see :data:`ROUNDING`)."""
 
     format: str = "auto"
     columns: tuple[tuple[str, str], ...] = ()
     card_order: CardOrder = "rank-first"
+    rounding: str = "down"
 
 
 def parse_column_options(options: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:
@@ -255,9 +263,14 @@ class _CardCache:
         self.seen: dict[Any, tuple[int, ...]] = {}
         self.pairs: dict[Any, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
-    def pair(self, field: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def pair(self, field: Any, name: str = "cards") -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The cards of a field and their point values."""
-        key = field if isinstance(field, str) else tuple(field)
+        if isinstance(field, str):
+            key: Any = field
+        elif isinstance(field, list):
+            key = tuple(field)
+        else:
+            raise AnalyzerError(_cards_type_message(field, name))
         found = self.pairs.get(key)
         if found is None:
             cards = self.tokens(field)
@@ -266,9 +279,14 @@ class _CardCache:
             found = self.pairs[key] = (cards, tuple(CARD_VALUE[c] for c in cards))
         return found
 
-    def parse(self, field: Any) -> tuple[int, ...]:
+    def parse(self, field: Any, name: str = "cards") -> tuple[int, ...]:
         """The card indices of a field (a string of tokens or a list of them)."""
-        key = field if isinstance(field, str) else tuple(field)
+        if isinstance(field, str):
+            key: Any = field
+        elif isinstance(field, list):
+            key = tuple(field)
+        else:
+            raise AnalyzerError(_cards_type_message(field, name))
         cards = self.seen.get(key)
         if cards is None:
             if len(self.seen) >= self.LIMIT:
@@ -286,6 +304,11 @@ class _CardCache:
             example = "d4 or dT" if self.order == "suit-first" else "4S or Td"
             raise AnalyzerError(f"unknown card {bad!r} (expected e.g. {example})") from None
         return cards
+
+
+def _cards_type_message(field: Any, name: str) -> str:
+    return (f"{name} must be a list of cards or a space-separated string, got "
+            f"{type(field).__name__} {field!r}")
 
 
 _CARD_CACHES: dict[str, _CardCache] = {}
@@ -369,20 +392,24 @@ def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
                     outcome = data.get("outcome", data.get("winner"))
                     burn = data.get("burn")
                     bets = data.get("bets")
-                    player_cards, player_values = cards.pair(player)
-                    banker_cards, banker_values = cards.pair(banker)
+                    if outcome is not None and not isinstance(outcome, str):
+                        raise AnalyzerError(f"outcome must be a string (P/B/T or "
+                                            f"player/banker/tie), got {outcome!r}")
+                    player_cards, player_values = cards.pair(player, "player")
+                    banker_cards, banker_values = cards.pair(banker, "banker")
                     yield _new_hand(Hand, (
                         number, str(data.get("shoe", "")), _int_field(data.get("hand"), "hand"),
-                        player_cards, banker_cards, cards.parse(burn) if burn else (),
+                        player_cards, banker_cards, cards.parse(burn, "burn") if burn else (),
                         _OUTCOMES.get(outcome) or normalize_outcome(outcome)
                         if outcome is not None else None,
-                        _bets_field(bets) if bets else (), player_values, banker_values))
+                        _bets_field(bets) if bets is not None else (), player_values,
+                        banker_values))
                 elif kind == "shoe":
                     decks = data.get("decks")
                     burn = data.get("burn")
                     yield ShoeStart(number, str(data.get("shoe", "")),
                                     _int_field(decks, "decks") if decks is not None else None,
-                                    cards.parse(burn) if burn else ())
+                                    cards.parse(burn, "burn") if burn else ())
                 elif kind == "shoe_end":
                     left = data.get("cards_left")
                     yield ShoeEnd(number, str(data.get("shoe", "")),
@@ -394,6 +421,10 @@ def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
                     raise AnalyzerError(f"unknown record type {kind!r}")
             except AnalyzerError as exc:
                 yield Problem(number, str(exc))
+            except (TypeError, ValueError, AttributeError, KeyError) as exc:
+                # a field of a type no check above foresaw: still a counted record, never
+                # a traceback
+                yield Problem(number, f"malformed record ({type(exc).__name__}: {exc})")
 
 
 def _find_columns(headers: list[str], options: LogOptions, path: str | Path
@@ -517,7 +548,7 @@ def _csv_bets(bet_list: list[tuple[str, int | None, int | None]], row: list[str]
                                 "(minor units)") from None
         if stake < 0 or returned < 0:
             raise AnalyzerError(f"bet {bet_id!r}: negative stake or returned")
-        if stake > 0:
+        if stake > 0 or returned > 0:  # 0 and 0: not staked; a payment on 0 is checked
             bets.append((bet_id, stake, returned))
     return tuple(bets)
 
@@ -532,6 +563,7 @@ class CountedBet:
     stake: int | None = None
     returned: int | None = None
     stake_squares: int | None = None
+    staked_hands: int | None = None
 
 
 @dataclass(frozen=True)
@@ -553,11 +585,15 @@ def read_counts(path: str | Path) -> Counts:
         {"format": "nine-counts", "profile": "punto-banco", "decks": 8, "hands": 1000000,
          "bets": {"banker": {"results": {"Banker wins": 458597, "Tie (push)": 95156,
                                          "lose": 446247},
-                             "stake": 100000000, "returned": 98940000}}}
+                             "stake": 100000000, "returned": 98940000,
+                             "staked_hands": 1000000}}}
 
     ``results`` counts hands by the line that paid (the payline names of the profile) and
-    ``lose``; ``stake`` and ``returned`` (optional) are the money totals in minor units,
-    with ``stake_squares`` (the sum of squared stakes) when stakes varied.
+    ``lose``; ``stake`` and ``returned`` (optional) are the money totals in minor units.
+    Money totals need ``stake_squares`` (the sum of squared stakes) or ``staked_hands``
+    (how many hands the bet was staked on, each with the same stake) for the RTP test's
+    variance; without either, ``nine verify`` tests the RTP from the result counts at unit
+    stake instead (a bet staked on only some hands would otherwise look far too steady).
     """
     with _open_text(path) as stream:
         try:
@@ -583,9 +619,16 @@ def read_counts(path: str | Path) -> Counts:
                 raise AnalyzerError(f"bet {bet_id!r}: results add up to "
                                     f"{sum(n for _, n in results)}, not hands = {hands}")
             money = {key: _int_field(raw[key], f"bet {bet_id} {key}")
-                     for key in ("stake", "returned", "stake_squares") if key in raw}
+                     for key in ("stake", "returned", "stake_squares", "staked_hands")
+                     if key in raw}
+            if any(v < 0 for v in money.values()):
+                raise AnalyzerError(f"bet {bet_id!r}: negative money total or hand count")
+            if money.get("staked_hands", 0) > hands:
+                raise AnalyzerError(f"bet {bet_id!r}: staked_hands {money['staked_hands']} "
+                                    f"exceeds hands = {hands}")
             bets.append(CountedBet(str(bet_id), results, money.get("stake"),
-                                   money.get("returned"), money.get("stake_squares")))
+                                   money.get("returned"), money.get("stake_squares"),
+                                   money.get("staked_hands")))
         decks = data.get("decks")
         return Counts(where, data.get("profile"),
                       _int_field(decks, "decks") if decks is not None else None, hands,

@@ -300,18 +300,22 @@ def render_equilibrium(result: Any, fmt: str = "text") -> str:
 
 def render_evaluation(result: Any, fmt: str = "text") -> str:
     """Render ``nine evaluate``: a strategy pair's value, best responses, exploitability."""
+    certified = getattr(result, "game_value_certified", True)
+    value_label = ("game value (certified equilibrium)" if certified else
+                   f"game value (NOT certified: the solver's certificate gap is "
+                   f"{fraction_text(result.game_value_gap)})")
+    against = "" if certified else " [from an uncertified game value]"
     summary = [
         ["value of the pair", fraction_text(result.value), f"{float(result.value):+.8f}"],
         ["player's best response to the banker", fraction_text(result.player_best_response),
          f"{float(result.player_best_response):+.8f}"],
         ["banker's best response to the player", fraction_text(result.banker_best_response),
          f"{float(result.banker_best_response):+.8f}"],
-        ["game value (certified equilibrium)", fraction_text(result.game_value),
-         f"{float(result.game_value):+.8f}"],
-        ["player strategy exploitable by (value - banker's best response)",
+        [value_label, fraction_text(result.game_value), f"{float(result.game_value):+.8f}"],
+        [f"player strategy exploitable by (game value - banker's best response){against}",
          fraction_text(result.player_exploitability),
          f"{float(result.player_exploitability):+.8f}"],
-        ["banker strategy exploitable by (player's best response - value)",
+        [f"banker strategy exploitable by (player's best response - game value){against}",
          fraction_text(result.banker_exploitability),
          f"{float(result.banker_exploitability):+.8f}"],
         ["player gains by switching to its best response", fraction_text(result.player_regret),
@@ -326,6 +330,7 @@ def render_evaluation(result: Any, fmt: str = "text") -> str:
             "player_best_response": fraction_text(result.player_best_response),
             "banker_best_response": fraction_text(result.banker_best_response),
             "game_value": fraction_text(result.game_value),
+            "game_value_certified": certified,
             "player_exploitability": fraction_text(result.player_exploitability),
             "banker_exploitability": fraction_text(result.banker_exploitability),
             "player_regret": fraction_text(result.player_regret),
@@ -635,6 +640,12 @@ def _exact_cell(value: Fraction) -> list[str]:
     return [fraction_text(value), f"{float(value):+.8f}"]
 
 
+#: How :func:`analyzer.table_game.dynamics` moves (it is not Brown's fictitious play).
+DYNAMICS_METHOD = ("sequential best responses (seats in order to the newest responses, then "
+                   "the banker to all of them), each side then moving to the running average "
+                   "of its responses; exact regrets")
+
+
 def table_report_json(result: Any) -> dict[str, Any]:
     """The JSON document of ``nine solve --players N`` (N >= 2)."""
     document: dict[str, Any] = {
@@ -654,12 +665,16 @@ def table_report_json(result: Any) -> dict[str, Any]:
     document["banker_best_response_value"] = fraction_text(result.banker_best_response)
     found = result.dynamics
     document["dynamics"] = {
-        "method": "fictitious play (seats in order, then the banker), exact regrets",
+        "method": DYNAMICS_METHOD,
+        "strategies": "players: own hand only; banker: own hand and every choice",
+        "regrets_over": "full information sets (players: own hand and the earlier seats' "
+                        "choices; banker: own hand and every choice)",
         "rounds": found.rounds,
         "equilibrium": found.equilibrium,
         "seat_values": [fraction_text(v) for v in found.values.players],
         "banker_value": fraction_text(found.values.banker),
         "player_regrets": [fraction_text(r) for r in found.regrets.players],
+        "player_regrets_own_hand_only": [fraction_text(r) for r in found.regrets.own_hand],
         "banker_regret": fraction_text(found.regrets.banker),
         "largest_regret": fraction_text(found.regrets.largest),
         "history": [fraction_text(h) for h in found.history],
@@ -688,8 +703,10 @@ def render_table_report(result: Any, fmt: str = "text") -> str:
         rows += [[f"seat {i + 1} value (dynamics)", *_exact_cell(v)]
                  for i, v in enumerate(found.values.players)]
         rows.append(["banker net (dynamics)", *_exact_cell(found.values.banker)])
-        rows += [[f"seat {i + 1} regret", *_exact_cell(r)]
+        rows += [[f"seat {i + 1} regret (own hand + earlier choices)", *_exact_cell(r)]
                  for i, r in enumerate(found.regrets.players)]
+        rows += [[f"seat {i + 1} regret within own-hand strategies", *_exact_cell(r)]
+                 for i, r in enumerate(found.regrets.own_hand)]
         rows.append(["banker regret", *_exact_cell(found.regrets.banker)])
     if fmt == "csv":
         return table(rows, headers, "csv")
@@ -699,10 +716,15 @@ def render_table_report(result: Any, fmt: str = "text") -> str:
              "the banker covers every stake."]
     if result.dynamics is not None:
         found = result.dynamics
-        verdict = ("zero regret for every side: an exact equilibrium" if found.equilibrium
+        verdict = ("zero regret for every side over its full information sets: an exact "
+                   "equilibrium" if found.equilibrium
                    else f"not an equilibrium: largest regret {found.regrets.largest} "
                         f"({float(found.regrets.largest):.3g})")
-        lines.append(f"Dynamics: fictitious play, {found.rounds} round(s); {verdict}")
+        lines.append(f"Dynamics: {DYNAMICS_METHOD}; {found.rounds} round(s); {verdict}")
+        lines.append("Strategies: players see their own hand only, the banker its own hand "
+                     "and every choice. Regrets: a player's best response also sees the "
+                     "earlier seats' choices (RULES.md section 4); 'within own-hand "
+                     "strategies' is the restricted figure.")
     else:
         lines.append("ESTIMATE: seeded simulation with 95% confidence intervals, not exact")
     heading = f"## {title}\n" if fmt == "markdown" else f"{title}\n"

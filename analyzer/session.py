@@ -102,7 +102,7 @@ def expected_session(people: list[Person], rotations: int, shoe: Shoe,
         raise AnalyzerError("--rotations: must be 0 or more")
     players = count - 1
     plans = [player_from_strategy(p.player) for p in people]
-    banks = [banker_from_strategy(players, p.banker) for p in people]
+    banks = [banker_from_strategy(players, p.banker, rules) for p in people]
     if symmetry and all(plan == plans[0] for plan in plans) and all(
             bank == banks[0] for bank in banks):
         # Identical strategies: every bank position has the same seat values, met once in
@@ -222,7 +222,7 @@ def play_session(people: list[Person], rotations: int, seed: int, shoe: Shoe,
     if not shoe.is_infinite and len(values) < 3 * count:
         raise AnalyzerError(f"{shoe.describe()}: too few cards for {count} people")
     plans = [player_from_strategy(p.player) for p in people]
-    banks = [banker_from_strategy(count - 1, p.banker) for p in people]
+    banks = [banker_from_strategy(count - 1, p.banker, rules) for p in people]
     banker = rng.randrange(count)
     balances = [0] * count
     ledger: list[LedgerLine] = []

@@ -26,6 +26,7 @@ payout's fraction needs it, so every amount returned is a whole number of minor 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -257,7 +258,9 @@ def _settle_hand(profile: Profile, player: tuple[int, ...], banker: tuple[int, .
         if "commission" in faults and bet.id == "banker" and net == Fraction(19, 20):
             net, fault = Fraction(9, 10), 1
         returned = stake[bet.id] * (1 + net)
-        money[bet.id] = int(returned)  # whole: stakes() clears every payout's denominator
+        # whole already (stakes() clears every payout's denominator); were it not, the house
+        # keeps the fraction: the rule nine verify checks by default (--rounding down)
+        money[bet.id] = math.floor(returned)
     if fault:
         money["_fault"] = fault
     return winner, money

@@ -134,6 +134,11 @@ class Evaluation:
     banker_response: tuple[BankerChoice, ...]
 
     game_value: Fraction
+    #: Whether ``game_value`` comes from a certified equilibrium (zero gap). When false it is
+    #: the solver's uncertified fallback and the exploitabilities measured from it are not
+    #: exact; ``game_value_gap`` is that solution's certificate gap.
+    game_value_certified: bool = True
+    game_value_gap: Fraction = Fraction(0)
 
     @property
     def player_exploitability(self) -> Fraction:
@@ -450,7 +455,11 @@ def solve(profile: str | Profile | ChoiceRules, shoe: Shoe, by: str = "cards") -
 
 def evaluate_game(game: ChoiceGame, x: Sequence[Fraction],
                   y: Sequence[Fraction]) -> Evaluation:
-    """The exact value of ``(x, y)`` on a built game and each side's best response."""
+    """The exact value of ``(x, y)`` on a built game and each side's best response.
+
+    The game value comes from :func:`solve_game`; if that solution is not certified the
+    evaluation says so (``game_value_certified``) rather than passing it off as exact.
+    """
     if len(x) != len(game.player_sets) or len(y) != len(game.banker_cells):
         raise AnalyzerError("strategy sizes do not match the game's information sets")
     fixed = game.banker_fixed
@@ -458,12 +467,15 @@ def evaluate_game(game: ChoiceGame, x: Sequence[Fraction],
     exact = _Exact.of(game)
     lower, banker_reply = exact.banker_response(x)
     upper, player_reply = exact.player_response(y)
+    equilibrium = solve_game(game)
     return Evaluation(profile=game.rules.name, shoe=game.shoe, by=game.information,
                       value=exact.value(x, y), player_best_response=upper,
                       banker_best_response=lower,
                       player_response=_player_choices(game, player_reply),
                       banker_response=_banker_choices(game, banker_reply),
-                      game_value=solve_game(game).value)
+                      game_value=equilibrium.value,
+                      game_value_certified=equilibrium.certificate.certified,
+                      game_value_gap=equilibrium.certificate.gap)
 
 
 def observation_is_stand(observation: str) -> bool:

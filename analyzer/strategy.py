@@ -7,8 +7,12 @@ A strategy file is a small TOML document. ``side`` is ``"player"`` or ``"banker"
 or a fraction such as ``"7/12"``. A banker's file may split ``[draw]`` by what it saw:
 ``[draw.drew]`` and ``[draw.stood]`` (home Lucky 9), ``[draw.stood]`` and ``[draw.3]``
 (chemin de fer: the player's third card; ``T`` or ``0`` for a ten), with ``[draw.any]`` (or keys
-directly under ``[draw]``) applying to every observation. A holding beats a total, and an
-observation's own table beats ``any``. The common house rule, for either side::
+directly under ``[draw]``) applying to every observation. A table for an observation the game's
+banker cannot make (``[draw.3]`` in home Lucky 9, ``[draw.drew]`` in chemin de fer) is an
+error when the strategy is used (:func:`check_observations`). Precedence, first match wins:
+(1) the observation's own table, the holding; (2) the observation's own table, the total;
+(3) ``any``, the holding; (4) ``any``, the total; (5) ``default``. So an observation's total
+beats an ``any`` holding. The common house rule, for either side::
 
     # draw on 4 or less, stand on 5 or more
     side = "player"
@@ -25,6 +29,7 @@ observation's own table beats ``any``. The common house rule, for either side::
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -48,9 +53,14 @@ class Strategy:
     default: Fraction
     tables: dict[str, dict[Key, Fraction]] = field(default_factory=dict)
     name: str = ""
+    #: Where the strategy came from (a file path), for error messages.
+    source: str = ""
+    #: Each observation table's name as written in the file (``"T"`` for ``"0"``).
+    written: dict[str, str] = field(default_factory=dict)
 
     def draw(self, hand: tuple[int, int], observation: str | None = None) -> Fraction:
-        """The draw probability holding ``hand`` after seeing ``observation``."""
+        """The draw probability holding ``hand`` after seeing ``observation`` (precedence:
+        the observation's holding, its total, ``any`` holding, ``any`` total, default)."""
         total = sum(hand) % 10
         for table_name in ((observation, "any") if observation is not None else ("any",)):
             table = self.tables.get(str(table_name), {})
@@ -124,11 +134,13 @@ def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
     if not isinstance(raw, dict):
         raise AnalyzerError(f"{where}: draw: must be a table")
     tables: dict[str, dict[Key, Fraction]] = {}
+    written: dict[str, str] = {}
     for key, value in raw.items():
         if isinstance(value, dict):
             if found_side == "player":
                 raise AnalyzerError(f"{where}: draw.{key}: a player sees no observation")
             observation = _observation(key, f"{where}: draw.{key}")
+            written.setdefault(observation, key)
             for inner, probability in value.items():
                 place = f"{where}: draw.{key}.{inner}"
                 for k in _keys(inner, place):
@@ -137,7 +149,28 @@ def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
             for k in _keys(key, f"{where}: draw.{key}"):
                 tables.setdefault("any", {})[k] = _probability(value, f"{where}: draw.{key}")
     return Strategy(side=found_side, default=default, tables=tables,
-                    name=str(data.get("name", where)))
+                    name=str(data.get("name", where)), source=where, written=written)
+
+
+def check_observations(strategy: Strategy, observations: Sequence[str], game_name: str) -> None:
+    """Refuse a banker strategy with a table for an observation the game's banker cannot make
+    (``observations``: e.g. ``drew``/``stood`` in home Lucky 9, ``0``-``9``/``stood`` in
+    chemin de fer); such a table would otherwise be silently ignored.
+
+    >>> rule = parse_strategy('side = "banker"\\n[draw.3]\\n"5" = 1\\n', "bank.toml")
+    >>> try:
+    ...     check_observations(rule, ("drew", "stood"), "lucky9-home")
+    ... except AnalyzerError as error:
+    ...     print(error)
+    bank.toml: [draw.3]: the banker of lucky9-home never sees '3' (its tables: any, drew, stood)
+    """
+    allowed = {"any", *observations}
+    for observation in strategy.tables:
+        if observation not in allowed:
+            name = strategy.written.get(observation, observation)
+            raise AnalyzerError(
+                f"{strategy.source or strategy.name}: [draw.{name}]: the banker of {game_name} "
+                f"never sees {name!r} (its tables: {', '.join(['any', *observations])})")
 
 
 def load_strategy(name_or_path: str, side: Side) -> Strategy:
@@ -166,6 +199,7 @@ def player_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:
 
 def banker_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:
     """The strategy's draw probability in each of the game's banker cells."""
+    check_observations(strategy, game.rules.observations, game.rules.name)
     vector = []
     for cell in game.banker_cells:
         values = {strategy.draw(hand, cell.observation) for hand in cell.hands}
@@ -194,5 +228,5 @@ def strategy_text(side: Side, choices: Any, by: str, note: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["HOUSE_RULE", "Strategy", "banker_vector", "hand_label", "load_strategy",
-           "parse_strategy", "player_vector", "strategy_text"]
+__all__ = ["HOUSE_RULE", "Strategy", "banker_vector", "check_observations", "hand_label",
+           "load_strategy", "parse_strategy", "player_vector", "strategy_text"]

@@ -1,7 +1,10 @@
 """Home Lucky 9 with several players: exact per-seat values, best responses, dynamics.
 
 One banker faces ``n`` players (``n + 1`` people, RULES.md section 4). Every player's strategy
-maps its own two-card holding to a draw probability; the banker's strategy maps its own
+here maps its own two-card holding to a draw probability (a restricted class: a player
+actually also sees the earlier seats' choices, and its *best response* and *regret* are
+computed over that full information set, :func:`player_best_response`); the banker's
+strategy maps its own
 holding *and the vector of what every player showed* -- ``natural`` (revealed and settled),
 ``drew`` or ``stood`` -- to a draw probability, and its one choice stands against every
 remaining player. Payoffs are each player's result per unit staked; the banker's value is
@@ -23,10 +26,16 @@ figures are labelled *estimate* with 95% confidence intervals.
 
 Best responses: the banker draws in a cell exactly when the players' combined expected result
 there falls by drawing (Kuhn 1953: a behaviour best response is pure, cell by cell); a player
-best-responds holding every other strategy fixed, seats in order. :func:`dynamics` runs
-fictitious play (Brown 1951: each round every seat best-responds to the running average, and
-the average moves towards the responses) and reports each side's exact regret -- zero for all
-sides would certify an equilibrium.
+best-responds holding every other strategy fixed, cell by cell over (own hand, the earlier
+seats' revealed natural / drew / stood), since the banker's play depends on every choice.
+:func:`dynamics` runs sequential best-response dynamics with averaging: each round the seats
+in order best-respond (within own-hand strategies) to the current average banker, to the
+*new pure responses* of the seats before them and to the later seats' current averages; the
+banker then best-responds to all the players' new pure responses; finally every side's
+strategy moves to the average of its start and all its responses so far (step
+``1/(round + 2)``). This is not Brown's fictitious play and carries no convergence
+guarantee: what it reports is each side's exact regret over its full information sets --
+zero for every side would certify an exact equilibrium.
 
 >>> from analyzer.shoe import Shoe
 >>> game = build_table(LUCKY9_RULES(), Shoe.infinite(), 2)
@@ -54,7 +63,7 @@ import numpy.typing as npt
 from analyzer.choices import HANDS, ChoiceRules, hand_label
 from analyzer.errors import AnalyzerError
 from analyzer.shoe import Shoe
-from analyzer.strategy import Strategy, load_strategy
+from analyzer.strategy import Strategy, check_observations, load_strategy
 
 ObjectArray = npt.NDArray[Any]
 #: What the banker sees of one player: 0 natural, 1 drew, 2 stood.
@@ -130,12 +139,18 @@ def summary_observation(vector: Sequence[int]) -> str:
     return "drew" if live and 2 * drew >= len(live) else "stood"
 
 
-def banker_from_strategy(game: TableGame | int, strategy: Strategy) -> BankerPlan:
+def banker_from_strategy(game: TableGame | int, strategy: Strategy,
+                         rules: ChoiceRules | None = None) -> BankerPlan:
     """A heads-up banker strategy file used at a bigger table (see :func:`summary_observation`).
 
-    With one player it is exactly the heads-up strategy.
+    With one player it is exactly the heads-up strategy. A table for an observation the
+    banker cannot make (anything but ``any``, ``drew``, ``stood``) is an error; the rules
+    are the game's, or ``rules`` (default: ``lucky9-home``'s) when given a player count.
     """
     players = game if isinstance(game, int) else game.players
+    table_rules = rules if rules is not None else (
+        LUCKY9_RULES() if isinstance(game, int) else game.rules)
+    check_observations(strategy, table_rules.observations, table_rules.name)
     summaries = [summary_observation(v) for v in vectors(players)]
     rows = []
     for hand in HANDS:
@@ -241,6 +256,15 @@ class TableGame:
                            seat: int) -> ObjectArray:
         """``C[hand, drew]``: seat's result numerators when holding ``hand`` and drawing or
         not, everyone else as given (the seat's own matrix is ignored)."""
+        summed: ObjectArray = self.seat_contributions_by_earlier(matrices, y, seat).sum(axis=1)
+        return summed
+
+    def seat_contributions_by_earlier(self, matrices: Sequence[ObjectArray], y: ObjectArray,
+                                      seat: int) -> ObjectArray:
+        """``C[hand, earlier, drew]``: as :meth:`seat_contributions`, split by what the
+        seat has seen before choosing -- the observations (natural / drew / stood) of the
+        seats before it, as a base-3 index over ``3**seat`` vectors (:func:`vector_index`).
+        The later seats' observations are summed out: the seat cannot see them."""
         raise NotImplementedError
 
     def seat_scale(self, scales: Sequence[int], seat: int) -> int:
@@ -284,13 +308,15 @@ class InfiniteTable(TableGame):
         cells = own_full * others[None, ..., None]
         return cells.reshape(55, 3**self.players, 2)
 
-    def seat_contributions(self, matrices: Sequence[ObjectArray], y: ObjectArray,
-                           seat: int) -> ObjectArray:
+    def seat_contributions_by_earlier(self, matrices: Sequence[ObjectArray], y: ObjectArray,
+                                      seat: int) -> ObjectArray:
         others = self._others(matrices, seat).reshape((3,) * self.players)
         full = y.reshape((55,) + (3,) * self.players + (2,)) * others[None, ..., None]
-        axes = tuple(1 + j for j in range(self.players) if j != seat)
-        marginal = full.sum(axis=axes) if axes else full  # (55, 3, 2): bank, own obs, bank drew
-        out = np.zeros((55, 2), dtype=object)
+        later = tuple(1 + j for j in range(seat + 1, self.players))
+        marginal = full.sum(axis=later) if later else full
+        # (bank, earlier vector, own observation, bank drew)
+        marginal = marginal.reshape(55, 3**seat, 3, 2)
+        out = np.zeros((55, 3**seat, 2), dtype=object)
         for h in range(55):
             for d in (0, 1):
                 if TOTALS[h] in self.rules.naturals:
@@ -299,7 +325,8 @@ class InfiniteTable(TableGame):
                         continue
                 else:
                     observation = DREW if d else STOOD
-                out[h, d] = (self.result[:, h, d, :] * marginal[:, observation, :]).sum()
+                out[h, :, d] = (self.result[:, h, d, :][:, None, :]
+                                * marginal[:, :, observation, :]).sum(axis=(0, 2))
         return out
 
     def seat_scale(self, scales: Sequence[int], seat: int) -> int:
@@ -330,8 +357,8 @@ class FiniteTable(TableGame):
             cells = cells.transpose(0, 2, 1, 3)
         return cells.reshape(55, 9, 2)
 
-    def seat_contributions(self, matrices: Sequence[ObjectArray], y: ObjectArray,
-                           seat: int) -> ObjectArray:
+    def seat_contributions_by_earlier(self, matrices: Sequence[ObjectArray], y: ObjectArray,
+                                      seat: int) -> ObjectArray:
         result = self._seat_result(seat)
         if self.players == 1:
             # One player: the second holding is unused positions (exchangeable), summed out.
@@ -340,10 +367,10 @@ class FiniteTable(TableGame):
         else:
             other = matrices[1 - seat].sum(axis=2)
             partial = np.einsum("bhgdk,gp->bhpdk", result, other)
-            marginal = y.reshape(55, 3, 3, 2)
+            marginal = y.reshape(55, 3, 3, 2)  # (bank, own observation, other's, bank drew)
             if seat == 1:
                 marginal = marginal.transpose(0, 2, 1, 3)
-        out = np.zeros((55, 2), dtype=object)
+        out = np.zeros((55, 3**seat, 2), dtype=object)
         for h in range(55):
             for d in (0, 1):
                 if TOTALS[h] in self.rules.naturals:
@@ -352,7 +379,12 @@ class FiniteTable(TableGame):
                     observation = NATURAL
                 else:
                     observation = DREW if d else STOOD
-                out[h, d] = (partial[:, h, :, d, :] * marginal[:, observation, :, :]).sum()
+                by_other = (partial[:, h, :, d, :] * marginal[:, observation, :, :]
+                            ).sum(axis=(0, 2))  # per observation of the other seat
+                if seat == 0:
+                    out[h, 0, d] = by_other.sum()  # seat 1 cannot see seat 2's choice
+                else:
+                    out[h, :, d] = by_other
         return out
 
     def seat_scale(self, scales: Sequence[int], seat: int) -> int:
@@ -537,10 +569,12 @@ def banker_best_response(game: TableGame, plans: Sequence[PlayerPlan],
     return plan, seat_values(game, plans, plan).banker
 
 
-def player_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
-                         seat: int, by: str = "cards") -> tuple[PlayerPlan, Fraction]:
-    """Seat's exact best response (others fixed) and its value with it."""
-    matrices, scales, y, y_scale = _prepare(game, plans, banker)
+def own_hand_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+                           seat: int, by: str = "cards") -> tuple[PlayerPlan, Fraction]:
+    """Seat's exact best response among strategies that see its own hand only (others
+    fixed), and its value with it. Not the seat's full best response when seats before it
+    exist: see :func:`player_best_response`."""
+    matrices, _, y, _ = _prepare(game, plans, banker)
     contributions = game.seat_contributions(matrices, y, seat)
     plan = list(game._forced_player(plans[seat]))
     for group in _groups(by):
@@ -557,26 +591,104 @@ def player_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: B
 
 
 @dataclass(frozen=True)
+class InformedPlan:
+    """A player's pure plan on its full information sets (RULES.md section 4): its own
+    holding (55, in ``HANDS`` order) and what the seats before it showed (``3**seat``
+    vectors of natural / drew / stood, :func:`vector_index` order)."""
+
+    seat: int
+    draw: tuple[tuple[Fraction, ...], ...]
+
+    def at(self, hand: int, earlier: Sequence[int]) -> Fraction:
+        """The draw probability holding ``HANDS[hand]`` after the earlier seats showed
+        ``earlier``."""
+        return self.draw[hand][vector_index(earlier)]
+
+    @property
+    def uses_earlier_choices(self) -> bool:
+        """Whether the plan's play depends on what the earlier seats showed."""
+        return any(len(set(row)) > 1 for row in self.draw)
+
+
+def _player_information(game: TableGame) -> None:
+    """Check the profile's stated player information is what this model implements."""
+    sees = game.rules.player_sees
+    if game.players > 1 and sees != "earlier choices":
+        raise AnalyzerError(f"profile {game.rules.name!r}: game.player_sees = {sees!r}; the "
+                            "table game models players who see the earlier seats' choices "
+                            "(player_sees = \"earlier choices\")")
+
+
+def player_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+                         seat: int, by: str = "cards") -> tuple[InformedPlan, Fraction]:
+    """Seat's exact best response over its full information sets, others fixed, and its
+    value with it.
+
+    A player choosing knows its own hand (total or two cards, per ``by``), the revealed
+    naturals and the choices of the seats before it (RULES.md section 4; the profile's
+    ``player_sees = "earlier choices"``). The banker conditions on every choice, so a later
+    seat can gain by conditioning on the earlier ones; the best response is computed cell
+    by cell over (own hand, earlier seats' observations) from the seat's contributions with
+    the earlier seats' observation axes kept (Kuhn 1953: a pure behaviour best response).
+    """
+    _player_information(game)
+    matrices, scales, y, y_scale = _prepare(game, plans, banker)
+    contributions = game.seat_contributions_by_earlier(matrices, y, seat)
+    rules = game.rules
+    rows = [[Fraction(0)] * 3**seat for _ in range(55)]
+    chosen = 0
+    for group in _groups(by):
+        live = [h for h in group if TOTALS[h] not in rules.naturals]
+        for e in range(3**seat):
+            stand = sum((int(contributions[h, e, 0]) for h in group), 0)
+            advantage = sum((int(contributions[h, e, 1] - contributions[h, e, 0])
+                             for h in live), 0)
+            for h in live:
+                total = TOTALS[h]
+                forced = (1 if total in rules.player_draws else
+                          0 if total in rules.player_stands else None)
+                take = forced if forced is not None else int(advantage > 0)
+                rows[h][e] = Fraction(take)
+                chosen += int(contributions[h, e, take]) - int(contributions[h, e, 0])
+            chosen += stand
+    scale = game.seat_scale(scales, seat) * y_scale
+    value = (Fraction(game.constant, game.denominator)
+             + Fraction(chosen, scale * game.denominator))
+    return InformedPlan(seat, tuple(tuple(r) for r in rows)), value
+
+
+@dataclass(frozen=True)
 class Regrets:
-    """Each side's exact regret: what switching alone to its best response would gain."""
+    """Each side's exact regret: what switching alone to its best response would gain.
+
+    ``players``: over each seat's full information sets (own hand and the earlier seats'
+    choices, RULES.md section 4); ``own_hand``: among strategies seeing the own hand only
+    (the class the dynamics' strategies live in; never more than ``players``). The banker's
+    best response always sees its own hand and every choice.
+    """
 
     players: tuple[Fraction, ...]
     banker: Fraction
+    own_hand: tuple[Fraction, ...] = ()
 
     @property
     def largest(self) -> Fraction:
-        """The distance from equilibrium: the largest single regret (0 = equilibrium)."""
+        """The distance from equilibrium: the largest single regret over full information
+        sets (0 = an exact equilibrium of the game)."""
         return max((*self.players, self.banker))
 
 
 def regrets(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
             by: str = "cards") -> Regrets:
-    """Every side's exact regret at a strategy profile."""
+    """Every side's exact regret at a strategy profile, over full information sets (and,
+    for the players, also within own-hand-only strategies)."""
     values = seat_values(game, plans, banker)
     _, banker_best = banker_best_response(game, plans, by)
     seats = tuple(player_best_response(game, plans, banker, i, by)[1] - values.players[i]
                   for i in range(game.players))
-    return Regrets(seats, banker_best - values.banker)
+    own = tuple(own_hand_best_response(game, plans, banker, i, by)[1] - values.players[i]
+                for i in range(game.players))
+    return Regrets(seats, banker_best - values.banker, own)
 
 
 @dataclass(frozen=True)
@@ -600,7 +712,9 @@ class Dynamics:
 
     @property
     def equilibrium(self) -> bool:
-        """Zero regret for every side: an exact equilibrium (in these strategy classes)."""
+        """Zero regret for every side over its full information sets (players: own hand and
+        the earlier seats' choices; banker: own hand and every choice): an exact equilibrium
+        of the game."""
         return self.regrets.largest == 0
 
 
@@ -611,8 +725,11 @@ def _mix(old: Sequence[Fraction], new: Sequence[Fraction], weight: Fraction) -> 
 
 def dynamics(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
              rounds: int = 8, by: str = "cards") -> Dynamics:
-    """Fictitious play from a starting profile, seats in order then the banker, with exact
-    regrets; returns the visited average profile with the smallest largest regret."""
+    """Sequential best-response dynamics with averaging from a starting profile (see the
+    module docstring): each round the seats in order, then the banker, best-respond to the
+    newest pure responses (players within own-hand strategies), then every strategy moves to
+    the running average of its start and its responses. Exact regrets over full information
+    sets; returns the visited average profile with the smallest largest regret."""
     start = time.perf_counter()
     current = [tuple(p) for p in plans]
     bank = banker
@@ -628,7 +745,7 @@ def dynamics(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
         weight = Fraction(1, round_number + 2)
         responses = list(current)
         for seat in range(game.players):
-            reply, _ = player_best_response(game, responses, bank, seat, by)
+            reply, _ = own_hand_best_response(game, responses, bank, seat, by)
             responses[seat] = reply
         reply_bank, _ = banker_best_response(game, responses, by)
         current = [_mix(old, new, weight) for old, new in zip(current, responses, strict=True)]
@@ -657,7 +774,8 @@ class Estimate:
     label: str = "estimate"
 
 
-def play_hand(cards: Sequence[int], plans: Sequence[PlayerPlan], banker: BankerPlan,
+def play_hand(cards: Sequence[int], plans: Sequence[PlayerPlan | InformedPlan],
+              banker: BankerPlan,
               rules: ChoiceRules, rng: random.Random) -> tuple[list[int], list[int]]:
     """Deal one hand from point values in shoe order; each player's result and what it held.
 
@@ -685,7 +803,9 @@ def play_hand(cards: Sequence[int], plans: Sequence[PlayerPlan], banker: BankerP
         if totals[seat] in rules.naturals:
             vector.append(NATURAL)
             continue
-        draw = plans[seat][index[seat]]
+        plan = plans[seat]
+        draw = (plan.at(index[seat], vector) if isinstance(plan, InformedPlan)
+                else plan[index[seat]])
         forced = (1 if totals[seat] in rules.player_draws else
                   0 if totals[seat] in rules.player_stands else None)
         took = forced if forced is not None else int(rng.random() < draw)
@@ -793,13 +913,14 @@ def table_report(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "cards"
     start = f"players: {name_of(player_strategy)}; banker: {name_of(banker_strategy)}"
     best_response = banker_strategy == "best-response"
     if banker_strategy == "equilibrium" and equilibrium:
-        banker = banker_from_strategy(players, equilibrium[1])
+        banker = banker_from_strategy(players, equilibrium[1], rules)
     elif best_response:
-        banker = banker_from_strategy(players, house_banker())  # replaced below when exact
+        banker = banker_from_strategy(players, house_banker(), rules)  # replaced below when exact
     elif isinstance(banker_strategy, str):
-        banker = banker_from_strategy(players, load_strategy(banker_strategy, "banker"))
+        banker = banker_from_strategy(players, load_strategy(banker_strategy, "banker"),
+                                      rules)
     else:
-        banker = banker_from_strategy(players, banker_strategy)
+        banker = banker_from_strategy(players, banker_strategy, rules)
     if not shoe.is_infinite and players > EXACT_FINITE_PLAYERS:
         if best_response:
             raise AnalyzerError("--banker best-response needs an exact table (--infinite, or "

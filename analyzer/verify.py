@@ -13,9 +13,10 @@ lines (probability below 1%) by an exact binomial test, and the return to player
 z-score from the bet's exact standard deviation, with a confidence interval. The dealt
 cards are tested too: their point values, the ranks among tens and faces, and the suits.
 All p-values are adjusted together by Holm's step-down method (Holm 1979, Scand. J.
-Statist. 6:65). For each bet the smallest RTP error the sample could detect (two-sided,
-80% power, Bonferroni level) is reported; a bet whose detectable error is larger than the
-``detect`` target is *underpowered*, which is reported apart from pass and fail.
+Statist. 6:65). For each bet the smallest RTP error the sample could detect (the bet's
+own two-sided RTP z-test at ``alpha``, 80% power: :func:`rtp_hands_needed`) is reported; a
+bet whose detectable error is larger than the ``detect`` target is *underpowered*, which is
+reported apart from pass and fail.
 
 **Shoe-aware model.** Hands dealt from a shoe are not independent draws from the full
 shoe. When a log holds whole shoes, each hand is tested against its exact distribution
@@ -59,6 +60,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.handlog import (
     CARD_RANK,
     CARD_VALUE,
+    ROUNDING,
     Counts,
     Hand,
     LogOptions,
@@ -259,6 +261,10 @@ class Partial:
     rank_expected: tuple[float, ...] = ()
     rank_covariance: tuple[float, ...] = ()
     counts_only: bool = False
+    #: stretches of hands logged without a shoe id that held more cards than one shoe
+    #: (shoes could not be told apart: their composition check was skipped)
+    undelimited_shoes: int = 0
+    notes: tuple[str, ...] = ()
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -309,7 +315,9 @@ def merge(partials: Iterable[Partial]) -> Partial:
         sum(i.violation_count for i in items),
         tuple(x for i in items for x in i.violations)[:LISTED],
         tuple(sorted(kinds.items())), tuple(bets), card_counts, rank_expected,
-        rank_covariance, all(i.counts_only for i in items))
+        rank_covariance, all(i.counts_only for i in items),
+        sum(i.undelimited_shoes for i in items),
+        tuple(dict.fromkeys(note for i in items for note in i.notes)))
 
 
 # -- shoe-aware evaluation -------------------------------------------------------------------
@@ -545,7 +553,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     """Replay one log and return its partial sums (statistics are done by :func:`finish`)."""
     options = options or LogOptions()
     source = str(path)
-    run = _FileCheck(source, model, shoe_aware)
+    run = _FileCheck(source, model, shoe_aware, options.rounding)
     entry_for = run.entry_for
     entries = run.entries
     tally = run.tally
@@ -556,6 +564,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         if type(rec) is Hand:
             if rec.shoe != run.shoe_id or run.announced is not None:
                 run.new_hand_shoe(rec)
+            elif not rec.shoe and (rec.hand == 1 or rec.burn) and run.last_hand:
+                run.unnamed_shoe(rec)  # no shoe id logged: hand 1 or a burn opens a shoe
             elif rec.hand != run.last_hand + 1:
                 run.gap(rec)
             run.last_hand = rec.hand
@@ -611,9 +621,14 @@ def _settled(model: Model) -> tuple[dict[int, Settled], dict[Any, Settled]]:
 class _FileCheck:
     """The state of one file's replay: counts, money, shoe tracking and issues."""
 
-    def __init__(self, source: str, model: Model, shoe_aware: bool) -> None:
+    def __init__(self, source: str, model: Model, shoe_aware: bool,
+                 rounding: str = "down") -> None:
+        if rounding not in ROUNDING:
+            raise AnalyzerError(f"unknown rounding rule {rounding!r} "
+                                f"({', '.join(ROUNDING)})")
         self.source = source
         self.model = model
+        self.rounding = rounding
         tableau = model.profile.tableau
         assert tableau is not None
         self.rules = replay_rules(tableau)
@@ -647,6 +662,10 @@ class _FileCheck:
         self.row_entries, self.entries = _settled(model)
         self.hands = self.shoes = self.whole_shoes = self.shoe_aware_hands = 0
         self.shoe_id: str | None = None
+        self.unnamed = False  # the shoe has no id and no shoe record: its end is a guess
+        self.pending: list[tuple[int, str, int | None]] = []  # its composition problems
+        self.undelimited = 0
+        self.shoe_size = 52 * model.decks
         self.shoe_counts = [0] * 52
         self.remaining = list(self.full_values)
         self.tracking = False
@@ -728,10 +747,14 @@ class _FileCheck:
             multiplier = 1 + self.label_nets[label]
             if returned * multiplier.denominator != stake * multiplier.numerator:
                 exact = stake * multiplier
-                if exact.denominator != 1 and math.floor(exact) <= returned <= math.ceil(exact):
-                    continue  # a fractional amount rounded to a neighbouring minor unit
+                rounded = ""
+                if exact.denominator != 1:  # a fractional amount, paid in whole minor units
+                    allowed = _rounded(exact, self.rounding)
+                    if returned in allowed:
+                        continue
+                    rounded = f", {' or '.join(map(str, allowed))} rounding {self.rounding}"
                 problems.append(("payout", f"{bet_id}: staked {stake}, returned {returned}, "
-                                           f"the paytable returns {_amount(exact)} "
+                                           f"the paytable returns {_amount(exact)}{rounded} "
                                            f"({self.label_names[label]})"))
         cell = [0, tuple(problems)]
         self.tally[(labels, bets)] = cell
@@ -746,8 +769,8 @@ class _FileCheck:
             self.hands += n
             for bet_id, stake, returned in bets:
                 i = index.get(bet_id)
-                if i is None:
-                    continue
+                if i is None or not stake:  # a zero stake is no staked hand (a payment on
+                    continue                # it is a payout violation, see tally_cell)
                 sums = self.money_sums[i]
                 sums[0] += n
                 sums[1] += n * stake
@@ -764,7 +787,12 @@ class _FileCheck:
             return
         self.announced = None
         whole = rec.hand == 1 or (self.shoe_id is not None and rec.hand == self.last_hand + 1)
-        self.open_shoe(rec.shoe, whole, (), rec.line)
+        self.open_shoe(rec.shoe, whole, (), rec.line, unnamed=not rec.shoe)
+
+    def unnamed_shoe(self, rec: Hand) -> None:
+        """A hand numbered 1, or with burn cards, in a log without shoe ids: a new shoe."""
+        whole = rec.hand == 1 or rec.hand == self.last_hand + 1
+        self.open_shoe("", whole, (), rec.line, unnamed=True)
 
     def gap(self, rec: Hand) -> None:
         self.problem(rec.line, f"hand number {rec.hand} follows {self.last_hand} in shoe "
@@ -780,8 +808,10 @@ class _FileCheck:
         self.announced = rec.shoe
         self.last_hand = 0
 
-    def open_shoe(self, new_id: str, whole: bool, burn: tuple[int, ...], line: int) -> None:
+    def open_shoe(self, new_id: str, whole: bool, burn: tuple[int, ...], line: int,
+                  unnamed: bool = False) -> None:
         self.close_shoe()
+        self.unnamed = unnamed
         self.shoe_id = new_id
         self.shoes += 1
         self.whole_shoes += whole
@@ -789,7 +819,20 @@ class _FileCheck:
         self.take(burn, line, None, False)
 
     def close_shoe(self) -> None:
-        """Check the closing shoe's composition and add its cards up."""
+        """Check the closing shoe's composition and add its cards up.
+
+        A shoe without an id or a shoe record that held more cards than one shoe is
+        several shoes that could not be told apart: its composition is not checked.
+        """
+        dealt_cards = sum(self.shoe_counts) + sum(
+            len(h.player) + len(h.banker) for h in self.shoe_hands)
+        undelimited = self.unnamed and dealt_cards > self.shoe_size
+        if undelimited:
+            self.undelimited += 1
+        else:
+            for line, message, number in self.pending:
+                self.problem(line, message, "", number, "composition")
+        self.pending = []
         if self.accumulator is not None:
             self.accumulator.add_shoe(self.start_ranks, self.sequence, self.tested)
             self.accumulator.add_shoe(self.start_ranks, self.untracked,
@@ -803,7 +846,9 @@ class _FileCheck:
                                 dtype=np.int64)
             dealt = np.bincount(cards, minlength=52)
             total = dealt + np.array(self.shoe_counts)  # burns were counted by take()
-            for c in np.flatnonzero(total > np.array(self.composition)).tolist():
+            excess = [] if undelimited else np.flatnonzero(
+                total > np.array(self.composition)).tolist()
+            for c in excess:
                 seen = self.shoe_counts[c]  # find the hand where the card went past the shoe
                 culprit = self.shoe_hands[-1]
                 for hand in self.shoe_hands:
@@ -840,9 +885,12 @@ class _FileCheck:
             if self.shoe_counts[c] > self.composition[c] and c not in self.reported:
                 self.reported.add(c)
                 self.tracking = False
-                self.problem(line, f"card {card_text(c)} appears {self.shoe_counts[c]} times "
-                                   f"in shoe {self.shoe_id}, more than {self.model.decks} "
-                                   "deck(s) hold", self.shoe_id or "", hand, "composition")
+                message = (f"card {card_text(c)} appears {self.shoe_counts[c]} times in shoe "
+                           f"{self.shoe_id}, more than {self.model.decks} deck(s) hold")
+                if self.unnamed:  # judged when the shoe closes: it may be several shoes
+                    self.pending.append((line, message, hand))
+                else:
+                    self.problem(line, message, self.shoe_id or "", hand, "composition")
 
     def shoe_aware_row(self, rec: Hand, labels: tuple[int, ...]) -> None:
         """Queue this hand's depleted shoe for the batch evaluator, then deal its cards."""
@@ -894,7 +942,23 @@ class _FileCheck:
                        hands, self.shoes, self.whole_shoes, self.shoe_aware_hands,
                        self.malformed_count, tuple(self.malformed), self.violation_count,
                        tuple(self.violations), tuple(sorted(self.kinds.items())),
-                       tuple(bets), tuple(self.card_counts), rank_expected, rank_covariance)
+                       tuple(bets), tuple(self.card_counts), rank_expected, rank_covariance,
+                       undelimited_shoes=self.undelimited)
+
+
+def _rounded(exact: Fraction, rule: str) -> tuple[int, ...]:
+    """The whole amounts a rounding rule allows for a fractional amount.
+
+    >>> _rounded(Fraction(39, 2), "down"), _rounded(Fraction(39, 2), "nearest")
+    ((19,), (20,))
+    >>> _rounded(Fraction(39, 2), "either")
+    (19, 20)
+    """
+    if rule == "down":
+        return (math.floor(exact),)
+    if rule == "nearest":
+        return (math.floor(exact + Fraction(1, 2)),)
+    return (math.floor(exact), math.ceil(exact))
 
 
 def _amount(value: Fraction) -> str:
@@ -909,6 +973,7 @@ def counts_partial(counts: Counts, model: Model) -> Partial:
     if unknown:
         raise AnalyzerError(f"{counts.path}: bet {sorted(unknown)[0]!r} is not in profile "
                             f"{model.profile.name!r}")
+    notes: list[str] = []
     for bet_model in model.bets:
         counted = by_id.get(bet_model.bet.id)
         results = [0] * len(bet_model.labels)
@@ -922,15 +987,50 @@ def counts_partial(counts: Counts, model: Model) -> Partial:
                     raise AnalyzerError(f"{counts.path}: bet {bet_model.bet.id!r} has no line "
                                         f"{name!r} (lines: {', '.join(sorted(names))})")
                 results[index] += n
-            if counted.stake is not None and counted.returned is not None:
-                staked = counts.hands
-                stake, returned = counted.stake, counted.returned
-                stake_squares = (counted.stake_squares if counted.stake_squares is not None
-                                 else (stake * stake) // max(counts.hands, 1))
+            money = _counted_money(counts, counted)
+            if money is None and counted.stake:
+                notes.append(f"bet {counted.id}: money totals without stake_squares or "
+                             "staked_hands: their variance is unknown (the bet may not be "
+                             "staked every hand), so its RTP was tested from the result "
+                             "counts at unit stake")
+            elif money is not None:
+                staked, stake, stake_squares, returned = money
         bets.append(BetTally(bet_model.bet.id, tuple(results), staked, stake, stake_squares,
                              returned))
     return Partial(model.profile.name, model.decks, "independent", (counts.path,), counts.hands,
-                   0, 0, 0, 0, (), 0, (), (), tuple(bets), (), counts_only=True)
+                   0, 0, 0, 0, (), 0, (), (), tuple(bets), (), counts_only=True,
+                   notes=tuple(notes))
+
+
+def _counted_money(counts: Counts, counted: Any) -> tuple[int, int, int, int] | None:
+    """(staked hands, stake, stake squares, returned) of a counted bet, or None when its
+    money cannot be tested (no totals, a zero stake, or no way to know their variance).
+
+    The RTP test's variance is the bet's per-unit variance times the sum of squared stakes,
+    which the totals alone do not give: a bet staked on a fraction f of the hands has
+    1/f times the squares of one staked every hand at the same total.
+    """
+    where = f"{counts.path}: bet {counted.id!r}"
+    if counted.stake is None or counted.returned is None:
+        if counted.stake is not None or counted.returned is not None:
+            raise AnalyzerError(f"{where}: give both stake and returned, or neither")
+        return None
+    stake, returned = counted.stake, counted.returned
+    if stake == 0:
+        if returned:
+            raise AnalyzerError(f"{where}: returned {returned} on a total stake of 0")
+        return None
+    squares, staked = counted.stake_squares, counted.staked_hands
+    if staked == 0:
+        raise AnalyzerError(f"{where}: staked_hands is 0 but the stake is {stake}")
+    if squares is None:
+        if staked is None:
+            return None
+        squares = -(-stake * stake // staked)  # equal stakes on each staked hand
+    if squares * (staked or counts.hands) < stake * stake:
+        raise AnalyzerError(f"{where}: stake_squares {squares} is too small for a stake of "
+                            f"{stake} over {staked or counts.hands} hands")
+    return (staked or counts.hands, stake, squares, returned)
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -1176,7 +1276,7 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         # return to player: logged money when the bet was staked, else a flat unit per hand
         sd = bet_odds.sd
         ev = bet_odds.ev
-        if tally.staked_hands:
+        if tally.staked_hands and tally.stake > 0:
             basis = "logged stakes"
             stake, squares = tally.stake, tally.stake_squares
             net = float(tally.returned - tally.stake)
@@ -1190,7 +1290,8 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
                 expected_rtp = float(1 + ev)
             effective = stake * stake / squares if squares else 0.0
         else:
-            basis = "cards, unit stake"
+            basis = ("result counts, unit stake" if partial.counts_only
+                     else "cards, unit stake")
             net_exact = sum((count * bet_model.nets[i] for i, count in enumerate(tally.results)),
                             Fraction(0))
             stake = hands
@@ -1225,16 +1326,12 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
     adjusted = holm([t.p_value for t in tests])
     tests = [replace(t, adjusted=a, passed=a >= alpha) for t, a in zip(tests, adjusted,
                                                                           strict=True)]
-    m = max(len(tests), 1)
-    z_alpha = NormalDist().inv_cdf(1 - alpha / (2 * m))
-    z_power = NormalDist().inv_cdf(POWER)
     z_interval = NormalDist().inv_cdf(1 - alpha / 2)
     summaries = []
     for row in bet_rows:
         effective = row["effective"]
-        detectable = ((z_alpha + z_power) * row["sd"] / math.sqrt(effective)
-                      if effective else math.inf)
-        needed = math.ceil(((z_alpha + z_power) * row["sd"] / detect) ** 2)
+        detectable = detectable_error(row["sd"], effective, alpha)
+        needed = rtp_hands_needed(row["sd"], detect, alpha)
         summaries.append(BetSummary(
             row["bet"].id, row["bet"].name, row["hands"], row["basis"], row["rtp"],
             row["expected_rtp"], row["z"], row["rtp"] - z_interval * row["sd_rtp"],
@@ -1244,6 +1341,15 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         notes.append(f"{partial.hands - partial.shoe_aware_hands} hands were not in whole "
                      "shoes (or a shoe's cards went wrong) and were tested against the full "
                      "shoe")
+    if partial.undelimited_shoes:
+        notes.append(f"{partial.undelimited_shoes} stretch(es) of hands logged without a shoe "
+                     "id held more cards than one shoe: shoes could not be told apart (no "
+                     "shoe column, no shoe records, hand numbers that do not restart at 1 "
+                     "and no burn entries), so the card-composition check per shoe was "
+                     "skipped for them"
+                     + ("; the shoe-aware expectations of their hands are unreliable (use "
+                        "--model independent)" if shoe_model else ""))
+    notes.extend(partial.notes)
     if model.card_level and partial.whole_shoes and not partial.counts_only:
         notes.append("bets that read ranks or suits have no shoe-aware evaluator yet: every "
                      "hand was tested against the full shoe")
@@ -1469,12 +1575,38 @@ def _starts_whole(path: str, options: LogOptions) -> bool:
     return False
 
 
+def _z_sum(alpha: float, power: float) -> float:
+    return NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+
+
+def rtp_hands_needed(sd: float, error: float = 0.001, alpha: float = 0.01,
+                     power: float = POWER) -> int:
+    """Hands (at unit stake) for the bet's RTP z-test to detect an error of ``error``.
+
+    The one definition used everywhere (``nine verify``'s report, :func:`hands_needed`,
+    the README's table): the bet's own two-sided z-test at level ``alpha`` with power
+    ``power``, ``n = ceil(((z_(1-alpha/2) + z_power) * SD / error)**2)``, SD per unit
+    staked. It counts one test: with Holm's correction over many tests a run needs
+    somewhat more hands for the same power.
+
+    >>> rtp_hands_needed(0.9273664)  # Banker, 8 decks
+    10044012
+    """
+    return math.ceil((_z_sum(alpha, power) * sd / error) ** 2)
+
+
+def detectable_error(sd: float, hands: float, alpha: float = 0.01,
+                     power: float = POWER) -> float:
+    """The smallest RTP error ``hands`` (effective, at unit stake) detect: the inverse of
+    :func:`rtp_hands_needed`."""
+    return _z_sum(alpha, power) * sd / math.sqrt(hands) if hands > 0 else math.inf
+
+
 def hands_needed(profile: Profile | str = "punto-banco", decks: int | None = None,
                  error: float = 0.001, alpha: float = 0.01,
                  power: float = POWER) -> dict[str, int]:
-    """Hands each bet needs for a two-sided test to detect an RTP error of ``error``.
-
-    ``n = ((z_(1-alpha/2) + z_power) * SD / error)**2`` with the bet's exact SD.
+    """Hands each bet needs to detect an RTP error of ``error`` (:func:`rtp_hands_needed`
+    with the bet's exact SD).
 
     >>> hands_needed("punto-banco", 8)["player"]
     10565864
@@ -1483,8 +1615,7 @@ def hands_needed(profile: Profile | str = "punto-banco", decks: int | None = Non
 
     model = build_model(profile, decks)
     table = odds(model.profile, model.shoe)
-    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    return {bet.id: math.ceil((z * bet.sd / error) ** 2) for bet in table.bets}
+    return {bet.id: rtp_hands_needed(bet.sd, error, alpha, power) for bet in table.bets}
 
 
 def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 1,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from analyzer.profile import load_profile
 from analyzer.shoe import Shoe
 from tests.conftest import brute_force_deal
 
+PROFILE_FILE = Path(__file__).parent.parent / "analyzer" / "profiles" / "punto-banco.toml"
 TABLEAU = load_profile("punto-banco").tableau
 assert TABLEAU is not None
 
@@ -107,3 +109,20 @@ def test_infinite_deck_is_the_limit_of_many_decks() -> None:
     # The infinite deck is exact: over 13**6 equally likely rank-class draws.
     assert infinite.denominator == 13**6
     assert infinite.bet("tie").lines[0].ways == 460601
+
+
+def test_natural_features_follow_the_profiles_naturals(tmp_path: Path) -> None:
+    # A variant where only a two-card 9 is a natural: a two-card 8 that stands is not one.
+    text = PROFILE_FILE.read_text().replace("naturals = [8, 9]", "naturals = [9]")
+    text = text.replace('name = "punto-banco"', 'name = "nines-only"')
+    text = text.replace('aliases = ["baccarat", "punto", "pb", "mini-baccarat"]', "aliases = []")
+    text += ('\n[[bets]]\nid = "natural"\nlines = [{ when = "player_natural", pays = 1 }]\n'
+             '\n[[bets]]\nid = "nine"\nlines = [{ when = "player_two_card_total == 9", '
+             'pays = 1 }]\n')
+    path = tmp_path / "nines-only.toml"
+    path.write_text(text)
+    table = odds(load_profile(str(path)), Shoe.decks(1))
+    assert table.bet("natural").lines[0].ways == table.bet("nine").lines[0].ways
+    eights = deal(load_profile(str(path)).tableau, [4, 3, 4, 3, 9, 9])  # type: ignore[arg-type]
+    assert eights.features["player_two_card_total"] == 8
+    assert not eights.features["player_natural"]

@@ -82,3 +82,16 @@ def test_larger_finite_sessions_are_labelled_estimates() -> None:
     assert not found.exact and found.label == "estimate" and "estimate" in found.model
     assert abs(sum(found.nets)) < Fraction(1, 10**6)  # each simulated hand sums to zero
     assert found.nets[0] < 0 and all(w > 0 for w in found.half_widths)
+
+
+def test_banker_tables_a_lucky9_banker_cannot_see_are_refused() -> None:
+    import pytest
+
+    from analyzer.errors import AnalyzerError
+
+    peeks = parse_strategy('side = "banker"\n[draw.3]\n"0-5" = 1\n', "peek.toml", "banker")
+    people = [Person("A"), Person("B", banker=peeks), Person("C")]
+    with pytest.raises(AnalyzerError, match=r"peek\.toml: \[draw\.3\]"):
+        expected_session(people, 1, Shoe.infinite())
+    with pytest.raises(AnalyzerError, match=r"peek\.toml: \[draw\.3\]"):
+        play_session(people, 1, 7, Shoe.decks(1), expectation=False)

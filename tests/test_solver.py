@@ -169,3 +169,78 @@ def test_cli_evaluate_strategy_files(tmp_path: object) -> None:
     assert document["value"] == "-1163927/134725500"
     assert document["player_exploitability"] == "0" == document["banker_exploitability"]
     assert document["game_value"] == document["value"]
+
+
+@pytest.mark.parametrize(("rules", "table", "shown"), [
+    (CHEMIN, "drew", "drew"),  # chemin de fer: the banker sees the third card, not "drew"
+    (LUCKY9, "3", "3"),  # home Lucky 9: the third card is face down
+    (LUCKY9, "T", "T"),
+])
+def test_banker_tables_the_game_cannot_observe_are_refused(
+        tmp_path: object, rules: ChoiceRules, table: str, shown: str) -> None:
+    from pathlib import Path
+
+    from analyzer.errors import AnalyzerError
+    from analyzer.strategy import banker_vector, load_strategy
+
+    path = Path(str(tmp_path)) / "bank.toml"
+    path.write_text(f'side = "banker"\ndefault = "stand"\n[draw]\n"0-4" = 1\n'
+                    f'[draw.{table}]\n"5" = 1\n', encoding="utf-8")
+    game = build_game(rules, Shoe.infinite(), "total")
+    with pytest.raises(AnalyzerError, match=rf"bank\.toml: \[draw\.{shown}\]"):
+        banker_vector(load_strategy(str(path), "banker"), game)
+    result = CliRunner().invoke(main, ["evaluate", "--profile", rules.name, "--infinite",
+                                       "--by", "total", "--banker", str(path)])
+    assert result.exit_code != 0 and f"[draw.{shown}]" in result.output + result.stderr
+    # Tables the game can observe are still accepted.
+    fine = "stood" if rules is CHEMIN else "drew"
+    path.write_text(f'side = "banker"\n[draw.{fine}]\n"5" = 1\n[draw.any]\n"0-4" = 1\n',
+                    encoding="utf-8")
+    assert len(banker_vector(load_strategy(str(path), "banker"), game)) == len(
+        game.banker_cells)
+
+
+def test_precedence_of_observation_total_over_any_holding() -> None:
+    from analyzer.strategy import parse_strategy
+
+    rule = parse_strategy('side = "banker"\n[draw.any]\n"T+5" = 1\n[draw.drew]\n"5" = 0\n',
+                          "precedence")
+    assert rule.draw((0, 5), "drew") == 0  # the observation's total beats an 'any' holding
+    assert rule.draw((0, 5), "stood") == 1  # no 'stood' table: 'any' holding
+    assert rule.draw((1, 4), "stood") == 0  # nothing applies: default (stand)
+
+
+def test_uncertified_solutions_are_not_called_certified(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+    from pathlib import Path
+
+    from analyzer import solver
+    from analyzer.report import render_evaluation
+
+    real = solver.solve_game
+
+    def uncertified(game: object, title: str = "") -> solver.Equilibrium:
+        found = real(game, title)  # type: ignore[arg-type]
+        lower = found.certificate.banker_best_response
+        return dataclasses.replace(found, certificate=solver.Certificate(lower + 1, lower))
+
+    monkeypatch.setattr(solver, "solve_game", uncertified)
+    monkeypatch.setattr(solver, "solve", lambda profile, shoe, by="cards": uncertified(
+        build_game(LUCKY9, shoe, by)))
+    # m3: evaluate_game flags a game value taken from an uncertified solution.
+    game = build_game(LUCKY9, Shoe.infinite(), "total")
+    x = [Fraction(int(info.total <= 4)) for info in game.player_sets]
+    y = [Fraction(int(cell.total <= 4)) for cell in game.banker_cells]
+    evaluation = evaluate_game(game, x, y)
+    assert not evaluation.game_value_certified and evaluation.game_value_gap == 1
+    text = render_evaluation(evaluation)
+    assert "NOT certified" in text and "(certified equilibrium)" not in text
+    assert json.loads(render_evaluation(evaluation, "json"))["game_value_certified"] is False
+    # m2: the saved strategy files say so too.
+    folder = Path(str(tmp_path))
+    saved = CliRunner().invoke(main, ["solve", "--infinite", "--by", "total",
+                                      "--save-player", str(folder / "p.toml")])
+    assert saved.exit_code == 0, saved.output
+    note = (folder / "p.toml").read_text(encoding="utf-8").splitlines()[0]
+    assert "NOT certified" in note and ": certified equilibrium" not in note

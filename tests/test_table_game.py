@@ -17,6 +17,7 @@ from analyzer.cards import parse_cards
 from analyzer.choices import build_game
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError
+from analyzer.report import render_table_report
 from analyzer.shoe import Shoe
 from analyzer.solver import evaluate_game, solve_game
 from analyzer.strategy import banker_vector, load_strategy, player_vector
@@ -24,6 +25,7 @@ from analyzer.table_game import (
     HANDS,
     LUCKY9_RULES,
     BankerPlan,
+    InformedPlan,
     TableGame,
     banker_best_response,
     banker_from_function,
@@ -32,6 +34,7 @@ from analyzer.table_game import (
     dynamics,
     house_banker,
     house_player,
+    own_hand_best_response,
     play_hand,
     player_best_response,
     regrets,
@@ -147,8 +150,11 @@ def test_banker_best_response_beats_any_fixed_banker(data: st.DataObject) -> Non
     _, banker_best = banker_best_response(game, plans)
     assert banker_best >= values.banker
     for seat in range(2):
-        _, best = player_best_response(game, plans, bank, seat)
-        assert best >= values.players[seat]
+        informed, best = player_best_response(game, plans, bank, seat)
+        _, own = own_hand_best_response(game, plans, bank, seat)
+        assert best >= own >= values.players[seat]
+        if seat == 0:  # the first seat sees no earlier choice
+            assert best == own and not informed.uses_earlier_choices
 
 
 def test_seat_does_not_matter_for_equal_strategies_and_a_symmetric_banker() -> None:
@@ -176,6 +182,8 @@ def test_dynamics_reduce_regret_and_report_it_exactly() -> None:
     bank = banker_from_strategy(game, house_banker())
     found = dynamics(game, plans, bank, rounds=3)
     assert found.history[0] == Fraction(11412480, 815730721)  # the banker's regret at start
+    assert all(o <= r for o, r in zip(found.regrets.own_hand, found.regrets.players,
+                                      strict=True))
     assert found.regrets.largest == min(found.history) < found.history[0]
     assert found.regrets.largest > 0 and not found.equilibrium
     assert found.values.banker == -sum(found.values.players)
@@ -204,3 +212,68 @@ def test_cli_solve_players() -> None:
     assert document["dynamics"]["banker_regret"] == document["dynamics"]["largest_regret"]
     text = runner.invoke(main, ["solve", "--players", "3", "--decks", "1"]).stdout
     assert "estimate" in text and "ESTIMATE" in text
+
+
+def test_later_seats_best_respond_to_the_earlier_choices() -> None:
+    # RULES.md section 4: a player choosing knows the earlier seats' choices, and the banker's
+    # play depends on every choice, so seat 2's regret must be taken over (own total, seat
+    # 1's natural / drew / stood). Own-total-only deviations understate it 540/62748517 vs
+    # 1039644/815730721 (reviewer's figures, infinite deck, 2 players, by total).
+    game = table(0, 2)
+    bank = banker_from_strategy(game, house_banker())
+    found = dynamics(game, [house_player()] * 2, bank, rounds=3, by="total")
+    assert found.regrets.own_hand == (Fraction(540, 62748517),) * 2
+    assert found.regrets.players == (Fraction(540, 62748517), Fraction(1039644, 815730721))
+    assert found.regrets.largest == found.regrets.banker == Fraction(265920, 62748517)
+    assert found.player_best_responses[1] == found.values.players[1] + Fraction(
+        1039644, 815730721)
+    informed, value = player_best_response(game, list(found.plans), found.banker, 1, "total")
+    assert informed.uses_earlier_choices and informed.seat == 1
+    assert value - found.values.players[1] == Fraction(1039644, 815730721)
+    assert not found.equilibrium
+    document = json.loads(render_table_report(table_report(
+        RULES, Shoe.infinite(), 2, "total", 3), "json"))["dynamics"]
+    assert document["player_regrets"] == ["540/62748517", "1039644/815730721"]
+    assert document["player_regrets_own_hand_only"] == ["540/62748517"] * 2
+    assert "fictitious" not in document["method"]
+
+
+def test_informed_best_response_matches_dealing_every_card_sequence() -> None:
+    # Independent check of seat 2's full-information best response at exact card removal:
+    # play its plan, which reads seat 1's revealed choice, on every deal of the tiny shoe.
+    game = build_table(RULES, TINY, 2)
+    rng = random.Random(1)
+    plans = [tuple(Fraction(rng.randint(0, 1)) for _ in HANDS) for _ in range(2)]
+    bank = BankerPlan(2, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(9))
+                               for _ in HANDS))
+    values = seat_values(game, plans, bank)
+    informed, best = player_best_response(game, plans, bank, 1)
+    _, own = own_hand_best_response(game, plans, bank, 1)
+    assert best > own >= values.players[1] and informed.uses_earlier_choices
+    counts = Counter(v for v, n in enumerate(TINY.value_counts()) for _ in range(n))
+    total = deals = 0
+    seat_plans: list[tuple[Fraction, ...] | InformedPlan] = [plans[0], informed]
+
+    def deal(sequence: list[int], ways: int) -> None:
+        nonlocal total, deals
+        if len(sequence) == 9:
+            results, _ = play_hand(sequence, seat_plans, bank, RULES, random.Random(0))
+            total += ways * results[1]
+            deals += ways
+            return
+        for value, left in list(counts.items()):
+            if left:
+                counts[value] -= 1
+                deal([*sequence, value], ways * left)
+                counts[value] += 1
+
+    deal([], 1)
+    assert best == Fraction(total, deals) == Fraction(1151, 9450)
+    assert own == Fraction(22, 189)
+
+
+def test_verdict_needs_zero_regret_over_full_information_sets() -> None:
+    text = render_table_report(table_report(RULES, Shoe.infinite(), 2, "total", 3))
+    assert "exact equilibrium" not in text and "not an equilibrium" in text
+    assert "seat 2 regret (own hand + earlier choices)" in text
+    assert "fictitious play" not in text
