@@ -28,6 +28,10 @@ def friendly(func: F) -> F:
         except AnalyzerError as exc:
             click.echo(f"nine: error: {exc}", err=True)
             sys.exit(2)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"nine: error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
 

@@ -102,3 +102,7 @@ def test_bad_profile_file(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("name = 3\n")
     assert_one_line_error(["odds", "--profile", str(path)], "bad.toml: name:")
+
+
+def test_unwritable_output_is_one_line() -> None:
+    assert_one_line_error(["tables", "--out", "/proc/no-such-folder"], "/proc/no-such-folder")
