@@ -126,12 +126,29 @@ def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True
     line_headers = ["bet", "line", "pays", "ways", "probability", "return"]
     lines = [row for bet in result.bets for row in _bet_rows(bet)]
     if fmt == "csv":
-        out = [table([[result.profile, result.shoe, bet.id, line.name, str(line.pays),
-                       str(line.ways), str(result.denominator), fraction_text(line.probability)]
-                      for bet in result.bets for line in bet.lines],
-                     ["profile", "shoe", "bet", "line", "pays", "ways", "denominator",
-                      "probability"], "csv")]
-        return "".join(out)
+        # One row per payline (and one for the losing outcome), with the bet's EV, SD and
+        # hit frequency repeated on each row so every row stands alone and diffs stay small.
+        rows = []
+        for bet in result.bets:
+            summary_cells = [fraction_text(bet.ev), f"{float(bet.ev):.12f}", f"{bet.sd:.12f}",
+                             fraction_text(bet.hit_frequency)]
+            for line in bet.lines:
+                rows.append([result.profile, result.shoe, bet.id, line.name, str(line.pays),
+                             str(line.ways), str(result.denominator),
+                             fraction_text(line.probability), fraction_text(line.contribution),
+                             *summary_cells])
+            rows.append([result.profile, result.shoe, bet.id, "Loses", "-1",
+                         str(bet.lose_ways), str(result.denominator),
+                         fraction_text(bet.lose_probability),
+                         fraction_text(-bet.lose_probability), *summary_cells])
+        headers = ["profile", "shoe", "bet", "line", "pays", "ways", "denominator",
+                   "probability", "contribution", "bet_ev", "bet_ev_float", "bet_sd",
+                   "bet_hit_frequency"]
+        if result.illustrative:
+            # Illustrative paytables (NINE & NINES) say so on every row.
+            headers.append("illustrative")
+            rows = [[*row, result.illustrative] for row in rows]
+        return table(rows, headers, "csv")
     title = f"{result.title}: {result.shoe}"
     parts = []
     if fmt == "markdown":
