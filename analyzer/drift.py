@@ -517,3 +517,99 @@ def bench(baseline_seconds: float) -> None:
     print(f"  issue 6: 1,000 eight-deck shoes of {name}, {run.hands_dealt:,} hands "
           f"{run.seconds:9.2f} s    ({run.seconds / baseline_seconds:,.0f}x baseline; "
           "target < 60 s)")
+
+
+# -- per-result probabilities of bets on one hand's first two cards ----------------------
+
+#: Point-value features of one hand that its first two cards decide (with the card-level
+#: ones of :func:`analyzer.cardbets.hand_card_features`).
+_TWO_CARD_VALUE_FEATURES = ("two_card_total", "low_value", "high_value", "pair_value")
+
+
+def first_two_card_features(hand: str) -> dict[str, npt.NDArray[Any]]:
+    """Every feature one hand's first two cards decide, for each ordered card pair.
+
+    Rows are the 2704 ordered pairs ``first * 52 + second``: the card-level features and
+    the point-value ones (two-card total, low and high value, pair of values).
+    """
+    from analyzer.cardbets import pair_feature_columns
+
+    columns = dict(pair_feature_columns(hand))
+    first = np.repeat(CARD_VALUES, 52)
+    second = np.tile(CARD_VALUES, 52)
+    columns[f"{hand}_two_card_total"] = (first + second) % 10
+    columns[f"{hand}_low_value"] = np.minimum(first, second)
+    columns[f"{hand}_high_value"] = np.maximum(first, second)
+    columns[f"{hand}_pair_value"] = first == second
+    return columns
+
+
+def two_card_hand(profile: Profile, index: int) -> str | None:
+    """The hand (``"player"`` or ``"banker"``) whose first two cards alone settle a bet.
+
+    None when the bet reads anything else (the other hand, third cards, the outcome).
+    """
+    try:
+        from analyzer.cardbets import hand_card_features
+    except ImportError:  # pragma: no cover - the card-level engine is not installed
+        return None
+    bet = profile.bets[index]
+    for hand in ("player", "banker"):
+        names = {f"{hand}_{name}" for name in _TWO_CARD_VALUE_FEATURES}
+        names.update(hand_card_features(hand, DECK[0], DECK[1]))
+        if bet.features and bet.features <= names:
+            return hand
+    return None
+
+
+@dataclass(frozen=True)
+class TwoCardForm:
+    """Exact per-result probabilities of one bet on one hand's first two cards.
+
+    By exchangeability a hand's first two cards are a uniform ordered pair of distinct
+    physical cards of the shoe, so the probability of result ``r`` from a shoe of card
+    counts ``n`` (``N`` cards) is the quadratic form
+    ``(n' M_r n - sum_i n_i M_r[i, i]) / (N (N - 1))`` with ``M_r[i, j] = 1`` where the
+    ordered pair (i, j) settles to ``r`` (the bet's pay rule applied per pair). Numerators
+    are integer sums below 2**53, exact in float64; the one division rounds (relative
+    error below 1e-15).
+    """
+
+    hand: str
+    #: (52, results x 52): column ``r * 52 + j`` is column ``j`` of ``M_r``
+    stacked: FloatArray
+    #: (results, 52): the diagonals of each ``M_r``
+    diagonals: FloatArray
+    results: int
+
+    @classmethod
+    def for_bet(cls, profile: Profile, index: int) -> TwoCardForm | None:
+        """Compile a bet's forms (result codes as :func:`analyzer.bets.settle_codes`)."""
+        from analyzer.bets import settle_codes
+
+        hand = two_card_hand(profile, index)
+        if hand is None:
+            return None
+        bet = profile.bets[index]
+        codes, labels = settle_codes(bet, first_two_card_features(hand))
+        codes = np.broadcast_to(np.asarray(codes, dtype=np.int64), (52 * 52,))
+        results = len(labels)
+        indicator = np.zeros((results, 52, 52), dtype=np.float64)
+        indicator[codes, np.repeat(np.arange(52), 52), np.tile(np.arange(52), 52)] = 1.0
+        stacked = np.ascontiguousarray(indicator.transpose(1, 0, 2).reshape(52, results * 52))
+        diagonals = np.ascontiguousarray(indicator[:, np.arange(52), np.arange(52)])
+        return cls(hand, stacked, diagonals, results)
+
+    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
+        """Rows of 52 card counts -> per row the probability of each result code."""
+        counts = np.asarray(card_counts, dtype=np.float64)
+        if counts.ndim != 2 or counts.shape[1] != 52:
+            raise AnalyzerError("shoes must be rows of 52 card counts")
+        size = counts.sum(axis=1)
+        if (size < 2).any():
+            raise AnalyzerError("every shoe needs at least 2 cards for a hand's first two")
+        quadratic = ((counts @ self.stacked).reshape(-1, self.results, 52)
+                     * counts[:, None, :]).sum(axis=2)
+        quadratic -= counts @ self.diagonals.T
+        out: FloatArray = quadratic / (size * (size - 1))[:, None]
+        return out

@@ -265,6 +265,9 @@ class Partial:
     #: (shoes could not be told apart: their composition check was skipped)
     undelimited_shoes: int = 0
     notes: tuple[str, ...] = ()
+    #: shoe-aware model of a card-level profile: the null model each bet was tested against
+    #: (:data:`NULL_VALUES` ...); empty when every bet is shoe-aware on point values
+    bet_nulls: tuple[str, ...] = ()
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -305,6 +308,11 @@ def merge(partials: Iterable[Partial]) -> Partial:
         rank_expected = _add(rank_expected, item.rank_expected)
         rank_covariance = _add(rank_covariance, item.rank_covariance)
         card_counts = _add(card_counts, item.card_counts)
+    nulls = {i.bet_nulls for i in items if i.bet_nulls}
+    if len(nulls) > 1:
+        raise AnalyzerError("cannot merge results whose bets were tested against different "
+                            "null models (exact odds per hand in some, the full shoe in "
+                            "others)")
     return Partial(
         first.profile, first.decks, first.model,
         tuple(s for item in items for s in item.sources),
@@ -317,7 +325,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
         tuple(sorted(kinds.items())), tuple(bets), card_counts, rank_expected,
         rank_covariance, all(i.counts_only for i in items),
         sum(i.undelimited_shoes for i in items),
-        tuple(dict.fromkeys(note for i in items for note in i.notes)))
+        tuple(dict.fromkeys(note for i in items for note in i.notes)),
+        nulls.pop() if nulls else ())
 
 
 # -- shoe-aware evaluation -------------------------------------------------------------------
@@ -329,11 +338,15 @@ class ShoeAwareEvaluator:
     of ``k`` cards from a shoe with ``c_v`` cards of value ``v`` and ``N`` in all is
     ``prod_v c_v (c_v - 1) ... / N (N - 1) ... (N - k + 1)``; the terms are laid out with
     the shoes on the inner axis so every gather copies contiguous rows.
+
+    ``compact`` evaluates fewer columns: identical columns once, and each bet's most
+    likely label (on the full shoe) as one minus the bet's other labels. That label's
+    probability is at least 1/labels, so its relative error stays below about 1e-14.
     """
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, compact: bool = False) -> None:
         from analyzer.bets import settle_codes
-        from analyzer.enumeration import coups, terms
+        from analyzer.enumeration import coups, denominator, term_weights, terms
 
         tableau = model.profile.tableau
         assert tableau is not None
@@ -353,6 +366,27 @@ class ShoeAwareEvaluator:
             self.bet_slices.append(slice(start, len(columns)))
         distinct = np.count_nonzero(term_set.multiplicity, axis=1)
         matrix = np.stack(columns, axis=0)  # (columns x terms)
+        #: compact: full label j is compact column expand[j]; complements (bet slice,
+        #: label) are one minus the bet's other labels
+        self.expand: npt.NDArray[np.int64] | None = None
+        self.complements: list[tuple[slice, int]] = []
+        if compact:
+            full = term_weights(term_set, model.shoe)
+            total = denominator(model.shoe)
+            probability = np.array([float(Fraction(int(sum(int(c) * int(w) for c, w in
+                                                          zip(column, full, strict=True)
+                                                          if c)), total))
+                                    for column in columns])
+            keep = np.ones(len(columns), dtype=bool)
+            for part in self.bet_slices:
+                label = int(np.argmax(probability[part]))
+                keep[part.start + label] = False
+                self.complements.append((part, label))
+            unique, inverse = np.unique(matrix[keep], axis=0, return_inverse=True)
+            expand = np.full(len(columns), unique.shape[0], dtype=np.int64)  # a zero column
+            expand[keep] = inverse.reshape(-1)
+            self.expand = expand
+            matrix = unique
         # per number of cards k, its terms with the most distinct values first, so each
         # further factor multiplies a leading block of rows
         self.groups: list[tuple[int, npt.NDArray[np.int64], list[int],
@@ -393,12 +427,151 @@ class ShoeAwareEvaluator:
             # einsum, not BLAS: same speed here, and no BLAS worker threads to contend with
             result += np.einsum("ct,tn->cn", matrix, weights, optimize=False) / denominator
         out: npt.NDArray[np.float64] = result.T
+        if self.expand is not None:
+            out = np.concatenate([out, np.zeros((n, 1))], axis=1)[:, self.expand]
+            for part, label in self.complements:
+                out[:, part.start + label] = 1.0 - out[:, part].sum(axis=1)
         return out
 
 
 @cache
 def _evaluator(model: Model) -> ShoeAwareEvaluator:
     return ShoeAwareEvaluator(model)
+
+
+#: Null models of the shoe-aware mode, per bet (reported with every test of the bet).
+NULL_VALUES = "shoe-aware"
+NULL_TWO_CARD = "shoe-aware, two-card quadratic form"
+NULL_EXACT = "shoe-aware, exact odds per hand"
+NULL_FULL = "full-shoe model"
+#: Above this many hands (all logs together, estimated from their lines) bets that need
+#: exact odds per hand in the shoe-aware model are tested against the full shoe instead.
+EXACT_HANDS = 20_000
+
+
+class CardShoeAwareEvaluator:
+    """Per-hand distributions for profiles with bets that read ranks or suits.
+
+    Rows are depleted shoes as 52 card counts. Each bet goes the cheapest exact way:
+
+    * point values only: :class:`ShoeAwareEvaluator` on the rows' value counts (float64,
+      relative error about 1e-15, documented bound 1e-12);
+    * one hand's first two cards only (card-level features of ``player_`` or ``banker_``
+      and the point-value features those two cards decide): an exact quadratic form
+      (:class:`analyzer.drift.TwoCardForm`, one division of exact integer sums);
+    * anything else (both hands' cards, card and coup features mixed): exact integer
+      counts per hand from :mod:`analyzer.cardbets` (slow: milliseconds per hand), or,
+      when ``exact`` is false, the full shoe's exact probabilities for every hand.
+
+    ``nulls[i]`` names the null model bet ``i`` is tested against.
+    """
+
+    def __init__(self, model: Model, exact: bool = True) -> None:
+        from analyzer.cardbets import is_card_bet
+        from analyzer.drift import TwoCardForm
+
+        profile = model.profile
+        self.model = model
+        self.exact = exact
+        self.total = sum(len(b.labels) for b in model.bets)
+        self.bet_slices: list[slice] = []
+        start = 0
+        for b in model.bets:
+            self.bet_slices.append(slice(start, start + len(b.labels)))
+            start += len(b.labels)
+        values = [i for i, b in enumerate(model.bets) if not is_card_bet(b.bet)]
+        self.value_bets = values
+        self.value_evaluator: ShoeAwareEvaluator | None = None
+        self.value_columns = np.zeros(0, dtype=np.int64)
+        if values:
+            sub = replace(profile, bets=tuple(profile.bets[i] for i in values))
+            self.value_evaluator = ShoeAwareEvaluator(
+                Model(sub, model.decks, tuple(model.bets[i] for i in values), False),
+                compact=True)
+            self.value_columns = np.concatenate(
+                [np.arange(self.bet_slices[i].start, self.bet_slices[i].stop)
+                 for i in values])
+        self.forms: list[tuple[int, TwoCardForm]] = []
+        self.others: list[int] = []
+        nulls = [NULL_VALUES] * len(model.bets)
+        for i, b in enumerate(model.bets):
+            if i in values:
+                continue
+            form = TwoCardForm.for_bet(profile, i)
+            if form is not None and form.results == len(b.labels):
+                self.forms.append((i, form))
+                nulls[i] = NULL_TWO_CARD
+            else:
+                self.others.append(i)
+                nulls[i] = NULL_EXACT if exact else NULL_FULL
+        self.nulls = tuple(nulls)
+        self.full_row = np.zeros(self.total)
+        for i in self.others:
+            self.full_row[self.bet_slices[i]] = self._exact(i, model.shoe)
+
+    def _exact(self, index: int, shoe: Shoe,
+               weights: npt.NDArray[Any] | None = None) -> npt.NDArray[np.float64]:
+        """Exact probabilities of one bet's labels on one shoe (integer ways, then float)."""
+        from analyzer.cardbets import card_denominator, card_tally, evaluate_card_tally
+
+        tableau = self.model.profile.tableau
+        assert tableau is not None
+        bet_model = self.model.bets[index]
+        if weights is None:
+            weights = self._weights(shoe)
+        ways = evaluate_card_tally(card_tally(tableau, bet_model.bet), shoe, weights)
+        total = card_denominator(shoe)
+        counts = [0] * len(bet_model.labels)
+        for result, n in ways.items():
+            assert isinstance(result, tuple)
+            counts[bet_model.label(result)] += n
+        # exact integer ways, each probability rounded once
+        return np.array([float(Fraction(n, total)) for n in counts])
+
+    def _weights(self, shoe: Shoe) -> npt.NDArray[Any]:
+        from analyzer.cardbets import card_denominator
+        from analyzer.enumeration import INT64_LIMIT, term_weights, terms
+
+        tableau = self.model.profile.tableau
+        assert tableau is not None
+        weights = term_weights(terms(tableau), shoe)
+        if card_denominator(shoe) > INT64_LIMIT and weights.dtype != object:
+            weights = weights.astype(object)
+        return weights
+
+    def evaluate(self, card_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Rows of 52 card counts -> per row the labels' probabilities, bets in order."""
+        from analyzer.drift import value_counts
+
+        rows = np.asarray(card_counts, dtype=np.float64)
+        result = np.empty((rows.shape[0], self.total))
+        if self.value_evaluator is not None:
+            values = value_counts(rows.astype(np.int64)).astype(np.float64)
+            result[:, self.value_columns] = self.value_evaluator.evaluate(values)
+        for i, form in self.forms:
+            result[:, self.bet_slices[i]] = form.evaluate(rows)
+        if self.others:
+            if not self.exact:
+                for i in self.others:
+                    result[:, self.bet_slices[i]] = self.full_row[self.bet_slices[i]]
+            else:
+                for r, row in enumerate(rows.astype(np.int64).tolist()):
+                    shoe = Shoe(tuple(row), label="depleted")
+                    weights = self._weights(shoe)
+                    for i in self.others:
+                        result[r, self.bet_slices[i]] = self._exact(i, shoe, weights)
+        return result
+
+
+_CARD_EVALUATORS: dict[tuple[int, bool], CardShoeAwareEvaluator] = {}
+
+
+def card_evaluator(model: Model, exact: bool = True) -> CardShoeAwareEvaluator:
+    """The (cached) :class:`CardShoeAwareEvaluator` of a card-level model."""
+    found = _CARD_EVALUATORS.get((id(model), exact))
+    if found is None or found.model is not model:
+        found = _CARD_EVALUATORS[(id(model), exact)] = CardShoeAwareEvaluator(model, exact)
+    return found
 
 
 @cache
@@ -483,11 +656,15 @@ def coup_lookup(model: Model) -> CoupIndex:
 
 
 class _ShoeAccumulator:
-    """Buffers (depleted shoe, stakes) rows and adds their expectations up in batches."""
+    """Buffers (depleted shoe, stakes) rows and adds their expectations up in batches.
 
-    def __init__(self, model: Model) -> None:
+    Rows are ten point-value counts, or 52 card counts with a card-level evaluator.
+    """
+
+    def __init__(self, model: Model,
+                 evaluator: ShoeAwareEvaluator | CardShoeAwareEvaluator | None = None) -> None:
         self.model = model
-        self.evaluator = _evaluator(model)
+        self.evaluator = evaluator if evaluator is not None else _evaluator(model)
         self.rows: list[list[int]] = []
         self.stakes: list[list[int]] = []
         nbets = len(model.bets)
@@ -549,11 +726,15 @@ class _ShoeAccumulator:
 
 # -- checking one file -----------------------------------------------------------------------
 def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
-               shoe_aware: bool = False) -> Partial:
-    """Replay one log and return its partial sums (statistics are done by :func:`finish`)."""
+               shoe_aware: bool = False, exact_card_bets: bool = True) -> Partial:
+    """Replay one log and return its partial sums (statistics are done by :func:`finish`).
+
+    ``exact_card_bets``: in the shoe-aware model, bets of a card-level profile that need
+    exact odds per hand get them (else they are tested against the full shoe).
+    """
     options = options or LogOptions()
     source = str(path)
-    run = _FileCheck(source, model, shoe_aware, options.rounding)
+    run = _FileCheck(source, model, shoe_aware, options.rounding, exact_card_bets)
     entry_for = run.entry_for
     entries = run.entries
     tally = run.tally
@@ -622,7 +803,7 @@ class _FileCheck:
     """The state of one file's replay: counts, money, shoe tracking and issues."""
 
     def __init__(self, source: str, model: Model, shoe_aware: bool,
-                 rounding: str = "down") -> None:
+                 rounding: str = "down", exact_card_bets: bool = True) -> None:
         if rounding not in ROUNDING:
             raise AnalyzerError(f"unknown rounding rule {rounding!r} "
                                 f"({', '.join(ROUNDING)})")
@@ -655,7 +836,10 @@ class _FileCheck:
         self.kinds: dict[str, int] = {}
         self.composition = [model.decks] * 52
         self.full_values = list(model.shoe.value_counts())
-        self.accumulator = _ShoeAccumulator(model) if shoe_aware else None
+        self.card_evaluator = (card_evaluator(model, exact_card_bets)
+                               if shoe_aware and model.card_level else None)
+        self.accumulator = (_ShoeAccumulator(model, self.card_evaluator) if shoe_aware
+                            else None)
         self.bet_index = model.bet_index()
         self.index = coup_lookup(model)
         # settled coups, kept per model and shared by every file this process checks
@@ -668,6 +852,7 @@ class _FileCheck:
         self.shoe_size = 52 * model.decks
         self.shoe_counts = [0] * 52
         self.remaining = list(self.full_values)
+        self.remaining_cards = list(self.composition)  # card-level shoe-aware rows
         self.tracking = False
         self.last_hand = 0
         self.announced: str | None = None
@@ -868,6 +1053,7 @@ class _FileCheck:
         self.untracked = []
         self.shoe_counts = [0] * 52
         self.remaining = list(self.full_values)
+        self.remaining_cards = list(self.composition)
         self.reported = set()
 
     def take(self, cards: tuple[int, ...], line: int, hand: int | None, in_hand: bool) -> None:
@@ -882,6 +1068,7 @@ class _FileCheck:
                     self.untracked.append(c)
             self.shoe_counts[c] += 1
             self.remaining[CARD_VALUE[c]] -= 1
+            self.remaining_cards[c] -= 1
             if self.shoe_counts[c] > self.composition[c] and c not in self.reported:
                 self.reported.add(c)
                 self.tracking = False
@@ -902,8 +1089,12 @@ class _FileCheck:
                 i = self.bet_index.get(bet_id)
                 if i is not None:
                     stakes[i] = stake
-            accumulator.add(self.remaining[:] if self.tracking else self.full_values[:],
-                            stakes)
+            if self.card_evaluator is not None:
+                accumulator.add(self.remaining_cards[:] if self.tracking
+                                else self.composition[:], stakes)
+            else:
+                accumulator.add(self.remaining[:] if self.tracking else self.full_values[:],
+                                stakes)
             self.shoe_aware_hands += self.tracking
         player, banker = rec.player, rec.banker
         if len(player) >= 2 and len(banker) >= 2:  # in the order the cards were dealt
@@ -943,7 +1134,9 @@ class _FileCheck:
                        self.malformed_count, tuple(self.malformed), self.violation_count,
                        tuple(self.violations), tuple(sorted(self.kinds.items())),
                        tuple(bets), tuple(self.card_counts), rank_expected, rank_covariance,
-                       undelimited_shoes=self.undelimited)
+                       undelimited_shoes=self.undelimited,
+                       bet_nulls=(self.card_evaluator.nulls
+                                  if self.card_evaluator is not None else ()))
 
 
 def _rounded(exact: Fraction, rule: str) -> tuple[int, ...]:
@@ -1231,7 +1424,9 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
     notes: list[str] = []
     unsupported: list[str] = []
     n = partial.hands
-    for bet_model, tally in zip(model.bets, partial.bets, strict=True):
+    nulls = (partial.bet_nulls if shoe_model and partial.bet_nulls
+             else (NULL_VALUES,) * len(model.bets))
+    for bet_model, tally, null in zip(model.bets, partial.bets, nulls, strict=True):
         bet = bet_model.bet
         bet_odds = table.bet(bet.id)
         hands = sum(tally.results)
@@ -1246,7 +1441,7 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
             k = len(bet_model.labels)
             covariance = np.array(tally.covariance).reshape(k, k)
             statistic, df, p = wald_test(tally.results, tally.expected, covariance)
-            method = "Wald chi-square, shoe-aware"
+            method = f"Wald chi-square, {null}"
             small = min((e for e in tally.expected if e > 0), default=0.0) < SMALL_EXPECTED
             tests.append(StatisticalTest("result frequencies", bet.id, method, statistic, df, p,
                                     note="small expected counts: approximate" if small
@@ -1266,7 +1461,7 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
                 low = float(poisson.cdf(observed, mean))
                 high = float(poisson.sf(observed - 1, mean))
                 tests.append(StatisticalTest(f"line {line.name!r}", bet.id,
-                                        "Poisson (shoe-aware mean)", observed - mean, None,
+                                        f"Poisson (mean: {null})", observed - mean, None,
                                         min(1.0, 2 * min(low, high))))
             else:
                 result = binomtest(observed, hands, probability)
@@ -1350,14 +1545,36 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
                      + ("; the shoe-aware expectations of their hands are unreliable (use "
                         "--model independent)" if shoe_model else ""))
     notes.extend(partial.notes)
-    if model.card_level and partial.whole_shoes and not partial.counts_only:
-        notes.append("bets that read ranks or suits have no shoe-aware evaluator yet: every "
-                     "hand was tested against the full shoe")
+    if shoe_model and partial.bet_nulls:
+        notes.extend(_null_notes(model, partial.bet_nulls))
     return Verdict(partial.profile, partial.decks, partial.model, alpha, detect, partial.sources,
                    partial.hands, partial.shoes, partial.whole_shoes, partial.shoe_aware_hands,
                    partial.malformed_count, partial.malformed, partial.violation_count,
                    partial.violations, partial.violation_kinds, tuple(tests), tuple(summaries),
                    tuple(unsupported), require_power, tuple(notes))
+
+
+def _null_notes(model: Model, nulls: Sequence[str]) -> list[str]:
+    """Which null model each bet of a card-level profile was tested against, and why."""
+    explain = {
+        NULL_VALUES: "each hand's exact distribution given the point values already dealt "
+                     "from its shoe",
+        NULL_TWO_CARD: "each hand's exact distribution given the cards already dealt from "
+                       "its shoe (the bet reads one hand's first two cards: an exact "
+                       "quadratic form in the 52 card counts)",
+        NULL_EXACT: "each hand's exact distribution given the cards already dealt from its "
+                    "shoe (exact odds per hand: the bet reads both hands' cards, or cards "
+                    "and the coup together)",
+        NULL_FULL: "the full shoe, NOT the cards already dealt: the bet reads both hands' "
+                   "cards, or cards and the coup together, and exact odds per hand cost "
+                   f"milliseconds each, so logs of more than {EXACT_HANDS:,} hands skip them",
+    }
+    notes = []
+    for null in (NULL_VALUES, NULL_TWO_CARD, NULL_EXACT, NULL_FULL):
+        bets = [b.bet.id for b, n in zip(model.bets, nulls, strict=True) if n == null]
+        if bets:
+            notes.append(f"null model {null!r} ({explain[null]}): {', '.join(bets)}")
+    return notes
 
 
 def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[StatisticalTest]:
@@ -1401,8 +1618,11 @@ def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[Statis
 
 
 # -- the whole run ---------------------------------------------------------------------------
-def _check_one(args: tuple[str, str, int, LogOptions, bool]) -> Partial:
-    path, profile, decks, options, shoe_aware = args
+Work = tuple[str, str, int, LogOptions, bool, bool]
+
+
+def _check_one(args: Work) -> Partial:
+    path, profile, decks, options, shoe_aware, exact_card_bets = args
     saved = _saved_partial(path)
     if saved is not None:
         return replace(saved, sources=(path,)) if len(saved.sources) == 1 else saved
@@ -1414,13 +1634,14 @@ def _check_one(args: tuple[str, str, int, LogOptions, bool]) -> Partial:
         fmt = detect_format(path)
     if fmt == "counts":
         return counts_partial(read_counts(path), model)
-    return check_file(path, model, options, shoe_aware)
+    return check_file(path, model, options, shoe_aware, exact_card_bets)
 
 
 def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
             decks: int | None = None, options: LogOptions | None = None,
             model_name: str = "auto", jobs: int = 1,
-            dask: str | None = None) -> tuple[Partial, Model]:
+            dask: str | None = None,
+            exact_hands: int = EXACT_HANDS) -> tuple[Partial, Model]:
     """Check every log (in parallel processes when ``jobs`` > 1); the merged sums.
 
     ``paths`` may mix hand logs, aggregated-counts files and saved partial results
@@ -1429,6 +1650,12 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     shoe-aware when the first log opens with a whole shoe (or was saved shoe-aware).
     ``dask`` runs the files on a Dask cluster instead: a scheduler address, or ``local``
     for a local cluster of ``jobs`` worker processes (the optional ``dask`` extra).
+
+    Shoe-aware checks of card-level profiles test every bet against its exact
+    distribution given the cards already dealt (:class:`CardShoeAwareEvaluator`); bets
+    that need exact odds per hand get them when the logs hold at most ``exact_hands``
+    hands (estimated from their lines) and are tested against the full shoe otherwise.
+    The verdict names each bet's null model.
     """
     if not paths:
         raise AnalyzerError("no log files given")
@@ -1442,10 +1669,14 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         model_name = first_partial.model
     shoe_aware = model_name == "shoe" or (model_name == "auto" and _starts_whole(paths[0],
                                                                                    options))
-    if shoe_aware and model.card_level:
-        shoe_aware = False  # the batch evaluator reads point values only
+    exact_card_bets = True
+    if shoe_aware and model.card_level and card_evaluator(model).others:
+        # bets that need exact odds per hand (milliseconds each): only for logs that
+        # are small enough; larger ones test those bets against the full shoe (reported)
+        exact_card_bets = _estimated_hands(paths) <= exact_hands
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
-    work = [(str(p), profile_ref, model.decks, options, shoe_aware) for p in paths]
+    work = [(str(p), profile_ref, model.decks, options, shoe_aware, exact_card_bets)
+            for p in paths]
     if dask:
         partials = _map_dask(work, dask, jobs)
     elif jobs > 1 and len(work) > 1:
@@ -1458,7 +1689,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         if any(_saved_partial(w[0]) is not None for w in work):
             raise AnalyzerError("saved partial results and logs use different models: "
                                 "give --model to match them")
-        partials = [_check_one((w[0], w[1], w[2], w[3], False)) for w in work]
+        partials = [_check_one((w[0], w[1], w[2], w[3], False, True)) for w in work]
     for item in partials:
         if (item.profile, item.decks) != (rules.name, model.decks):
             raise AnalyzerError(f"{item.sources[0]}: saved for {item.profile} with "
@@ -1466,7 +1697,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     return merge(partials), model
 
 
-def _map_dask(work: list[tuple[str, str, int, LogOptions, bool]], address: str,
+def _map_dask(work: list[Work], address: str,
               jobs: int) -> list[Partial]:
     """Check files as Dask tasks (one per file; each worker rebuilds the model once).
 
@@ -1497,9 +1728,10 @@ def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
                 decks: int | None = None, options: LogOptions | None = None,
                 model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
                 require_power: bool = False, jobs: int = 1,
-                dask: str | None = None) -> Verdict:
+                dask: str | None = None, exact_hands: int = EXACT_HANDS) -> Verdict:
     """Check every log and return the verdict (see :func:`collect` and :func:`finish`)."""
-    partial, model = collect(paths, profile, decks, options, model_name, jobs, dask)
+    partial, model = collect(paths, profile, decks, options, model_name, jobs, dask,
+                             exact_hands)
     return finish(partial, model, alpha, detect, require_power)
 
 
@@ -1555,6 +1787,22 @@ def _saved_partial(path: str) -> Partial | None:
     except OSError:
         return None
     return load_partial(path) if f'"{PARTIAL_FORMAT}"' in head else None
+
+
+def _estimated_hands(paths: Sequence[str]) -> int:
+    """An upper estimate of the hands in some logs: their lines (compressed ones too)."""
+    import gzip
+
+    lines = 0
+    for path in paths:
+        try:
+            opener: Any = gzip.open if str(path).lower().endswith(".gz") else open
+            with opener(path, "rb") as stream:
+                while chunk := stream.read(1 << 20):
+                    lines += chunk.count(b"\n")
+        except OSError:
+            continue  # unreadable: reported when the log itself is read
+    return lines
 
 
 def _starts_whole(path: str, options: LogOptions) -> bool:
@@ -1619,33 +1867,40 @@ def hands_needed(profile: Profile | str = "punto-banco", decks: int | None = Non
 
 
 def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 1,
-              folder: str | Path | None = None) -> dict[str, float]:
+              folder: str | Path | None = None, card_hands: int = 0) -> dict[str, float]:
     """Speed of ``nine verify`` on one core, for ``make bench``.
 
     Simulates 8-deck punto banco shoes into a CSV log (not timed), then times the whole
     verification (reading, replay, statistics) with the independent model over about
     ``hands`` hands and the shoe-aware model over about ``shoe_aware_hands`` hands.
-    Returns hands per second for each, with the hand counts and wall times.
+    With ``card_hands``, also the shoe-aware model of lucky-baccarat (card-level bets:
+    pairs and colours by exact two-card quadratic forms) over about that many hands
+    (keys ``lucky_shoe_aware_*``). Returns hands per second for each, with the hand
+    counts and wall times.
     """
     import tempfile
     import time
 
     from analyzer.simulate import simulate
 
-    def timed(path: Path, model_name: str) -> tuple[int, float]:
-        verify_logs([str(path)], model_name=model_name)  # warm: compile the model once
+    def timed(path: Path, model_name: str, profile: str) -> tuple[int, float]:
+        # warm: compile the model once
+        verify_logs([str(path)], profile, model_name=model_name)
         start = time.perf_counter()
-        verdict = verify_logs([str(path)], model_name=model_name)
+        verdict = verify_logs([str(path)], profile, model_name=model_name)
         return verdict.hands, time.perf_counter() - start
 
+    runs = [("replay", hands, "independent", "punto-banco"),
+            ("shoe_aware", shoe_aware_hands, "shoe", "punto-banco")]
+    if card_hands:
+        runs.append(("lucky_shoe_aware", card_hands, "shoe", "lucky-baccarat"))
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
         results: dict[str, float] = {}
-        for name, count, model_name in (("replay", hands, "independent"),
-                                        ("shoe_aware", shoe_aware_hands, "shoe")):
+        for name, count, model_name, profile in runs:
             path = Path(scratch) / f"{name}.csv"
             with path.open("w", encoding="utf-8", newline="") as stream:
-                simulate("punto-banco", 8, max(1, round(count / 80.8)), seed, stream, "csv")
-            dealt, seconds = timed(path, model_name)
+                simulate(profile, 8, max(1, round(count / 80.8)), seed, stream, "csv")
+            dealt, seconds = timed(path, model_name, profile)
             results[f"{name}_hands"] = dealt
             results[f"{name}_seconds"] = seconds
             results[f"{name}_hands_per_second"] = dealt / seconds
@@ -1654,7 +1909,7 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
 
 def bench(baseline_seconds: float) -> None:
     """``make bench`` figures of issue 5: replay + statistics and shoe-aware hands/s."""
-    figures = benchmark(200_000, 20_000)
+    figures = benchmark(200_000, 20_000, card_hands=20_000)
     print(f"  issue 5: nine verify, independent model, "
           f"{int(figures['replay_hands']):,} hands  {figures['replay_seconds']:9.2f} s"
           f"    = {figures['replay_hands_per_second']:,.0f} hands/s "
@@ -1663,3 +1918,8 @@ def bench(baseline_seconds: float) -> None:
     print(f"  issue 5: nine verify, shoe-aware model, "
           f"{int(figures['shoe_aware_hands']):,} hands   {figures['shoe_aware_seconds']:9.2f} s"
           f"    = {figures['shoe_aware_hands_per_second']:,.0f} hands/s (target >= 10,000/s)")
+    print(f"  issue 5: nine verify, shoe-aware model, lucky-baccarat (card-level bets), "
+          f"{int(figures['lucky_shoe_aware_hands']):,} hands "
+          f"{figures['lucky_shoe_aware_seconds']:9.2f} s"
+          f"    = {figures['lucky_shoe_aware_hands_per_second']:,.0f} hands/s "
+          "(target >= 10,000/s)")
