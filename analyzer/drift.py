@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.bets import net_payout
 from analyzer.cards import DECK
 from analyzer.errors import AnalyzerError
 from analyzer.odds import BatchEvaluator, odds
@@ -78,6 +79,10 @@ class ShoeEvaluator:
     #: Bets on one hand's first two cards: column and 52 x 52 net payoff of each card pair.
     pair_columns: tuple[int, ...] = ()
     pair_payoffs: tuple[FloatArray, ...] = ()
+    #: Bets on both hands' first two cards: column, four-card form and net payoff per result.
+    four_columns: tuple[int, ...] = ()
+    four_forms: tuple[FourCardForm, ...] = ()
+    four_payoffs: tuple[FloatArray, ...] = ()
     cache: dict[tuple[int, ...], tuple[float, ...]] = field(
         default_factory=dict, compare=False, repr=False)
 
@@ -116,9 +121,24 @@ class ShoeEvaluator:
                 method += "; exact odds() per composition for the other card-level bets"
             card_columns = tuple(i for i in card_columns if i not in two_card)
             card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
+        four_card = {i: form for i in card_columns
+                     if card_batch is None
+                     and (form := FourCardForm.for_bet(profile, i)) is not None}
+        if four_card:
+            method = ("batch evaluator for point-value bets; exact "
+                      + ("two-card quadratic and " if two_card else "")
+                      + "four-card forms for bets on the hands' first two cards")
+            card_columns = tuple(i for i in card_columns if i not in four_card)
+            if card_columns:
+                method += "; exact odds() per composition for the other card-level bets"
+            card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
+        four_payoffs = tuple(
+            np.array([float(net_payout(profile.bets[i], label)) for label in form.labels])
+            for i, form in four_card.items())
         return cls(profile, tuple(b.id for b in profile.bets), value_columns, card_columns,
                    value_batch, card_batch, card_profile if card_columns else None, method,
-                   tuple(two_card), tuple(two_card.values()))
+                   tuple(two_card), tuple(two_card.values()), tuple(four_card),
+                   tuple(four_card.values()), four_payoffs)
 
     def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
         """EV of every bet (columns) for each shoe (rows of 52 card counts)."""
@@ -135,6 +155,9 @@ class ShoeEvaluator:
                 quadratic = ((counts @ payoff) * counts).sum(axis=1)
                 quadratic -= counts @ np.diagonal(payoff)
                 result[:, column] = quadratic / (size * (size - 1))
+        for column, form, nets in zip(self.four_columns, self.four_forms, self.four_payoffs,
+                                      strict=True):
+            result[:, column] = form.evaluate(rows) @ nets
         if self.card_columns:
             if self.card_batch is not None:
                 result[:, list(self.card_columns)] = self.card_batch.evaluate(rows)
@@ -613,3 +636,186 @@ class TwoCardForm:
         quadratic -= counts @ self.diagonals.T
         out: FloatArray = quadratic / (size * (size - 1))[:, None]
         return out
+
+
+# -- per-result probabilities of bets on both hands' first two cards ---------------------
+
+def four_card_features() -> frozenset[str]:
+    """The features the first two cards of Player and of Banker decide (no drawing)."""
+    from analyzer.cardbets import hand_card_features
+
+    names: set[str] = set()
+    for hand in ("player", "banker"):
+        names.update(f"{hand}_{name}" for name in _TWO_CARD_VALUE_FEATURES)
+        names.update(hand_card_features(hand, DECK[0], DECK[1]))
+    return frozenset(names)
+
+
+def _four_card_classes(profile: Profile, index: int,
+                       hand: str) -> tuple[IntArray, IntArray, dict[str, npt.NDArray[Any]]]:
+    """Ordered card pairs of one hand grouped by the truth of every comparison on it.
+
+    Returns the class of each of the 2704 ordered pairs, one representative pair per
+    class, and the hand's feature columns.
+    """
+    columns = first_two_card_features(hand)
+    prefix = hand + "_"
+    parts = [np.zeros(52 * 52, dtype=np.int64)]
+    for line in profile.bets[index].lines:
+        for name, test in line.when.atoms:
+            if name.startswith(prefix):
+                truth = np.broadcast_to(np.asarray(test(columns), dtype=bool), (52 * 52,))
+                parts.append(truth.astype(np.int64))
+    _, first, inverse = np.unique(np.column_stack(parts), axis=0, return_index=True,
+                                  return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64), first.astype(np.int64), columns
+
+
+@dataclass(frozen=True)
+class FourCardForm:
+    """Exact per-result probabilities of a bet on both hands' first two cards.
+
+    By exchangeability Player's and Banker's first two cards are a uniform ordered sample
+    of four distinct physical cards. Group each hand's 2704 ordered card pairs into the
+    classes the bet's comparisons tell apart (``I_p`` for Player, ``J_b`` for Banker, 0/1
+    52 x 52 indicators) and settle every class pair once (highest-line rule included):
+    ``G_r[p, b] = 1`` when it gives result ``r``. With ``n`` the card counts, ``N`` their
+    sum and ``w_ij = n_i (n_j - [i = j])``, Banker drawing (l, m) after Player took
+    ``a = e_i + e_j`` has ``(n_l - a_l)(n_m - a_m - [l = m])`` ways, and summing over a class::
+
+        sum_J = V_b - u_b[i] - u_b[j] + c_b(i, j),   V_b = sum J_lm w_lm,
+        u_b = (J_b + J_b') n,   c_b(i, j) = 2 J_ii + 2 J_jj + J_ij + J_ji
+
+    so the ordered draws of result ``r`` are the quartic::
+
+        C_r = sum_{p,b} G_r[p, b] (W_p V_b - Y_p . u_b) + sum_ij K_r[i, j] w_ij
+
+    with ``W_p = sum I_p w``, ``Y_p = n o ((I_p + I_p') n - 2 diag I_p)`` and the constant
+    ``K_r[i, j] = sum_{p,b} G_r[p, b] I_p[i, j] c_b(i, j)``; the probability is
+    ``C_r / (N (N-1) (N-2) (N-3))``. Every intermediate is an integer below 2**53, exact in
+    float64; the one division rounds (relative error below 1e-15).
+    """
+
+    #: (52, classes x 52): block ``p`` is ``I_p + I_p'`` (Player), same for Banker
+    player_sym: FloatArray
+    player_diag: FloatArray
+    banker_sym: FloatArray
+    banker_diag: FloatArray
+    #: (Player classes x Banker classes, results): ``G``
+    settle: FloatArray
+    #: (52, results x 52) and (results, 52): the constant forms ``K_r`` and their diagonals
+    constant: FloatArray
+    constant_diag: FloatArray
+    results: int
+    #: the result of each code (as :func:`analyzer.bets.settle_codes` labels them)
+    labels: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def for_bet(cls, profile: Profile, index: int) -> FourCardForm | None:
+        """Compile a bet's forms (result codes as :func:`analyzer.bets.settle_codes`).
+
+        None unless every condition reads only features of the two hands' first two cards.
+        """
+        from analyzer.bets import settle_codes
+
+        bet = profile.bets[index]
+        try:
+            names = four_card_features()
+        except ImportError:  # pragma: no cover - the card-level engine is not installed
+            return None
+        if not bet.features or not bet.features <= names:
+            return None
+        player, player_rep, player_columns = _four_card_classes(profile, index, "player")
+        banker, banker_rep, banker_columns = _four_card_classes(profile, index, "banker")
+        p_size, b_size = player_rep.size, banker_rep.size
+        features: dict[str, npt.NDArray[Any]] = {}
+        for name in bet.features:
+            if name.startswith("player_"):
+                features[name] = np.repeat(player_columns[name][player_rep], b_size)
+            else:
+                features[name] = np.tile(banker_columns[name][banker_rep], p_size)
+        codes, labels = settle_codes(bet, features)
+        codes = np.broadcast_to(np.asarray(codes, dtype=np.int64), (p_size * b_size,))
+        results = len(labels)
+        settle = np.zeros((p_size * b_size, results))
+        settle[np.arange(p_size * b_size), codes] = 1.0
+
+        def indicators(of_pair: IntArray, size: int) -> FloatArray:
+            out = np.zeros((size, 52 * 52))
+            out[of_pair, np.arange(52 * 52)] = 1.0
+            return out.reshape(size, 52, 52)
+
+        ip = indicators(player, p_size)
+        jb = indicators(banker, b_size)
+        diagonal = np.arange(52)
+        jdiag = jb[:, diagonal, diagonal]  # (b, 52)
+        # c_b(i, j) for every Banker class: (b, 52, 52)
+        c = 2 * jdiag[:, :, None] + 2 * jdiag[:, None, :] + jb + jb.transpose(0, 2, 1)
+        grid = settle.reshape(p_size, b_size, results)
+        constant = np.einsum("pbr,pij,bij->rij", grid, ip, c)
+
+        def stacked(m: FloatArray) -> FloatArray:
+            sym = m + m.transpose(0, 2, 1)
+            return np.ascontiguousarray(sym.transpose(1, 0, 2).reshape(52, -1))
+
+        return cls(stacked(ip), np.ascontiguousarray(ip[:, diagonal, diagonal]),
+                   stacked(jb), jdiag.copy(),
+                   settle, stacked(constant) / 2,
+                   np.ascontiguousarray(constant[:, diagonal, diagonal]), results,
+                   tuple(tuple(label) for label in labels))
+
+    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
+        """Rows of 52 card counts -> per row the probability of each result code."""
+        n = np.asarray(card_counts, dtype=np.float64)
+        if n.ndim != 2 or n.shape[1] != 52:
+            raise AnalyzerError("shoes must be rows of 52 card counts")
+        size = n.sum(axis=1)
+        if (size < 4).any():
+            raise AnalyzerError("every shoe needs at least 4 cards for both hands' first two")
+        rows = n.shape[0]
+        p_sym = (n @ self.player_sym).reshape(rows, -1, 52)
+        b_sym = (n @ self.banker_sym).reshape(rows, -1, 52)
+        # W_p and V_b: quadratic forms sum I w = (n . (I + I')n) / 2 - diag(I) . n
+        player_ways = (p_sym * n[:, None, :]).sum(axis=2) / 2 - n @ self.player_diag.T
+        banker_ways = (b_sym * n[:, None, :]).sum(axis=2) / 2 - n @ self.banker_diag.T
+        y = n[:, None, :] * (p_sym - 2 * self.player_diag[None])
+        grid = player_ways[:, :, None] * banker_ways[:, None, :]
+        grid -= np.einsum("npk,nbk->npb", y, b_sym, optimize=False)
+        ways = grid.reshape(rows, -1) @ self.settle
+        # K_r is not symmetric: n' K n from its symmetrised stack, minus diag(K) . n
+        k_sym = (n @ self.constant).reshape(rows, self.results, 52)
+        ways += (k_sym * n[:, None, :]).sum(axis=2) - n @ self.constant_diag.T
+        falling = size * (size - 1) * (size - 2) * (size - 3)
+        out: FloatArray = ways / falling[:, None]
+        return out
+
+
+#: The bets on both hands' first two cards measured by :func:`four_card_benchmark`.
+FOUR_CARD_BENCH = {"side-bets": ("either-pair", "perfect-pair", "perfect-pair-both"),
+                   "nine-and-nines": ("nines",)}
+
+
+def four_card_benchmark(compositions: int = 10_000, repeats: int = 3) -> dict[str, float]:
+    """Compositions per second of the four-card forms, per profile (all its bets together).
+
+    Rows are the cards left before every hand of seeded 8-deck shoes; best of ``repeats``.
+    """
+    result: dict[str, float] = {}
+    for name, bet_ids in FOUR_CARD_BENCH.items():
+        profile = load_profile(name)
+        index = {bet.id: i for i, bet in enumerate(profile.bets)}
+        forms = [form for bet in bet_ids
+                 if (form := FourCardForm.for_bet(profile, index[bet])) is not None]
+        orders, starts = shoe_positions(profile, 8, compositions // 70 + 1, 2024)
+        rows = np.concatenate([remaining_before_hands(o, s, 8)
+                               for o, s in zip(orders, starts, strict=True)])[:compositions]
+        for form in forms:
+            form.evaluate(rows[:100])
+        best = float("inf")
+        for _ in range(repeats):
+            begin = time.perf_counter()
+            for form in forms:
+                form.evaluate(rows)
+            best = min(best, time.perf_counter() - begin)
+        result[name] = rows.shape[0] / best
+    return result

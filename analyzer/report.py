@@ -517,6 +517,25 @@ def _per_card_percent(value: Fraction | float) -> str:
     return f"{float(value) * 100:+.5f}"
 
 
+def stable_floats(document: Any, digits: int = 10) -> Any:
+    """Round every float in a JSON document to ``digits`` significant digits.
+
+    Floats from sampled or summed-in-floating-point figures (correlations, mean EVs across
+    simulated shoes) differ in their last bits between BLAS builds and CPUs; published
+    tables must not. Exact values are ``"p/q"`` strings and are untouched.
+
+    >>> stable_floats({"r": 0.8877379221210343, "x": [1.0000000000000002, "1/3"]})
+    {'r': 0.8877379221, 'x': [1.0, '1/3']}
+    """
+    if isinstance(document, float):
+        return float(f"{document:.{digits}g}")
+    if isinstance(document, dict):
+        return {key: stable_floats(value, digits) for key, value in document.items()}
+    if isinstance(document, list | tuple):
+        return [stable_floats(value, digits) for value in document]
+    return document
+
+
 def removal_json(result: Any) -> dict[str, Any]:
     """The JSON document of ``nine eor --format json`` (a RemovalTable)."""
     def groups(items: Sequence[Any]) -> list[dict[str, Any]]:
@@ -547,7 +566,7 @@ def removal_json(result: Any) -> dict[str, Any]:
 def render_removal(result: Any, fmt: str = "text") -> str:
     """Render effects of removal (per card, percent) and the best linear counts."""
     if fmt == "json":
-        return json.dumps(removal_json(result), indent=2) + "\n"
+        return json.dumps(stable_floats(removal_json(result)), indent=2) + "\n"
     parts = []
     if fmt in ("text", "markdown"):
         parts.append(f"{result.title}: effects of removing one card from {result.shoe} "
@@ -602,7 +621,7 @@ def shoe_json(result: Any) -> dict[str, Any]:
 def render_shoe(result: Any, fmt: str = "text", every: int = 10) -> str:
     """Render a shoe run: per-bet summary, the windows' protection, EV by hand number."""
     if fmt == "json":
-        return json.dumps(shoe_json(result), indent=2) + "\n"
+        return json.dumps(stable_floats(shoe_json(result)), indent=2) + "\n"
     parts = []
     if fmt in ("text", "markdown"):
         mean_hands = result.hands_dealt / result.shoes

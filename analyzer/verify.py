@@ -442,6 +442,7 @@ def _evaluator(model: Model) -> ShoeAwareEvaluator:
 #: Null models of the shoe-aware mode, per bet (reported with every test of the bet).
 NULL_VALUES = "shoe-aware"
 NULL_TWO_CARD = "shoe-aware, two-card quadratic form"
+NULL_FOUR_CARD = "shoe-aware, four-card form"
 NULL_EXACT = "shoe-aware, exact odds per hand"
 NULL_FULL = "full-shoe model"
 #: Above this many hands (all logs together, estimated from their lines) bets that need
@@ -459,7 +460,10 @@ class CardShoeAwareEvaluator:
     * one hand's first two cards only (card-level features of ``player_`` or ``banker_``
       and the point-value features those two cards decide): an exact quadratic form
       (:class:`analyzer.drift.TwoCardForm`, one division of exact integer sums);
-    * anything else (both hands' cards, card and coup features mixed): exact integer
+    * both hands' first two cards only (the same features of ``player_`` and ``banker_``,
+      no drawing): an exact quartic form in the card counts
+      (:class:`analyzer.drift.FourCardForm`, one division of exact integer sums);
+    * anything else (third cards or the coup together with cards): exact integer
       counts per hand from :mod:`analyzer.cardbets` (slow: milliseconds per hand), or,
       when ``exact`` is false, the full shoe's exact probabilities for every hand.
 
@@ -468,7 +472,7 @@ class CardShoeAwareEvaluator:
 
     def __init__(self, model: Model, exact: bool = True) -> None:
         from analyzer.cardbets import is_card_bet
-        from analyzer.drift import TwoCardForm
+        from analyzer.drift import FourCardForm, TwoCardForm
 
         profile = model.profile
         self.model = model
@@ -491,16 +495,20 @@ class CardShoeAwareEvaluator:
             self.value_columns = np.concatenate(
                 [np.arange(self.bet_slices[i].start, self.bet_slices[i].stop)
                  for i in values])
-        self.forms: list[tuple[int, TwoCardForm]] = []
+        self.forms: list[tuple[int, TwoCardForm | FourCardForm]] = []
         self.others: list[int] = []
         nulls = [NULL_VALUES] * len(model.bets)
         for i, b in enumerate(model.bets):
             if i in values:
                 continue
             form = TwoCardForm.for_bet(profile, i)
+            four = FourCardForm.for_bet(profile, i) if form is None else None
             if form is not None and form.results == len(b.labels):
                 self.forms.append((i, form))
                 nulls[i] = NULL_TWO_CARD
+            elif four is not None and four.results == len(b.labels):
+                self.forms.append((i, four))
+                nulls[i] = NULL_FOUR_CARD
             else:
                 self.others.append(i)
                 nulls[i] = NULL_EXACT if exact else NULL_FULL
@@ -1562,15 +1570,18 @@ def _null_notes(model: Model, nulls: Sequence[str]) -> list[str]:
         NULL_TWO_CARD: "each hand's exact distribution given the cards already dealt from "
                        "its shoe (the bet reads one hand's first two cards: an exact "
                        "quadratic form in the 52 card counts)",
+        NULL_FOUR_CARD: "each hand's exact distribution given the cards already dealt from "
+                        "its shoe (the bet reads both hands' first two cards: an exact "
+                        "quartic form in the 52 card counts)",
         NULL_EXACT: "each hand's exact distribution given the cards already dealt from its "
-                    "shoe (exact odds per hand: the bet reads both hands' cards, or cards "
-                    "and the coup together)",
-        NULL_FULL: "the full shoe, NOT the cards already dealt: the bet reads both hands' "
+                    "shoe (exact odds per hand: the bet reads third cards, or cards and "
+                    "the coup together)",
+        NULL_FULL: "the full shoe, NOT the cards already dealt: the bet reads third "
                    "cards, or cards and the coup together, and exact odds per hand cost "
                    f"milliseconds each, so logs of more than {EXACT_HANDS:,} hands skip them",
     }
     notes = []
-    for null in (NULL_VALUES, NULL_TWO_CARD, NULL_EXACT, NULL_FULL):
+    for null in (NULL_VALUES, NULL_TWO_CARD, NULL_FOUR_CARD, NULL_EXACT, NULL_FULL):
         bets = [b.bet.id for b, n in zip(model.bets, nulls, strict=True) if n == null]
         if bets:
             notes.append(f"null model {null!r} ({explain[null]}): {', '.join(bets)}")
@@ -1867,7 +1878,8 @@ def hands_needed(profile: Profile | str = "punto-banco", decks: int | None = Non
 
 
 def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 1,
-              folder: str | Path | None = None, card_hands: int = 0) -> dict[str, float]:
+              folder: str | Path | None = None, card_hands: int = 0,
+              four_card_hands: int = 0) -> dict[str, float]:
     """Speed of ``nine verify`` on one core, for ``make bench``.
 
     Simulates 8-deck punto banco shoes into a CSV log (not timed), then times the whole
@@ -1875,8 +1887,10 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
     ``hands`` hands and the shoe-aware model over about ``shoe_aware_hands`` hands.
     With ``card_hands``, also the shoe-aware model of lucky-baccarat (card-level bets:
     pairs and colours by exact two-card quadratic forms) over about that many hands
-    (keys ``lucky_shoe_aware_*``). Returns hands per second for each, with the hand
-    counts and wall times.
+    (keys ``lucky_shoe_aware_*``). With ``four_card_hands``, also the shoe-aware model of
+    side-bets and nine-and-nines (bets on both hands' first two cards by exact four-card
+    forms; keys ``side_bets_shoe_aware_*`` and ``nines_shoe_aware_*``). Returns hands per
+    second for each, with the hand counts and wall times.
     """
     import tempfile
     import time
@@ -1894,6 +1908,9 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
             ("shoe_aware", shoe_aware_hands, "shoe", "punto-banco")]
     if card_hands:
         runs.append(("lucky_shoe_aware", card_hands, "shoe", "lucky-baccarat"))
+    if four_card_hands:
+        runs.append(("side_bets_shoe_aware", four_card_hands, "shoe", "side-bets"))
+        runs.append(("nines_shoe_aware", four_card_hands, "shoe", "nine-and-nines"))
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
         results: dict[str, float] = {}
         for name, count, model_name, profile in runs:
@@ -1909,7 +1926,9 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
 
 def bench(baseline_seconds: float) -> None:
     """``make bench`` figures of issue 5: replay + statistics and shoe-aware hands/s."""
-    figures = benchmark(200_000, 20_000, card_hands=20_000)
+    from analyzer.drift import four_card_benchmark
+
+    figures = benchmark(200_000, 20_000, card_hands=20_000, four_card_hands=20_000)
     print(f"  issue 5: nine verify, independent model, "
           f"{int(figures['replay_hands']):,} hands  {figures['replay_seconds']:9.2f} s"
           f"    = {figures['replay_hands_per_second']:,.0f} hands/s "
@@ -1923,3 +1942,12 @@ def bench(baseline_seconds: float) -> None:
           f"{figures['lucky_shoe_aware_seconds']:9.2f} s"
           f"    = {figures['lucky_shoe_aware_hands_per_second']:,.0f} hands/s "
           "(target >= 10,000/s)")
+    for key, label in (("side_bets", "side-bets"), ("nines", "nine-and-nines")):
+        print(f"  issue 5: nine verify, shoe-aware model, {label} (four-card forms), "
+              f"{int(figures[f'{key}_shoe_aware_hands']):,} hands "
+              f"{figures[f'{key}_shoe_aware_seconds']:9.2f} s"
+              f"    = {figures[f'{key}_shoe_aware_hands_per_second']:,.0f} hands/s "
+              "(target >= 10,000/s)")
+    for name, rate in four_card_benchmark().items():
+        print(f"  four-card forms, {name} (bets on both hands' first two cards), "
+              f"10,000 depleted shoes = {rate:,.0f} compositions/s (target >= 10,000/s)")
