@@ -1,11 +1,15 @@
 """Odds across the shoe: dealing whole shoes by a profile's procedure and the exact EV of
 every bet before every hand (``nine shoe``), with the betting windows' effect.
 
-Before each hand the EV of each bet is computed from the exact remaining cards (the exposed
-burn card and burned cards, and every card of the previous hands, are known to a player who
-watches; Thorp, "The Mathematics of Gambling", 1984, ch. 5, and Griffin, "The Theory of
-Blackjack", 6th ed. 1999, on baccarat's small effects of removal). A player who bets one unit
-exactly when that EV is positive expects the sum of those positive EVs.
+Before each hand the true EV of each bet is computed from the exact remaining cards (Thorp,
+"The Mathematics of Gambling", 1984, ch. 5, and Griffin, "The Theory of Blackjack", 6th ed.
+1999, on baccarat's small effects of removal); the mean, percentiles and share above zero by
+hand number are of that true EV. A player sees only the exposed first card and the cards of
+the previous hands, not the cards burned face down, so the counter decides on the EV
+computed from the cards it has seen (the remaining cards plus the hidden burned ones: given
+what it saw, the cards it has not seen are in random order, so that is its exact EV). It
+bets one unit exactly when that EV is positive and is credited the true EV of the hands it
+bets (in expectation the same as its own EV of them, with less sampling noise).
 
 >>> run = simulate_shoes("punto-banco", decks=1, shoes=2, seed=7, quiet=True)
 >>> run.hands_dealt == sum(run.hands_per_shoe), run.bets[0].bet
@@ -14,6 +18,7 @@ exactly when that EV is positive expects the sum of those positive EVs.
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +35,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.odds import BatchEvaluator, odds
 from analyzer.profile import Profile, Tableau, load_profile
 from analyzer.shoe import Shoe
+from analyzer.simulate import ShoeEnd, burned_cards, shuffled
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -212,6 +218,9 @@ class Procedure:
     cut_card: int
     windows: tuple[tuple[str, int], ...]
     source: str
+    #: Hands dealt after the one during which the cut card comes out (``nine simulate``'s
+    #: ``hands_after_cut``).
+    hands_after_cut: int = 0
 
     def window(self, bet_id: str) -> int | None:
         """The last hand of the shoe on which the bet may be placed (None: every hand)."""
@@ -221,7 +230,9 @@ class Procedure:
         """One line for reports."""
         burn = {"first-card": "expose the first card and burn that many (10 J Q K: 10)",
                 "none": "no burn"}.get(self.burn, f"burn {self.burn} cards")
-        return f"{burn}; cut card {self.cut_card} cards from the end ({self.source})"
+        after = (f", then {self.hands_after_cut} more hand"
+                 f"{'s' if self.hands_after_cut > 1 else ''}" if self.hands_after_cut else "")
+        return f"{burn}; cut card {self.cut_card} cards from the end{after} ({self.source})"
 
 
 def _windows(raw: Any, bet_ids: Sequence[str]) -> dict[str, int]:
@@ -275,7 +286,12 @@ def procedure_of(profile: Profile) -> Procedure:
         cut = DEFAULT_CUT_CARD
     windows = _windows(raw.get("windows", raw.get("betting_windows", {})),
                        [b.id for b in profile.bets])
-    return Procedure(burn, int(cut), tuple(sorted(windows.items())), source)
+    after = raw.get("hands_after_cut", 0)
+    if (not isinstance(after, int) or isinstance(after, bool) or after < 0
+            or int(cut) < 0):
+        raise AnalyzerError(f"profile {profile.name!r}: procedure.cut_card and "
+                            "hands_after_cut must be non-negative integers")
+    return Procedure(burn, int(cut), tuple(sorted(windows.items())), source, after)
 
 
 def play_coup(tableau: Tableau, values: Sequence[int], start: int) -> int:
@@ -302,22 +318,37 @@ def play_coup(tableau: Tableau, values: Sequence[int], start: int) -> int:
 def deal_shoe(tableau: Tableau, order: Sequence[int], procedure: Procedure) -> list[int]:
     """Positions in ``order`` (card indexes) where each hand of the shoe starts.
 
-    The burn comes first; the cut card lies ``cut_card`` cards from the end and the hand
-    during which it would come out is the last one.
+    Dealt exactly as ``nine simulate`` deals (:func:`analyzer.simulate.burned_cards` and
+    :class:`analyzer.simulate.ShoeEnd`): the burn comes first; the cut card lies
+    ``cut_card`` cards from the end, the hand that reaches it is the last, then
+    ``hands_after_cut`` more.
     """
     values = CARD_VALUES[np.asarray(order)].tolist()
-    if procedure.burn == "first-card":
-        position = 1 + int(CARD_BURN[order[0]])
-    elif procedure.burn == "none":
-        position = 0
-    else:
-        position = int(procedure.burn)
-    cut = len(order) - procedure.cut_card
+    position = burned_cards(order, procedure.burn)
+    ending = ShoeEnd(len(order), position, procedure.cut_card, procedure.hands_after_cut)
     starts = []
-    while position < cut and position + 6 <= len(order):
+    while ending.another_hand(position):
         starts.append(position)
         position += play_coup(tableau, values, position)
     return starts
+
+
+def hidden_burn(order: Sequence[int] | IntArray, procedure: Procedure) -> IntArray:
+    """The 52 card counts of the cards burned face down (not seen by a player).
+
+    With the first-card burn the first card is exposed and the cards it burns are hidden;
+    a fixed burn hides every burned card.
+
+    >>> hidden_burn([8, 0, 1, 2, 4, 5],  # 3S exposed: 3 burned
+    ...             procedure_of(load_profile("punto-banco"))).sum()
+    np.int64(3)
+    """
+    cards = [int(c) for c in order]
+    first = burned_cards(cards, procedure.burn)
+    hidden = cards[1:first] if procedure.burn == "first-card" else cards[:first]
+    counts: IntArray = np.bincount(np.asarray(hidden, dtype=np.int64),
+                                   minlength=52).astype(np.int64)
+    return counts
 
 
 # -- the simulation -----------------------------------------------------------------------
@@ -341,7 +372,8 @@ class BetDrift:
     mean_ev_all: float
     mean_ev_in_window: float
     mean_ev_after_window: float | None
-    #: Counter betting 1 unit when EV > 0: bets per shoe and expected units won per shoe.
+    #: Counter betting 1 unit when the EV from the cards it has seen is > 0 (the burned
+    #: cards are hidden): bets per shoe and expected units won per shoe (true EVs).
     counter_bets_per_shoe: float
     counter_units_per_shoe: float
     counter_bets_per_shoe_window: float
@@ -428,18 +460,21 @@ class Progress:
 
 def shoe_positions(profile: Profile, decks: int, shoes: int, seed: int,
                    procedure: Procedure | None = None) -> tuple[list[IntArray], list[list[int]]]:
-    """The seeded card orders of ``shoes`` shoes and the start of every hand in each."""
+    """The seeded card orders of ``shoes`` shoes and the start of every hand in each.
+
+    Shuffled and dealt as ``nine simulate`` does: the same seed deals the same shoes.
+    """
     if profile.tableau is None:
         raise AnalyzerError(f"profile {profile.name!r} has no fixed tableau to deal shoes by")
     procedure = procedure or procedure_of(profile)
-    generator = np.random.default_rng(seed)
-    full = np.repeat(np.arange(52, dtype=np.int64), decks)
+    generator = random.Random(seed)
+    base = [c for c in range(52) for _ in range(decks)]
     orders = []
     starts = []
     for _ in range(shoes):
-        order = generator.permutation(full)
-        orders.append(order)
-        starts.append(deal_shoe(profile.tableau, order.tolist(), procedure))
+        order = shuffled(generator, base)
+        orders.append(np.array(order, dtype=np.int64))
+        starts.append(deal_shoe(profile.tableau, order, procedure))
     return orders, starts
 
 
@@ -468,27 +503,59 @@ def simulate_shoes(profile: Profile | str, decks: int | None = None, shoes: int 
     orders, starts = shoe_positions(profile, decks, shoes, seed, procedure)
     rows = np.concatenate([remaining_before_hands(o, s, decks) for o, s in
                            zip(orders, starts, strict=True)])
+    hidden = np.concatenate([np.repeat(hidden_burn(o, procedure)[None, :], len(s), axis=0)
+                             for o, s in zip(orders, starts, strict=True)])
     hand_number = np.concatenate([np.arange(1, len(s) + 1) for s in starts])
-    progress = Progress(rows.shape[0], "nine shoe", quiet)
-    ev = np.empty((rows.shape[0], len(evaluator.bet_ids)), dtype=np.float64)
-    step = 4096
-    for begin in range(0, rows.shape[0], step):
-        ev[begin:begin + step] = evaluator.evaluate(rows[begin:begin + step])
-        done = min(begin + step, rows.shape[0])
-        progress.update(done)
-        if on_progress is not None:
-            on_progress(done, rows.shape[0])
-    progress.close()
+    ev, seen_ev = _evaluate_rows(evaluator, rows, hidden, quiet, on_progress)
     full_odds = odds(profile, Shoe.decks(decks))
-    bets = tuple(_bet_drift(profile, procedure, j, ev[:, j], hand_number, shoes,
-                            full_odds.bets[j].ev) for j in range(len(profile.bets)))
+    bets = tuple(_bet_drift(profile, procedure, j, ev[:, j], seen_ev[:, j], hand_number,
+                            shoes, full_odds.bets[j].ev) for j in range(len(profile.bets)))
     return ShoeRun(profile.name, profile.title, decks, shoes, seed, procedure.describe(),
                    evaluator.method, tuple(len(s) for s in starts), bets,
                    time.perf_counter() - began)
 
 
+def visible_before_hands(order: IntArray, starts: Sequence[int], decks: int,
+                         procedure: Procedure) -> IntArray:
+    """Rows of 52 card counts a player cannot have seen before each hand: the cards left
+    in the shoe plus the cards burned face down (the exposed first card and every card of
+    the previous hands are seen)."""
+    result: IntArray = np.add(remaining_before_hands(order, starts, decks),
+                              hidden_burn(order, procedure))
+    return result
+
+
+def _evaluate_rows(evaluator: ShoeEvaluator, rows: IntArray, hidden: IntArray, quiet: bool,
+                   on_progress: Callable[[int, int], None] | None
+                   ) -> tuple[FloatArray, FloatArray]:
+    """True EVs (exact remaining cards) and seen EVs (remaining plus hidden burn) per row."""
+    total = rows.shape[0]
+    progress = Progress(total, "nine shoe", quiet)
+    ev = np.empty((total, len(evaluator.bet_ids)), dtype=np.float64)
+    seen_ev = np.empty_like(ev)
+    blind: npt.NDArray[np.bool_] = np.asarray(hidden.any(axis=1), dtype=bool)
+    step = 4096
+    for begin in range(0, total, step):
+        block = slice(begin, begin + step)
+        ev[block] = evaluator.evaluate(rows[block])
+        seen_ev[block] = ev[block]
+        need = np.flatnonzero(blind[block]) + begin
+        if need.size:
+            seen_ev[need] = evaluator.evaluate(rows[need] + hidden[need])
+        done = min(begin + step, total)
+        progress.update(done)
+        if on_progress is not None:
+            on_progress(done, total)
+    progress.close()
+    return ev, seen_ev
+
+
 def _bet_drift(profile: Profile, procedure: Procedure, column: int, ev: FloatArray,
-               hand_number: IntArray, shoes: int, full_ev: Fraction) -> BetDrift:
+               seen_ev: FloatArray, hand_number: IntArray, shoes: int,
+               full_ev: Fraction) -> BetDrift:
+    """One bet's drift. ``ev`` is the true EV (exact remaining cards) of each hand and
+    ``seen_ev`` the EV a player can compute from the cards it has seen: the counter bets
+    when ``seen_ev > 0`` and is credited the true EV of those hands."""
     bet = profile.bets[column]
     window = procedure.window(bet.id)
     last = int(hand_number.max())
@@ -507,14 +574,15 @@ def _bet_drift(profile: Profile, procedure: Procedure, column: int, ev: FloatArr
         p95.append(float(q95))
         positive.append(float((block > 0).mean()))
     inside = hand_number <= window if window is not None else np.ones(ev.shape, dtype=bool)
-    gain = np.where(ev > 0, ev, 0.0)
+    bets = seen_ev > 0
+    gain = np.where(bets, ev, 0.0)
     return BetDrift(
         bet.id, bet.name, window, full_ev, tuple(reached), tuple(mean), tuple(p5),
         tuple(p50), tuple(p95), tuple(positive),
         float(ev.mean()), float(ev[inside].mean()) if inside.any() else 0.0,
         float(ev[~inside].mean()) if (~inside).any() else None,
-        float((ev > 0).sum() / shoes), float(gain.sum() / shoes),
-        float(((ev > 0) & inside).sum() / shoes), float(gain[inside].sum() / shoes))
+        float(bets.sum() / shoes), float(gain.sum() / shoes),
+        float((bets & inside).sum() / shoes), float(gain[inside].sum() / shoes))
 
 
 def bench(baseline_seconds: float) -> None:

@@ -131,27 +131,79 @@ def card_effects(profile: Profile, shoe: Shoe) -> tuple[tuple[Fraction, ...], ..
     return tuple(effects)
 
 
+def _balanced_rounding(scaled: np.ndarray, sizes: np.ndarray,
+                       spread: int = 2) -> np.ndarray | None:
+    """Integer group tags ``t`` nearest ``scaled`` (least ``sum sizes (t - scaled)**2``)
+    with ``sum sizes t = 0``, each within ``spread`` of its rounded value; None if none.
+
+    A knapsack over the running sum: exact, and small (at most 52 cards x few choices).
+
+    >>> _balanced_rounding(np.array([-1.4, 0.4, 0.6]), np.array([1, 1, 1])).tolist()
+    [-1, 0, 1]
+    """
+    base = np.rint(scaled).astype(np.int64)
+    offsets = np.arange(-spread, spread + 1)
+    bound = int(sizes @ (np.abs(base) + spread))
+    width = 2 * bound + 1
+    cost = np.full(width, np.inf)
+    cost[bound] = 0.0
+    choices = []
+    for g in range(scaled.size):
+        new = np.full(width, np.inf)
+        pick = np.zeros(width, dtype=np.int64)
+        for k, offset in enumerate(offsets):
+            tag = int(base[g] + offset)
+            shift = int(sizes[g]) * tag
+            step = float(sizes[g]) * (tag - float(scaled[g])) ** 2
+            moved = np.full(width, np.inf)
+            if shift >= 0:
+                moved[shift:] = cost[:width - shift] + step
+            else:
+                moved[:shift] = cost[-shift:] + step
+            better = moved < new
+            new[better] = moved[better]
+            pick[better] = k
+        cost = new
+        choices.append(pick)
+    if not np.isfinite(cost[bound]):
+        return None
+    tags = np.empty(scaled.size, dtype=np.int64)
+    position = bound
+    for g in range(scaled.size - 1, -1, -1):
+        tags[g] = base[g] + offsets[choices[g][position]]
+        position -= int(sizes[g]) * int(tags[g])
+    return tags
+
+
 def _integer_tags(effect: np.ndarray) -> tuple[tuple[int, ...], int, bool, float]:
-    """Best balanced integer tags for per-card effects: (tags, level, balanced, corr)."""
-    centred = effect - effect.mean()
+    """Best balanced integer tags for per-card effects: (tags, level, balanced, corr).
+
+    Tags are a function of the effect: cards with equal effects (equal values) form a
+    group and always get equal tags. Each level scales the centred effects so the largest
+    is ``level`` and takes the balanced group tags nearest them
+    (:func:`_balanced_rounding`); when no balanced tags exist the plain rounding is
+    kept and reported unbalanced rather than split a group.
+    """
+    values, group = np.unique(effect, return_inverse=True)
+    group = group.reshape(-1)
+    sizes = np.bincount(group, minlength=values.size)
+    centred = values - effect.mean()
     peak = np.abs(centred).max()
     if peak == 0:
         return (0,) * 52, 0, True, float("nan")
     best: tuple[tuple[int, ...], int, bool, float] | None = None
     for level in range(1, MAX_LEVEL + 1):
         scaled = centred * level / peak
-        tags = np.rint(scaled).astype(np.int64)
-        for _ in range(60):
-            total = int(tags.sum())
-            if total == 0:
-                break
-            step = -1 if total > 0 else 1
-            cost = (tags + step - scaled) ** 2 - (tags - scaled) ** 2
-            tags[int(np.argmin(cost))] += step
-        balanced = int(tags.sum()) == 0
-        corr = float(np.corrcoef(tags, effect)[0, 1]) if tags.std() > 0 else 0.0
-        candidate = (tuple(int(t) for t in tags), level, balanced, corr)
-        if best is None or (corr > best[3] + 1e-12 and balanced >= best[2]):
+        found = _balanced_rounding(scaled, sizes)
+        if found is None or not found.any():  # all zero is no count
+            found = np.rint(scaled).astype(np.int64)
+        tags = found
+        balanced = int(sizes @ tags) == 0
+        card_tags = tags[group]
+        corr = (float(np.corrcoef(card_tags, effect)[0, 1]) if card_tags.std() > 0
+                else 0.0)
+        candidate = (tuple(int(t) for t in card_tags), level, balanced, corr)
+        if best is None or (balanced, corr) > (best[2], best[3] + 1e-12):
             best = candidate
         if corr >= GOOD_ENOUGH and balanced:
             return candidate

@@ -404,7 +404,9 @@ def formula_json(results: Sequence[Any]) -> dict[str, Any]:
         "denominator": "(52*d)*(52*d - 1)*(52*d - 2)*(52*d - 3)*(52*d - 4)*(52*d - 5)",
         "values": [{"decks": d, "ev": fraction_text(ev), "ev_float": float(ev)}
                    for d, ev in f.values],
-        "engine": [{"decks": d, "ev": fraction_text(ev)} for d, ev in f.engine],
+        "engine": [{"decks": d, "ev": fraction_text(ev), "used_for_fit": d in f.fit_decks}
+                   for d, ev in f.engine],
+        "fit_decks": list(f.fit_decks),
         "limit": fraction_text(f.limit),
         "limit_float": float(f.limit),
         "infinite_deck_ev": fraction_text(f.infinite_ev),
@@ -420,7 +422,8 @@ def render_formula(results: Sequence[Any], fmt: str = "text") -> str:
     for f in results:
         engine = dict(f.engine)
         rows = [[str(d), fraction_text(ev), f"{float(ev):+.10f}", percent(-ev),
-                 "yes" if engine.get(d) == ev else "NO"] for d, ev in f.values]
+                 "fit point" if d in f.fit_decks else "yes" if engine.get(d) == ev else "NO"]
+                for d, ev in f.values]
         rows.append(["oo", fraction_text(f.limit), f"{float(f.limit):+.10f}", percent(-f.limit),
                      "yes" if f.limit == f.infinite_ev else "NO"])
         heading = f"{f.bet_name} ({f.profile}): EV(d) = {f.formula}"
@@ -431,9 +434,11 @@ def render_formula(results: Sequence[Any], fmt: str = "text") -> str:
         parts.append(table(rows, ["decks", "EV (exact)", "EV", "house edge",
                                   "matches engine"], fmt) + "\n")
         if fmt in ("text", "markdown"):
-            checked = ", ".join(str(d) for d in engine)
-            parts.append(f"Verified against the exact engine at d = {checked} and against "
-                         f"the infinite deck: {'yes' if f.verified else 'NO'}.\n")
+            fitted = ", ".join(str(d) for d in f.fit_decks)
+            checked = ", ".join(str(d) for d in f.checked)
+            parts.append(f"Fitted through the exact engine at d = {fitted} (agreement there "
+                         f"is by construction); verified against the engine at d = {checked} "
+                         f"and against the infinite deck: {'yes' if f.verified else 'NO'}.\n")
     return "\n".join(parts)
 
 
@@ -593,6 +598,12 @@ def render_removal(result: Any, fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
+#: What ``nine shoe``'s counter knows and how its yield is counted.
+COUNTER_RULE = ("bets one unit only when the EV computed from the cards it has seen is "
+                "positive (the exposed first card and the previous hands; cards burned face "
+                "down stay hidden) and is credited the true EV of the hands it bets")
+
+
 def shoe_json(result: Any) -> dict[str, Any]:
     """The JSON document of ``nine shoe --format json`` (a ShoeRun)."""
     return {
@@ -604,7 +615,8 @@ def shoe_json(result: Any) -> dict[str, Any]:
             "full_shoe_ev": fraction_text(b.full_shoe_ev),
             "mean_ev_all": b.mean_ev_all, "mean_ev_in_window": b.mean_ev_in_window,
             "mean_ev_after_window": b.mean_ev_after_window,
-            "counter": {"bets_per_shoe": b.counter_bets_per_shoe,
+            "counter": {"rule": COUNTER_RULE,
+                        "bets_per_shoe": b.counter_bets_per_shoe,
                         "units_per_shoe": b.counter_units_per_shoe,
                         "yield_per_unit": b.counter_yield,
                         "bets_per_shoe_window": b.counter_bets_per_shoe_window,
@@ -628,7 +640,8 @@ def render_shoe(result: Any, fmt: str = "text", every: int = 10) -> str:
         parts.append(f"{result.title}: {result.shoes:,} shoes of {result.decks} decks, seed "
                      f"{result.seed}; {result.hands_dealt:,} hands ({mean_hands:.1f} per shoe)"
                      f" evaluated exactly before dealing, in {result.seconds:.1f} s.\n"
-                     f"Procedure: {result.procedure}.\nEvaluation: {result.method}.\n")
+                     f"Procedure: {result.procedure}.\nEvaluation: {result.method}.\n"
+                     f"Counter: {COUNTER_RULE}.\n")
     rows = []
     for b in result.bets:
         window = "-" if b.window is None else str(b.window)
@@ -640,8 +653,9 @@ def render_shoe(result: Any, fmt: str = "text", every: int = 10) -> str:
                      f"{b.counter_units_per_shoe_window:+.4f}",
                      f"{b.protected_share * 100:.0f}%" if b.window is not None else "-"])
     parts.append(table(rows, ["bet", "window", "edge full shoe", "edge mean all hands",
-                              "edge after window", "EV>0 hands/shoe", "counter units/shoe",
-                              "counter yield", "EV>0 in window", "units in window",
+                              "edge after window", "seen EV>0 hands/shoe",
+                              "counter units/shoe",
+                              "counter yield", "seen EV>0 in window", "units in window",
                               "gain removed"], fmt) + "\n")
     windowed = [b for b in result.bets if b.window is not None]
     if windowed and fmt in ("text", "markdown"):
@@ -650,13 +664,17 @@ def render_shoe(result: Any, fmt: str = "text", every: int = 10) -> str:
         flat = sum(b.counter_units_per_shoe for b in result.bets if b.window is None)
         parts.append(
             "What the windows protect: a player who bets one unit on every windowed bet "
-            f"exactly when its exact EV is positive would expect {total:+.4f} units per shoe "
-            f"without windows and {kept:+.4f} with them "
-            f"({(1 - kept / total) * 100 if total else 0:.0f}% of the advantage removed). "
-            "A flat bettor's expected edge is the same on every hand (the next cards are a "
-            "uniform draw whatever has been seen, so the edge columns differ from the full "
-            "shoe only by sampling noise); what the windows cut off is the late shoe, where "
-            "the composition has drifted most and positive-EV hands concentrate, i.e. the "
+            "only when the EV computed from the cards it has seen is positive (the exposed "
+            "first card and the previous hands; the cards burned face down stay hidden) "
+            f"would expect {total:+.4f} units per shoe without windows and {kept:+.4f} with "
+            f"them ({(1 - kept / total) * 100 if total else 0:.0f}% of the advantage "
+            "removed), counting the true EV of the hands it bets. A flat bettor's expected "
+            "edge barely moves across the shoe (before any cards are seen the next hand is a "
+            "uniform draw from the full shoe; the edge columns differ from the full shoe by "
+            "sampling noise and, on late hands, by the cut card: a late hand is reached only "
+            "when the earlier hands used few cards, which slightly favours some "
+            "compositions); what the windows cut off is the late shoe, where the "
+            "composition has drifted most and positive-EV hands concentrate, i.e. the "
             "selective (counting) player's gain. "
             f"Unwindowed bets leave {flat:+.4f} units per shoe to the same player.\n")
     by_hand = []

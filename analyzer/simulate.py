@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -64,11 +64,65 @@ class Procedure:
             burn = 0
         elif found.burn != "first-card":
             burn = int(found.burn)
-        after = profile.procedure.get("hands_after_cut", 0) if profile.procedure else 0
-        if not isinstance(after, int) or after < 0 or found.cut_card < 0:
-            raise AnalyzerError(f"profile {profile.name!r}: procedure.cut_card and "
-                                "hands_after_cut must be non-negative integers")
-        return cls(burn, found.cut_card, after, found.windows)
+        return cls(burn, found.cut_card, found.hands_after_cut, found.windows)
+
+
+def shuffled(rng: random.Random, base: Sequence[int]) -> list[int]:
+    """One shuffled shoe: ``base`` (card indexes) in the order ``rng`` deals it.
+
+    ``nine simulate`` and ``nine shoe`` shuffle with this, so one seed deals the same shoes
+    in both.
+    """
+    deck = list(base)
+    rng.shuffle(deck)
+    return deck
+
+
+def burned_cards(deck: Sequence[int], burn: str | int) -> int:
+    """Cards taken from the top before the first hand (the position of its first card).
+
+    ``"first-card"``: the first card is exposed and that many more are burned (A = 1,
+    2-9 face value, 10 J Q K = 10); an integer burns that many; ``"none"`` none.
+
+    >>> burned_cards([51, 0, 0], "first-card"), burned_cards([8, 0], 3), burned_cards([], "none")
+    (11, 3, 0)
+    """
+    if burn == "first-card":
+        return 1 + (CARD_VALUE[deck[0]] or 10)
+    if burn == "none":
+        return 0
+    return int(burn)
+
+
+class ShoeEnd:
+    """When a shoe ends: the cut card lies ``cut_card`` cards from the end; the hand that
+    reaches it (takes the last card before it, or passes it) is the last, then
+    ``hands_after_cut`` more. So a hand starting exactly at the cut card is not dealt
+    (unless ``hands_after_cut`` allows it), and no hand starts with fewer than 6 cards left.
+
+    Shared by ``nine simulate`` and ``nine shoe`` (:func:`analyzer.drift.deal_shoe`).
+    """
+
+    def __init__(self, size: int, first: int, cut_card: int, hands_after_cut: int) -> None:
+        self.size = size
+        self.cut = size - cut_card
+        self.hands_after_cut = hands_after_cut
+        self.after_cut = -1
+        self.started = False
+        if self.cut - first < 6:
+            raise AnalyzerError(f"a shoe of {size} cards is too small for a cut card "
+                                f"{cut_card} from the end")
+
+    def another_hand(self, position: int) -> bool:
+        """Is a hand dealt starting at ``position`` (the next card)? Call once per hand."""
+        if self.started and self.after_cut < 0 and position >= self.cut:
+            self.after_cut = self.hands_after_cut
+        self.started = True
+        if self.size - position < 6 or self.after_cut == 0:
+            return False
+        if self.after_cut > 0:
+            self.after_cut -= 1
+        return True
 
 
 @dataclass(frozen=True)
@@ -176,25 +230,14 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
     total_hands = 0
     for shoe_number in range(1, shoes + 1):
         shoe_id = str(shoe_number)
-        deck = base[:]
-        rng.shuffle(deck)
-        if procedure.burn == "first-card":
-            exposed = CARD_VALUE[deck[0]] or 10
-            position = 1 + exposed
-        else:
-            position = int(procedure.burn)
+        deck = shuffled(rng, base)
+        position = burned_cards(deck, procedure.burn)
         burn = tuple(deck[:position])
-        cut = len(deck) - procedure.cut_card
-        if cut - position < 6:
-            raise AnalyzerError(f"a shoe of {len(deck)} cards is too small for a cut card "
-                                f"{procedure.cut_card} from the end")
+        ending = ShoeEnd(len(deck), position, procedure.cut_card, procedure.hands_after_cut)
         if writer is not None:
             writer.shoe_start(shoe_id, decks, burn)
         hand_number = 0
-        after_cut = -1
-        while len(deck) - position >= 6 and after_cut != 0:
-            if after_cut > 0:
-                after_cut -= 1
+        while ending.another_hand(position):
             hand_number += 1
             player = [deck[position], deck[position + 2]]
             banker = [deck[position + 1], deck[position + 3]]
@@ -217,8 +260,6 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
                             {b: (stake[b], r) for b, r in money.items()
                              if b != "_fault" and hand_number <= windows.get(b, hand_number)},
                             burn if hand_number == 1 and fmt == "csv" else ())
-            if after_cut < 0 and position >= cut:
-                after_cut = procedure.hands_after_cut
         total_hands += hand_number
         if writer is not None:
             writer.shoe_end(shoe_id, len(deck) - position)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import json
+from dataclasses import replace
+
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from analyzer.cards import DECK, Card, parse_cards
@@ -11,14 +16,17 @@ from analyzer.drift import (
     Procedure,
     ShoeEvaluator,
     deal_shoe,
+    hidden_burn,
     procedure_of,
     remaining_before_hands,
     shoe_positions,
     simulate_shoes,
+    visible_before_hands,
 )
 from analyzer.odds import odds
-from analyzer.profile import load_profile
+from analyzer.profile import Profile, load_profile
 from analyzer.shoe import Shoe
+from analyzer.simulate import simulate
 
 #: Exposed 5S burns five more; hand 1 = Player natural 9 (4 cards); hand 2 = Player 4 draws
 #: a 5 to make 9, Banker 7 stands (5 cards); hand 3 starts at position 15.
@@ -70,16 +78,116 @@ def test_lucky_baccarat_windows_from_profile() -> None:
     assert procedure_of(load_profile("punto-banco")).cut_card == 16
 
 
-def test_seeded_runs_reproduce_and_windows_cut_counter_gain() -> None:
+def test_seeded_runs_reproduce() -> None:
     first = simulate_shoes("lucky-baccarat", 8, 20, seed=9, quiet=True)
     second = simulate_shoes("lucky-baccarat", 8, 20, seed=9, quiet=True)
     assert first.hands_per_shoe == second.hands_per_shoe
     assert first.bets == second.bets
-    lucky6 = first.bet("lucky-6")
-    assert lucky6.window == 30
-    assert lucky6.counter_units_per_shoe_window <= lucky6.counter_units_per_shoe
+    assert first.bet("lucky-6").window == 30
     assert all(70 <= hands <= 85 for hands in first.hands_per_shoe)
     assert simulate_shoes("lucky-baccarat", 8, 20, seed=10, quiet=True).bets != first.bets
+
+
+def test_counter_decides_on_seen_cards_and_is_credited_true_ev() -> None:
+    """The counter's figures recomputed hand by hand from the card orders: it sees the
+    exposed first card and the previous hands (not the cards burned face down), bets when
+    that EV is positive, and is credited the exact EV of the remaining cards."""
+    profile = load_profile("lucky-baccarat")
+    shoes, decks = 3, 8
+    run = simulate_shoes(profile, decks, shoes, seed=3, quiet=True)
+    orders, starts = shoe_positions(profile, decks, shoes, 3)
+    evaluator = ShoeEvaluator.for_profile(profile)
+    full = np.full(52, decks, dtype=np.int64)
+    true_rows, seen_rows, hands = [], [], []
+    for order, shoe_starts in zip(orders, starts, strict=True):
+        first = shoe_starts[0]
+        for hand, start in enumerate(shoe_starts, start=1):
+            seen = [int(order[0]), *(int(c) for c in order[first:start])]
+            seen_rows.append(full - np.bincount(seen, minlength=52))
+            true_rows.append(full - np.bincount(order[:start], minlength=52))
+            hands.append(hand)
+    true_ev = evaluator.evaluate(np.array(true_rows))
+    seen_ev = evaluator.evaluate(np.array(seen_rows))
+    number = np.array(hands)
+    disagree = 0
+    for j, bet in enumerate(profile.bets):
+        drift = run.bet(bet.id)
+        window = number <= (drift.window or number.max())
+        units = np.where(seen_ev[:, j] > 0, true_ev[:, j], 0.0)
+        assert drift.counter_bets_per_shoe == pytest.approx((seen_ev[:, j] > 0).sum() / shoes)
+        assert drift.counter_units_per_shoe == pytest.approx(units.sum() / shoes, abs=1e-12)
+        assert drift.counter_units_per_shoe_window == pytest.approx(
+            units[window].sum() / shoes, abs=1e-12)
+        assert drift.mean_ev_all == pytest.approx(true_ev[:, j].mean(), abs=1e-12)
+        disagree += int(((seen_ev[:, j] > 0) != (true_ev[:, j] > 0)).sum())
+    assert disagree > 0  # the hidden burn changes some decisions in these shoes
+
+
+def test_burned_cards_are_hidden_and_ten_burns_ten() -> None:
+    """A queen exposed burns ten cards face down: the player has seen only the queen."""
+    head = [card.index for card in parse_cards("QH 2C 3C 4C 5C 6C 7C 8C 9C TC JC")]
+    order = head + [card.index for card in DECK if card.index not in head]
+    tableau = load_profile("punto-banco").tableau
+    assert tableau is not None
+    procedure = Procedure("first-card", 16, (), "test")
+    starts = deal_shoe(tableau, order, procedure)
+    assert starts[0] == 11
+    hidden = hidden_burn(order, procedure)
+    assert hidden.sum() == 10 and hidden[Card.parse("QH").index] == 0
+    assert hidden[Card.parse("JC").index] == 1
+    rows = visible_before_hands(np.array(order), starts, 1, procedure)
+    assert tuple(int(n) for n in rows[0]) == Shoe.decks(1).remove([Card.parse("QH")]).counts
+    assert tuple(int(n) for n in remaining_before_hands(np.array(order), starts, 1)[0]) == \
+        Shoe.decks(1).remove(parse_cards("QH 2C 3C 4C 5C 6C 7C 8C 9C TC JC")).counts
+
+
+def _simulated_starts(profile: Profile, decks: int, shoes: int, seed: int) -> list[list[int]]:
+    """Hand start positions of ``nine simulate``'s hand log (burn, then each hand's cards)."""
+    out = io.StringIO()
+    simulate(profile, decks=decks, shoes=shoes, seed=seed, out=out)
+    starts: dict[str, list[int]] = {}
+    position: dict[str, int] = {}
+    for line in out.getvalue().splitlines():
+        record = json.loads(line)
+        if record.get("type") == "shoe":
+            position[record["shoe"]] = len(record["burn"])
+            starts[record["shoe"]] = []
+        elif "hand" in record:
+            starts[record["shoe"]].append(position[record["shoe"]])
+            position[record["shoe"]] += len(record["player"]) + len(record["banker"])
+    return list(starts.values())
+
+
+@pytest.mark.parametrize("after", [0, 1, 2])
+def test_shoe_deals_as_simulate_does(after: int) -> None:
+    base = load_profile("punto-banco")
+    profile = replace(base, procedure={"cut_card": 16, "hands_after_cut": after})
+    assert procedure_of(profile).hands_after_cut == after
+    _, starts = shoe_positions(profile, 1, 40, 11)
+    assert starts == _simulated_starts(profile, 1, 40, 11)
+    run = simulate_shoes(profile, 1, 40, seed=11, quiet=True)
+    assert list(run.hands_per_shoe) == [len(s) for s in starts]
+
+
+def test_hand_starting_at_the_cut_card_is_not_dealt() -> None:
+    """Pinned: when a hand ends on the last card before the cut card, it is the last hand
+    (the cut card is reached); ``hands_after_cut = 1`` deals exactly one more, from there."""
+    profile = load_profile("punto-banco")
+    tableau = profile.tableau
+    assert tableau is not None
+    plain = Procedure("first-card", 16, (), "test")
+    extra = Procedure("first-card", 16, (), "test", hands_after_cut=1)
+    cut = 52 - 16
+    orders, _ = shoe_positions(profile, 1, 200, 5)
+    found = 0
+    for order in orders:
+        with_extra = deal_shoe(tableau, order.tolist(), extra)
+        if cut not in with_extra:
+            continue
+        found += 1
+        starts = deal_shoe(tableau, order.tolist(), plain)
+        assert starts == with_extra[:-1] and with_extra[-1] == cut
+    assert found > 0
 
 
 def test_shoe_and_eor_commands() -> None:
