@@ -424,8 +424,8 @@ class ShoeAwareEvaluator:
                     break
                 weights[:rows[s]] *= flat[slots[:rows[s], s]]
             denominator = np.prod([size - j for j in range(k)], axis=0)
-            # einsum, not BLAS: same speed here, and no BLAS worker threads to contend with
-            result += np.einsum("ct,tn->cn", matrix, weights, optimize=False) / denominator
+            # BLAS, single-threaded (analyzer/__init__.py): 1.5-2x faster than einsum here
+            result += (matrix @ weights) / denominator
         out: npt.NDArray[np.float64] = result.T
         if self.expand is not None:
             out = np.concatenate([out, np.zeros((n, 1))], axis=1)[:, self.expand]
