@@ -163,11 +163,14 @@ def _choice_setup(profile: str, players: int, by: str | None, decks: int | None,
                    "'equilibrium' (heads-up) or 'best-response'.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="--players 3 or more with a finite shoe: simulation seed (estimates).")
+@click.option("--own-hand", "own_hand", is_flag=True,
+              help="--players 2 or more: dynamics over players' strategies that see their "
+                   "own hand only (default: also the earlier seats' choices).")
 @friendly
 def solve(profile: str, players: int, by: str | None, decks: int | None, infinite: bool,
           remove: str, shoe_file: str | None, card_order: str, fmt: str, as_card: bool,
           save_player: str | None, save_banker: str | None, rounds: int, player_start: str,
-          banker_start: str, seed: int) -> None:
+          banker_start: str, seed: int, own_hand: bool) -> None:
     """Exact certified equilibrium of a choice game, one player against the bank.
 
     With --players 2 or more: per-seat values of the starting strategies, the banker's
@@ -191,7 +194,8 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
                                 card_order)
         report = table_report(table_rules, table_shoe, players,
                               by or table_rules.default_information, rounds,
-                              table_profile.title, player_start, banker_start, seed=seed)
+                              table_profile.title, player_start, banker_start, seed=seed,
+                              informed=not own_hand)
         click.echo(render_table_report(report, fmt), nl=False)
         return
     rules_profile, rules, shoe, information = _choice_setup(

@@ -720,7 +720,11 @@ def table_report_json(result: Any) -> dict[str, Any]:
     found = result.dynamics
     document["dynamics"] = {
         "method": DYNAMICS_METHOD,
-        "strategies": "players: own hand only; banker: own hand and every choice",
+        "strategies": ("players: own hand and the earlier seats' choices" if found.informed
+                       else "players: own hand only") + "; banker: own hand and every choice",
+        "players_informed": found.informed,
+        "player_strategies_use_earlier_choices": [
+            bool(getattr(p, "uses_earlier_choices", False)) for p in found.plans],
         "regrets_over": "full information sets (players: own hand and the earlier seats' "
                         "choices; banker: own hand and every choice)",
         "rounds": found.rounds,
@@ -728,7 +732,8 @@ def table_report_json(result: Any) -> dict[str, Any]:
         "seat_values": [fraction_text(v) for v in found.values.players],
         "banker_value": fraction_text(found.values.banker),
         "player_regrets": [fraction_text(r) for r in found.regrets.players],
-        "player_regrets_own_hand_only": [fraction_text(r) for r in found.regrets.own_hand],
+        "player_regrets_own_hand_only": ([fraction_text(r) for r in found.regrets.own_hand]
+                                         if found.regrets.own_hand else None),
         "banker_regret": fraction_text(found.regrets.banker),
         "largest_regret": fraction_text(found.regrets.largest),
         "history": [fraction_text(h) for h in found.history],
@@ -775,10 +780,15 @@ def render_table_report(result: Any, fmt: str = "text") -> str:
                    else f"not an equilibrium: largest regret {found.regrets.largest} "
                         f"({float(found.regrets.largest):.3g})")
         lines.append(f"Dynamics: {DYNAMICS_METHOD}; {found.rounds} round(s); {verdict}")
-        lines.append("Strategies: players see their own hand only, the banker its own hand "
-                     "and every choice. Regrets: a player's best response also sees the "
-                     "earlier seats' choices (RULES.md section 4); 'within own-hand "
-                     "strategies' is the restricted figure.")
+        if found.informed:
+            lines.append("Strategies: players see their own hand and the earlier seats' "
+                         "choices (RULES.md section 4), the banker its own hand and every "
+                         "choice. Regrets are over those full information sets.")
+        else:
+            lines.append("Strategies: players see their own hand only, the banker its own "
+                         "hand and every choice. Regrets: a player's best response also sees "
+                         "the earlier seats' choices (RULES.md section 4); 'within own-hand "
+                         "strategies' is the restricted figure.")
     else:
         lines.append("ESTIMATE: seeded simulation with 95% confidence intervals, not exact")
     heading = f"## {title}\n" if fmt == "markdown" else f"{title}\n"

@@ -1,11 +1,11 @@
 """Home Lucky 9 with several players: exact per-seat values, best responses, dynamics.
 
-One banker faces ``n`` players (``n + 1`` people, RULES.md section 4). Every player's strategy
-here maps its own two-card holding to a draw probability (a restricted class: a player
-actually also sees the earlier seats' choices, and its *best response* and *regret* are
-computed over that full information set, :func:`player_best_response`); the banker's
-strategy maps its own
-holding *and the vector of what every player showed* -- ``natural`` (revealed and settled),
+One banker faces ``n`` players (``n + 1`` people, RULES.md section 4). A player's strategy
+maps what it knows when choosing -- its own two-card holding and what the seats before it
+showed -- to a draw probability (:class:`InformedPlan`); a strategy that reads its own hand
+only (:data:`PlayerPlan`: the house rule, strategy files, the heads-up equilibrium) is the
+special case that ignores the earlier seats. The banker's strategy maps its own holding
+*and the vector of what every player showed* -- ``natural`` (revealed and settled),
 ``drew`` or ``stood`` -- to a draw probability, and its one choice stands against every
 remaining player. Payoffs are each player's result per unit staked; the banker's value is
 minus their sum (it covers every stake).
@@ -13,13 +13,15 @@ minus their sum (it covers every stake).
 Every quantity is exact. Two models of the cards:
 
 * the infinite deck (dealing with replacement, 1/13 per rank, ten-valued cards 4/13): the
-  players' hands and third cards are independent given the banker's hand, so seat ``i``'s
-  weight in a banker cell ``(hand, choice vector)`` is a product of one-player tables
-  (:class:`InfiniteTable`), for any number of players;
+  players' hands and third cards are independent given the banker's hand, so the weight of
+  a choice vector is the product over seats of each seat's probability of its observation
+  given the earlier seats' observations, and a banker cell ``(hand, choice vector)`` is
+  built from one-player tables (:class:`InfiniteTable`), for any number of players;
 * a finite shoe with exact card removal for one or two players (three people): every deal of
   nine value positions is counted (:class:`FiniteTable`); a player's and the banker's third
   cards are exchangeable with the unused positions, so each seat's result needs only the
-  pair of third cards it meets.
+  pair of third cards it meets (the second seat's play may depend on the first seat's
+  observation).
 
 Larger finite-shoe tables are dealt by seeded simulation (:func:`estimate_seat_values`); those
 figures are labelled *estimate* with 95% confidence intervals.
@@ -29,7 +31,8 @@ there falls by drawing (Kuhn 1953: a behaviour best response is pure, cell by ce
 best-responds holding every other strategy fixed, cell by cell over (own hand, the earlier
 seats' revealed natural / drew / stood), since the banker's play depends on every choice.
 :func:`dynamics` runs sequential best-response dynamics with averaging: each round the seats
-in order best-respond (within own-hand strategies) to the current average banker, to the
+in order best-respond (over their full information sets; with ``informed=False`` within
+own-hand strategies, the earlier restricted class) to the current average banker, to the
 *new pure responses* of the seats before them and to the later seats' current averages; the
 banker then best-responds to all the players' new pure responses; finally every side's
 strategy moves to the average of its start and all its responses so far (step
@@ -127,6 +130,63 @@ def player_from_strategy(strategy: Strategy) -> PlayerPlan:
     return tuple(strategy.draw(hand) for hand in HANDS)
 
 
+@dataclass(frozen=True)
+class InformedPlan:
+    """A player's plan on its full information sets (RULES.md section 4): its draw
+    probability per own holding (55, in ``HANDS`` order) and what the seats before it showed
+    (``3**seat`` vectors of natural / drew / stood, :func:`vector_index` order). A plan that
+    sees the own hand only (:data:`PlayerPlan`) is the special case of equal entries in
+    every row (:func:`informed_plan`)."""
+
+    seat: int
+    draw: tuple[tuple[Fraction, ...], ...]
+
+    def at(self, hand: int, earlier: Sequence[int]) -> Fraction:
+        """The draw probability holding ``HANDS[hand]`` after the earlier seats showed
+        ``earlier``."""
+        return self.draw[hand][vector_index(earlier)]
+
+    @property
+    def uses_earlier_choices(self) -> bool:
+        """Whether the plan's play depends on what the earlier seats showed."""
+        return any(len(set(row)) > 1 for row in self.draw)
+
+
+#: A seat's strategy: own hand only, or own hand and the earlier seats' choices.
+SeatPlan = PlayerPlan | InformedPlan
+
+
+def informed_plan(plan: SeatPlan, seat: int) -> InformedPlan:
+    """``plan`` as a plan of seat ``seat`` over its full information sets (an own-hand plan
+    plays the same whatever the earlier seats showed).
+
+    >>> informed_plan(house_player(), 1).draw[HANDS.index((0, 3))]
+    (Fraction(1, 1), Fraction(1, 1), Fraction(1, 1))
+    """
+    if isinstance(plan, InformedPlan):
+        if plan.seat != seat or any(len(row) != 3**seat for row in plan.draw):
+            raise AnalyzerError(f"a strategy for seat {plan.seat + 1} given to seat {seat + 1}")
+        return plan
+    return InformedPlan(seat, tuple((Fraction(d),) * 3**seat for d in plan))
+
+
+def own_hand_plan(plan: SeatPlan) -> PlayerPlan:
+    """``plan`` as an own-hand plan; an error if it depends on the earlier seats' choices."""
+    if not isinstance(plan, InformedPlan):
+        return tuple(plan)
+    if plan.uses_earlier_choices:
+        raise AnalyzerError(f"seat {plan.seat + 1}'s strategy depends on the earlier seats' "
+                            "choices: not an own-hand strategy")
+    return tuple(row[0] for row in plan.draw)
+
+
+def _plan_rows(plan: SeatPlan) -> tuple[tuple[Fraction, ...], ...]:
+    """Draw probabilities per holding, one entry per earlier vector (one if own-hand)."""
+    if isinstance(plan, InformedPlan):
+        return plan.draw
+    return tuple((Fraction(d),) for d in plan)
+
+
 def summary_observation(vector: Sequence[int]) -> str:
     """How a heads-up banker strategy reads a choice vector: ``drew`` if at least half of
     the players still in the hand drew (all naturals: ``stood``).
@@ -200,27 +260,34 @@ class TableGame:
     denominator: int
     model: str
 
-    def _forced_player(self, plan: PlayerPlan) -> list[Fraction]:
+    def _forced_rows(self, plan: SeatPlan) -> list[tuple[Fraction, ...]]:
+        """The plan's rows (:func:`_plan_rows`) with the rules' forced plays applied."""
         rules = self.rules
         out = []
-        for hand, draw in zip(HANDS, plan, strict=True):
+        for hand, row in zip(HANDS, _plan_rows(plan), strict=True):
             total = sum(hand) % 10
-            out.append(Fraction(1) if total in rules.player_draws else
-                       Fraction(0) if total in rules.player_stands else Fraction(draw))
+            out.append((Fraction(1),) * len(row) if total in rules.player_draws else
+                       (Fraction(0),) * len(row) if total in rules.player_stands else
+                       tuple(Fraction(d) for d in row))
         return out
 
-    def observation_matrix(self, plan: PlayerPlan) -> tuple[ObjectArray, int]:
-        """``M[hand, observation, drew]`` numerators over the returned denominator."""
-        plan_list = self._forced_player(plan)
-        scale = _lcm_of(plan_list)
-        matrix = np.zeros((55, 3, 2), dtype=object)
-        for h, draw in enumerate(plan_list):
-            if TOTALS[h] in self.rules.naturals:
-                matrix[h, NATURAL, 0] = scale
-            else:
-                numerator = int(draw * scale)
-                matrix[h, DREW, 1] = numerator
-                matrix[h, STOOD, 0] = scale - numerator
+    def observation_matrix(self, plan: SeatPlan, seat: int = 0) -> tuple[ObjectArray, int]:
+        """``M[hand, earlier, observation, drew]`` numerators over the returned denominator:
+        seat ``seat``'s play after each vector of the earlier seats' observations (one
+        broadcast row, ``earlier`` of size 1, for an own-hand plan)."""
+        if isinstance(plan, InformedPlan):
+            informed_plan(plan, seat)  # checks the seat and the rows' width
+        rows = self._forced_rows(plan)
+        scale = reduce(math.lcm, (_lcm_of(r) for r in rows), 1)
+        matrix = np.zeros((55, len(rows[0]), 3, 2), dtype=object)
+        for h, row in enumerate(rows):
+            for e, draw in enumerate(row):
+                if TOTALS[h] in self.rules.naturals:
+                    matrix[h, e, NATURAL, 0] = scale
+                else:
+                    numerator = int(draw * scale)
+                    matrix[h, e, DREW, 1] = numerator
+                    matrix[h, e, STOOD, 0] = scale - numerator
         return matrix, scale
 
     def banker_matrix(self, plan: BankerPlan) -> tuple[ObjectArray, int]:
@@ -283,30 +350,33 @@ class InfiniteTable(TableGame):
     result: ObjectArray
     hand_weight: ObjectArray  # over 52**2
 
-    def _observation_weights(self, matrix: ObjectArray) -> ObjectArray:
-        """``P[observation]`` numerators: over ``52**2`` times the matrix scale."""
-        weights: ObjectArray = (self.hand_weight[:, None] * matrix.sum(axis=2)).sum(axis=0)
-        return weights
+    def _conditional_weights(self, matrix: ObjectArray, seat: int) -> ObjectArray:
+        """``P[earlier, observation]`` numerators (over ``52**2`` times the matrix scale):
+        the seat's observation given the earlier seats', ``3**seat`` rows."""
+        weights: ObjectArray = (self.hand_weight[:, None, None] * matrix.sum(axis=3)
+                                ).sum(axis=0)
+        return np.broadcast_to(weights, (3**seat, 3))
 
     def _others(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
-        """The product of the other seats' observation weights over choice vectors."""
-        product = np.ones((1,) * 0, dtype=object)
+        """The other seats' weights of every choice vector (flat, :func:`vector_index`
+        order): the product over seats of each seat's observation given the earlier ones
+        (the hands are independent at the infinite deck)."""
+        n = self.players
+        product = np.ones(3**n, dtype=object)
         for j, matrix in enumerate(matrices):
-            weights = self._observation_weights(matrix) if j != seat else np.ones(3, dtype=object)
-            product = np.multiply.outer(product, weights)
-        return product.reshape(-1)
+            if j != seat:
+                weights = np.asarray(self._conditional_weights(matrix, j)).reshape(-1)
+                product = product * np.repeat(weights, 3 ** (n - j - 1))
+        return product
 
     def seat_cells(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
-        own = np.einsum("bhdk,hod->bok", self.result, matrices[seat])  # (55, 3, 2)
-        others = self._others(matrices, seat).reshape((3,) * self.players)
-        own_full = np.zeros((55,) + (3,) * self.players + (2,), dtype=object)
-        index: list[Any] = [slice(None)] * (self.players + 2)
-        for o in range(3):
-            index[1 + seat] = o
-            sub = own[:, o, :].reshape([55] + [1] * (self.players - 1) + [2])
-            own_full[tuple(index)] = sub
-        cells = own_full * others[None, ..., None]
-        return cells.reshape(55, 3**self.players, 2)
+        n = self.players
+        own = np.einsum("bhdk,heod->beok", self.result, matrices[seat])  # (55, E, 3, 2)
+        own = np.broadcast_to(own, (55, 3**seat, 3, 2)).reshape(55, 3 ** (seat + 1), 1, 2)
+        others = self._others(matrices, seat).reshape(1, 3 ** (seat + 1), 3 ** (n - seat - 1),
+                                                      1)
+        cells: ObjectArray = (own * others).reshape(55, 3**n, 2)
+        return cells
 
     def seat_contributions_by_earlier(self, matrices: Sequence[ObjectArray], y: ObjectArray,
                                       seat: int) -> ObjectArray:
@@ -345,32 +415,54 @@ class FiniteTable(TableGame):
         del seat
         return self.result
 
+    @staticmethod
+    def _second(matrices: Sequence[ObjectArray]) -> ObjectArray:
+        """``S[holding, seat 1's observation, observation]``: seat 2's play."""
+        second: ObjectArray = np.broadcast_to(matrices[1], (55, 3, 3, 2)).sum(axis=3)
+        return second
+
     def seat_cells(self, matrices: Sequence[ObjectArray], seat: int) -> ObjectArray:
         result = self._seat_result(seat)
+        first = matrices[0][:, 0]  # (55, 3, 2): seat 1 sees no earlier choice
         if self.players == 1:
-            own: ObjectArray = np.einsum("bhgdk,hod->bok", result, matrices[0])
+            own: ObjectArray = np.einsum("bhgdk,hod->bok", result, first)
             return own.reshape(55, 3, 2)
-        other = matrices[1 - seat].sum(axis=2)  # (55, 3): hand, observation
-        partial = np.einsum("bhgdk,gp->bhpdk", result, other)
-        cells: ObjectArray = np.einsum("bhpdk,hod->bopk", partial, matrices[seat])
-        if seat == 1:
-            cells = cells.transpose(0, 2, 1, 3)
+        cells: ObjectArray
+        if seat == 0:
+            # Seat 2's play depends on seat 1's observation (its own holding is ``g``).
+            by_other = np.einsum("bhgdk,hod->bgok", result, first)
+            cells = np.einsum("bgok,gop->bopk", by_other, self._second(matrices))
+        else:
+            partial = np.einsum("bhgdk,gp->bhpdk", result, first.sum(axis=2))
+            cells = np.einsum("bhpdk,hpod->bpok", partial,
+                              np.broadcast_to(matrices[1], (55, 3, 3, 2)))
         return cells.reshape(55, 9, 2)
 
     def seat_contributions_by_earlier(self, matrices: Sequence[ObjectArray], y: ObjectArray,
                                       seat: int) -> ObjectArray:
         result = self._seat_result(seat)
+        out = np.zeros((55, 3**seat, 2), dtype=object)
+        if self.players == 2 and seat == 0:
+            # Seat 2 (holding ``g``) sees seat 1's observation; seat 1 cannot see seat 2's.
+            weighted = np.einsum("gop,bopk->obgk", self._second(matrices),
+                                 y.reshape(55, 3, 3, 2))  # (own observation, bank, g, k)
+            for d in (0, 1):
+                by_observation = np.einsum("bhgk,obgk->ho", result[:, :, :, d, :], weighted)
+                for h in range(55):
+                    if TOTALS[h] in self.rules.naturals:
+                        if not d:
+                            out[h, 0, d] = by_observation[h, NATURAL]
+                    else:
+                        out[h, 0, d] = by_observation[h, DREW if d else STOOD]
+            return out
         if self.players == 1:
             # One player: the second holding is unused positions (exchangeable), summed out.
             partial = result.sum(axis=2)[:, :, None, :, :]  # (bank, hand, 1, drew, bank drew)
             marginal = y.reshape(55, 3, 1, 2)
         else:
-            other = matrices[1 - seat].sum(axis=2)
-            partial = np.einsum("bhgdk,gp->bhpdk", result, other)
-            marginal = y.reshape(55, 3, 3, 2)  # (bank, own observation, other's, bank drew)
-            if seat == 1:
-                marginal = marginal.transpose(0, 2, 1, 3)
-        out = np.zeros((55, 3**seat, 2), dtype=object)
+            partial = np.einsum("bhgdk,gp->bhpdk", result, matrices[0][:, 0].sum(axis=2))
+            # (bank, own observation, seat 1's, bank drew)
+            marginal = y.reshape(55, 3, 3, 2).transpose(0, 2, 1, 3)
         for h in range(55):
             for d in (0, 1):
                 if TOTALS[h] in self.rules.naturals:
@@ -379,12 +471,8 @@ class FiniteTable(TableGame):
                     observation = NATURAL
                 else:
                     observation = DREW if d else STOOD
-                by_other = (partial[:, h, :, d, :] * marginal[:, observation, :, :]
-                            ).sum(axis=(0, 2))  # per observation of the other seat
-                if seat == 0:
-                    out[h, 0, d] = by_other.sum()  # seat 1 cannot see seat 2's choice
-                else:
-                    out[h, :, d] = by_other
+                out[h, :, d] = (partial[:, h, :, d, :] * marginal[:, observation, :, :]
+                                ).sum(axis=(0, 2))  # per observation of the earlier seat
         return out
 
     def seat_scale(self, scales: Sequence[int], seat: int) -> int:
@@ -515,11 +603,11 @@ class SeatValues:
     banker: Fraction
 
 
-def _prepare(game: TableGame, plans: Sequence[PlayerPlan],
+def _prepare(game: TableGame, plans: Sequence[SeatPlan],
              banker: BankerPlan) -> tuple[list[ObjectArray], list[int], ObjectArray, int]:
     if len(plans) != game.players:
         raise AnalyzerError(f"{len(plans)} player strategies for {game.players} seats")
-    pairs = [game.observation_matrix(p) for p in plans]
+    pairs = [game.observation_matrix(p, i) for i, p in enumerate(plans)]
     y, y_scale = game.banker_matrix(banker)
     return [m for m, _ in pairs], [s for _, s in pairs], y, y_scale
 
@@ -534,7 +622,7 @@ def _seat_value(game: TableGame, matrices: Sequence[ObjectArray], scales: Sequen
     return Fraction(game.constant, game.denominator) + Fraction(total, scale * game.denominator)
 
 
-def seat_values(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan) -> SeatValues:
+def seat_values(game: TableGame, plans: Sequence[SeatPlan], banker: BankerPlan) -> SeatValues:
     """Every seat's exact expected result per unit staked under the given strategies."""
     matrices, scales, y, y_scale = _prepare(game, plans, banker)
     values = tuple(_seat_value(game, matrices, scales, y, y_scale, i)
@@ -550,11 +638,13 @@ def _groups(by: str) -> list[list[int]]:
     return [[h for h in range(55) if TOTALS[h] == t] for t in range(10)]
 
 
-def banker_best_response(game: TableGame, plans: Sequence[PlayerPlan],
+def banker_best_response(game: TableGame, plans: Sequence[SeatPlan],
                          by: str = "cards") -> tuple[BankerPlan, Fraction]:
     """The banker's exact best response (per own hand or total and choice vector) and the
     banker's net value with it."""
-    matrices = [game.observation_matrix(p)[0] for p in plans]
+    if len(plans) != game.players:
+        raise AnalyzerError(f"{len(plans)} player strategies for {game.players} seats")
+    matrices = [game.observation_matrix(p, i)[0] for i, p in enumerate(plans)]
     gain = np.zeros((55, 3**game.players), dtype=object)
     for seat in range(game.players):
         cells = game.seat_cells(matrices, seat)
@@ -569,14 +659,14 @@ def banker_best_response(game: TableGame, plans: Sequence[PlayerPlan],
     return plan, seat_values(game, plans, plan).banker
 
 
-def own_hand_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+def own_hand_best_response(game: TableGame, plans: Sequence[SeatPlan], banker: BankerPlan,
                            seat: int, by: str = "cards") -> tuple[PlayerPlan, Fraction]:
     """Seat's exact best response among strategies that see its own hand only (others
     fixed), and its value with it. Not the seat's full best response when seats before it
     exist: see :func:`player_best_response`."""
     matrices, _, y, _ = _prepare(game, plans, banker)
     contributions = game.seat_contributions(matrices, y, seat)
-    plan = list(game._forced_player(plans[seat]))
+    plan = [row[0] for row in game._forced_rows(plans[seat])]
     for group in _groups(by):
         advantage = sum(int(contributions[h, 1] - contributions[h, 0]) for h in group
                         if TOTALS[h] not in game.rules.naturals)
@@ -590,26 +680,6 @@ def own_hand_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker:
     return tuple(plan), seat_values(game, new_plans, banker).players[seat]
 
 
-@dataclass(frozen=True)
-class InformedPlan:
-    """A player's pure plan on its full information sets (RULES.md section 4): its own
-    holding (55, in ``HANDS`` order) and what the seats before it showed (``3**seat``
-    vectors of natural / drew / stood, :func:`vector_index` order)."""
-
-    seat: int
-    draw: tuple[tuple[Fraction, ...], ...]
-
-    def at(self, hand: int, earlier: Sequence[int]) -> Fraction:
-        """The draw probability holding ``HANDS[hand]`` after the earlier seats showed
-        ``earlier``."""
-        return self.draw[hand][vector_index(earlier)]
-
-    @property
-    def uses_earlier_choices(self) -> bool:
-        """Whether the plan's play depends on what the earlier seats showed."""
-        return any(len(set(row)) > 1 for row in self.draw)
-
-
 def _player_information(game: TableGame) -> None:
     """Check the profile's stated player information is what this model implements."""
     sees = game.rules.player_sees
@@ -619,7 +689,7 @@ def _player_information(game: TableGame) -> None:
                             "(player_sees = \"earlier choices\")")
 
 
-def player_best_response(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+def player_best_response(game: TableGame, plans: Sequence[SeatPlan], banker: BankerPlan,
                          seat: int, by: str = "cards") -> tuple[InformedPlan, Fraction]:
     """Seat's exact best response over its full information sets, others fixed, and its
     value with it.
@@ -663,8 +733,9 @@ class Regrets:
 
     ``players``: over each seat's full information sets (own hand and the earlier seats'
     choices, RULES.md section 4); ``own_hand``: among strategies seeing the own hand only
-    (the class the dynamics' strategies live in; never more than ``players``). The banker's
-    best response always sees its own hand and every choice.
+    (never more than ``players``), computed only when every player's strategy itself sees
+    the own hand only (empty otherwise: an informed strategy can beat every own-hand one).
+    The banker's best response always sees its own hand and every choice.
     """
 
     players: tuple[Fraction, ...]
@@ -678,22 +749,33 @@ class Regrets:
         return max((*self.players, self.banker))
 
 
-def regrets(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
+def _sees_own_hand_only(plan: SeatPlan) -> bool:
+    return not isinstance(plan, InformedPlan) or not plan.uses_earlier_choices
+
+
+def regrets(game: TableGame, plans: Sequence[SeatPlan], banker: BankerPlan,
             by: str = "cards") -> Regrets:
     """Every side's exact regret at a strategy profile, over full information sets (and,
-    for the players, also within own-hand-only strategies)."""
+    when every player's strategy sees its own hand only, also within own-hand strategies)."""
     values = seat_values(game, plans, banker)
     _, banker_best = banker_best_response(game, plans, by)
     seats = tuple(player_best_response(game, plans, banker, i, by)[1] - values.players[i]
                   for i in range(game.players))
-    own = tuple(own_hand_best_response(game, plans, banker, i, by)[1] - values.players[i]
-                for i in range(game.players))
+    own: tuple[Fraction, ...] = ()
+    if all(_sees_own_hand_only(p) for p in plans):
+        own = tuple(own_hand_best_response(game, plans, banker, i, by)[1] - values.players[i]
+                    for i in range(game.players))
     return Regrets(seats, banker_best - values.banker, own)
 
 
 @dataclass(frozen=True)
 class Dynamics:
-    """The result of best-response dynamics: the profile with the smallest largest regret."""
+    """The result of best-response dynamics: the profile with the smallest largest regret.
+
+    ``informed``: the players' strategies see their own hand and the earlier seats'
+    choices (:class:`InformedPlan`, the game's full information sets); otherwise their own
+    hand only (:data:`PlayerPlan`, a restricted class in which regret cannot reach zero
+    when a later seat gains by reading the earlier choices)."""
 
     profile: str
     shoe: str
@@ -701,7 +783,7 @@ class Dynamics:
     by: str
     players: int
     rounds: int
-    plans: tuple[PlayerPlan, ...]
+    plans: tuple[SeatPlan, ...]
     banker: BankerPlan
     values: SeatValues
     banker_best_response: Fraction
@@ -709,6 +791,7 @@ class Dynamics:
     regrets: Regrets
     history: tuple[Fraction, ...]  # largest regret after each round
     seconds: float
+    informed: bool = True
 
     @property
     def equilibrium(self) -> bool:
@@ -723,17 +806,28 @@ def _mix(old: Sequence[Fraction], new: Sequence[Fraction], weight: Fraction) -> 
     return tuple(a + (b - a) * weight for a, b in zip(old, new, strict=True))
 
 
-def dynamics(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
-             rounds: int = 8, by: str = "cards") -> Dynamics:
+def _mix_plan(old: SeatPlan, new: SeatPlan, weight: Fraction) -> SeatPlan:
+    if isinstance(old, InformedPlan) and isinstance(new, InformedPlan):
+        return InformedPlan(old.seat, tuple(_mix(o, n, weight)
+                                            for o, n in zip(old.draw, new.draw, strict=True)))
+    return _mix(own_hand_plan(old), own_hand_plan(new), weight)
+
+
+def dynamics(game: TableGame, plans: Sequence[SeatPlan], banker: BankerPlan,
+             rounds: int = 8, by: str = "cards", informed: bool = True) -> Dynamics:
     """Sequential best-response dynamics with averaging from a starting profile (see the
     module docstring): each round the seats in order, then the banker, best-respond to the
-    newest pure responses (players within own-hand strategies), then every strategy moves to
-    the running average of its start and its responses. Exact regrets over full information
-    sets; returns the visited average profile with the smallest largest regret."""
+    newest pure responses, then every strategy moves to the running average of its start
+    and its responses. ``informed`` (default): the players best-respond over their full
+    information sets (own hand and the earlier seats' choices, :func:`player_best_response`);
+    otherwise within own-hand strategies (:func:`own_hand_best_response`). Exact regrets
+    over full information sets; returns the visited average profile with the smallest
+    largest regret."""
     start = time.perf_counter()
-    current = [tuple(p) for p in plans]
+    current: list[SeatPlan] = [informed_plan(p, i) if informed else own_hand_plan(p)
+                               for i, p in enumerate(plans)]
     bank = banker
-    best: tuple[Fraction, list[PlayerPlan], BankerPlan, Regrets] | None = None
+    best: tuple[Fraction, list[SeatPlan], BankerPlan, Regrets] | None = None
     history: list[Fraction] = []
     for round_number in range(rounds + 1):
         found = regrets(game, current, bank, by)
@@ -745,10 +839,15 @@ def dynamics(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
         weight = Fraction(1, round_number + 2)
         responses = list(current)
         for seat in range(game.players):
-            reply, _ = own_hand_best_response(game, responses, bank, seat, by)
+            reply: SeatPlan
+            if informed:
+                reply, _ = player_best_response(game, responses, bank, seat, by)
+            else:
+                reply, _ = own_hand_best_response(game, responses, bank, seat, by)
             responses[seat] = reply
         reply_bank, _ = banker_best_response(game, responses, by)
-        current = [_mix(old, new, weight) for old, new in zip(current, responses, strict=True)]
+        current = [_mix_plan(old, new, weight)
+                   for old, new in zip(current, responses, strict=True)]
         bank = BankerPlan(game.players, tuple(_mix(o, n, weight) for o, n in
                                               zip(bank.draw, reply_bank.draw, strict=True)))
     assert best is not None
@@ -760,7 +859,8 @@ def dynamics(game: TableGame, plans: Sequence[PlayerPlan], banker: BankerPlan,
                     banker_best_response=values.banker + found.banker,
                     player_best_responses=tuple(v + r for v, r in
                                                 zip(values.players, found.players, strict=True)),
-                    regrets=found, history=tuple(history), seconds=time.perf_counter() - start)
+                    regrets=found, history=tuple(history), seconds=time.perf_counter() - start,
+                    informed=informed)
 
 
 # -- simulation for larger finite shoes ------------------------------------------------------
@@ -774,7 +874,7 @@ class Estimate:
     label: str = "estimate"
 
 
-def play_hand(cards: Sequence[int], plans: Sequence[PlayerPlan | InformedPlan],
+def play_hand(cards: Sequence[int], plans: Sequence[SeatPlan],
               banker: BankerPlan,
               rules: ChoiceRules, rng: random.Random) -> tuple[list[int], list[int]]:
     """Deal one hand from point values in shoe order; each player's result and what it held.
@@ -826,7 +926,7 @@ def play_hand(cards: Sequence[int], plans: Sequence[PlayerPlan | InformedPlan],
     return results, index
 
 
-def estimate_seat_values(rules: ChoiceRules, shoe: Shoe, plans: Sequence[PlayerPlan],
+def estimate_seat_values(rules: ChoiceRules, shoe: Shoe, plans: Sequence[SeatPlan],
                          banker: BankerPlan, hands: int = 20000, seed: int = 1
                          ) -> list[Estimate]:
     """Seeded simulation of each seat's value (a fresh shuffled shoe every hand): estimates."""
@@ -890,13 +990,15 @@ def heads_up_start(rules: ChoiceRules, shoe: Shoe) -> tuple[PlayerPlan, Strategy
 def table_report(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "cards",
                  rounds: int = 4, title: str = "", player_strategy: Strategy | str = "house",
                  banker_strategy: Strategy | str = "house", hands: int = 20000,
-                 seed: int = 1) -> TableReport:
+                 seed: int = 1, informed: bool = True) -> TableReport:
     """Per-seat values of the starting strategies, the banker's best response to them, and
     best-response dynamics with exact regrets.
 
     A strategy is a :class:`Strategy` or a name: ``house`` (draw on 4 or less),
     ``equilibrium`` (the heads-up certified equilibrium on the same shoe) or, for the banker,
     ``best-response`` (its exact best response to the players' starting strategies).
+    ``informed``: the dynamics' player strategies see the earlier seats' choices (default)
+    or, ``False``, their own hand only (:func:`dynamics`).
     """
     def name_of(strategy: Strategy | str) -> str:
         return strategy if isinstance(strategy, str) else strategy.name
@@ -936,7 +1038,7 @@ def table_report(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "cards"
     values = seat_values(game, plans, banker)
     _, banker_best = banker_best_response(game, plans, by)
     return TableReport(title or rules.name, game.shoe, game.model, players, by, start, values,
-                       banker_best, dynamics(game, plans, banker, rounds, by))
+                       banker_best, dynamics(game, plans, banker, rounds, by, informed))
 
 
 def strategy_rows(plan: PlayerPlan, rules: ChoiceRules) -> list[tuple[str, Fraction]]:

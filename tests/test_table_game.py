@@ -34,6 +34,7 @@ from analyzer.table_game import (
     dynamics,
     house_banker,
     house_player,
+    informed_plan,
     own_hand_best_response,
     play_hand,
     player_best_response,
@@ -180,14 +181,17 @@ def test_dynamics_reduce_regret_and_report_it_exactly() -> None:
     game = table(0, 2)
     plans = [house_player()] * 2
     bank = banker_from_strategy(game, house_banker())
-    found = dynamics(game, plans, bank, rounds=3)
-    assert found.history[0] == Fraction(11412480, 815730721)  # the banker's regret at start
-    assert all(o <= r for o, r in zip(found.regrets.own_hand, found.regrets.players,
-                                      strict=True))
-    assert found.regrets.largest == min(found.history) < found.history[0]
-    assert found.regrets.largest > 0 and not found.equilibrium
-    assert found.values.banker == -sum(found.values.players)
-    assert found.banker_best_response == found.values.banker + found.regrets.banker
+    for informed in (False, True):
+        found = dynamics(game, plans, bank, rounds=3, informed=informed)
+        assert found.informed is informed
+        assert found.history[0] == Fraction(11412480, 815730721)  # the banker's at start
+        if not informed:  # own-hand strategies: both regrets, the restricted one smaller
+            assert all(o <= r for o, r in zip(found.regrets.own_hand, found.regrets.players,
+                                              strict=True))
+        assert found.regrets.largest == min(found.history) < found.history[0]
+        assert found.regrets.largest > 0 and not found.equilibrium
+        assert found.values.banker == -sum(found.values.players)
+        assert found.banker_best_response == found.values.banker + found.regrets.banker
 
 
 def test_larger_finite_tables_are_estimates() -> None:
@@ -221,7 +225,7 @@ def test_later_seats_best_respond_to_the_earlier_choices() -> None:
     # 1039644/815730721 (reviewer's figures, infinite deck, 2 players, by total).
     game = table(0, 2)
     bank = banker_from_strategy(game, house_banker())
-    found = dynamics(game, [house_player()] * 2, bank, rounds=3, by="total")
+    found = dynamics(game, [house_player()] * 2, bank, rounds=3, by="total", informed=False)
     assert found.regrets.own_hand == (Fraction(540, 62748517),) * 2
     assert found.regrets.players == (Fraction(540, 62748517), Fraction(1039644, 815730721))
     assert found.regrets.largest == found.regrets.banker == Fraction(265920, 62748517)
@@ -232,7 +236,7 @@ def test_later_seats_best_respond_to_the_earlier_choices() -> None:
     assert value - found.values.players[1] == Fraction(1039644, 815730721)
     assert not found.equilibrium
     document = json.loads(render_table_report(table_report(
-        RULES, Shoe.infinite(), 2, "total", 3), "json"))["dynamics"]
+        RULES, Shoe.infinite(), 2, "total", 3, informed=False), "json"))["dynamics"]
     assert document["player_regrets"] == ["540/62748517", "1039644/815730721"]
     assert document["player_regrets_own_hand_only"] == ["540/62748517"] * 2
     assert "fictitious" not in document["method"]
@@ -277,3 +281,93 @@ def test_verdict_needs_zero_regret_over_full_information_sets() -> None:
     assert "exact equilibrium" not in text and "not an equilibrium" in text
     assert "seat 2 regret (own hand + earlier choices)" in text
     assert "fictitious play" not in text
+
+
+def _random_informed(rng: random.Random, seat: int) -> InformedPlan:
+    return InformedPlan(seat, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(3**seat))
+                                    for _ in HANDS))
+
+
+def test_informed_strategies_match_dealing_every_card_sequence() -> None:
+    # Both seats' exact values when seat 2's strategy reads seat 1's natural / drew / stood
+    # (exact card removal), checked by playing every deal of the tiny shoe.
+    game = build_table(RULES, TINY, 2)
+    rng = random.Random(7)
+    plans = [tuple(Fraction(rng.randint(0, 1)) for _ in HANDS), _random_informed(rng, 1)]
+    assert plans[1].uses_earlier_choices
+    bank = BankerPlan(2, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(9))
+                               for _ in HANDS))
+    values = seat_values(game, plans, bank)
+    counts = Counter(v for v, n in enumerate(TINY.value_counts()) for _ in range(n))
+    totals = [0, 0]
+    deals = 0
+
+    def deal(sequence: list[int], ways: int) -> None:
+        nonlocal deals
+        if len(sequence) == 9:
+            results, _ = play_hand(sequence, plans, bank, RULES, random.Random(0))
+            for seat in range(2):
+                totals[seat] += ways * results[seat]
+            deals += ways
+            return
+        for value, left in list(counts.items()):
+            if left:
+                counts[value] -= 1
+                deal([*sequence, value], ways * left)
+                counts[value] += 1
+
+    deal([], 1)
+    assert values.players == (Fraction(totals[0], deals), Fraction(totals[1], deals))
+    # The banker's and seat 1's best responses see seat 2's informed play.
+    _, banker_best = banker_best_response(game, plans)
+    assert banker_best >= values.banker
+    _, first = player_best_response(game, plans, bank, 0)
+    assert first >= values.players[0]
+
+
+@pytest.mark.parametrize("decks", [0, 1])
+def test_own_hand_plans_are_informed_plans_that_ignore_the_earlier_choices(decks: int) -> None:
+    game = table(decks, 2)
+    plans = [house_player()] * 2
+    bank = banker_from_strategy(game, house_banker())
+    informed = [informed_plan(plan, seat) for seat, plan in enumerate(plans)]
+    assert not any(p.uses_earlier_choices for p in informed)
+    assert seat_values(game, informed, bank) == seat_values(game, plans, bank)
+    assert banker_best_response(game, informed) == banker_best_response(game, plans)
+    with pytest.raises(AnalyzerError, match="seat 2 given to seat 1"):
+        seat_values(game, [informed[1], informed[1]], bank)
+
+
+def test_informed_best_responses_are_exact_at_three_players() -> None:
+    # Infinite deck, three players: a seat's informed best response, evaluated as a strategy
+    # (product of conditional choice probabilities), is worth what the best response says.
+    game = table(0, 3)
+    rng = random.Random(2)
+    plans: list[tuple[Fraction, ...] | InformedPlan] = [house_player(),
+                                                         _random_informed(rng, 1),
+                                                         _random_informed(rng, 2)]
+    bank = BankerPlan(3, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(27))
+                               for _ in HANDS))
+    for seat in range(3):
+        reply, value = player_best_response(game, plans, bank, seat, "total")
+        played = list(plans)
+        played[seat] = reply
+        assert seat_values(game, played, bank).players[seat] == value
+        assert value >= seat_values(game, plans, bank).players[seat]
+
+
+def test_informed_dynamics_get_closer_to_equilibrium_than_own_hand_dynamics() -> None:
+    # Infinite deck, two players, by total, from house players and the banker's best response,
+    # four rounds: with strategies that see only their own hand seat 2 cannot remove its
+    # regret over (own total, seat 1's choice); informed strategies can.
+    game = table(0, 2)
+    plans = [house_player()] * 2
+    bank, _ = banker_best_response(game, plans, "total")
+    own = dynamics(game, plans, bank, rounds=4, by="total", informed=False)
+    informed = dynamics(game, plans, bank, rounds=4, by="total")
+    assert own.history[0] == informed.history[0] == Fraction(138480, 62748517)
+    assert own.regrets.largest == Fraction(683160, 815730721)  # seat 2, after one round
+    assert informed.regrets.largest == Fraction(3719168, 7843564625)  # the banker's, round 4
+    assert informed.regrets.largest < own.regrets.largest
+    assert informed.regrets.own_hand == () and not informed.equilibrium
+    assert isinstance(informed.plans[1], InformedPlan) and informed.plans[1].uses_earlier_choices
