@@ -2,7 +2,8 @@
 
 The public API mirrors the command line::
 
-    from analyzer import odds, Shoe
+    from analyzer import Shoe
+    from analyzer.odds import odds
     table = odds("punto-banco", Shoe.decks(8))
 """
 
