@@ -255,7 +255,7 @@ def _open_text(path: str | Path) -> IO[str]:
 class _CardCache:
     """Parsed card fields by their text: most hands repeat a field seen before."""
 
-    LIMIT = 200_000
+    LIMIT = 100_000
 
     def __init__(self, order: CardOrder) -> None:
         self.table = _TOKENS[order]

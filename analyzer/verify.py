@@ -920,7 +920,7 @@ class _FileCheck:
                                for i, b in enumerate(model.bets))
                 found = (broken, str(features["winner"]), labels,
                          {b.bet.id: labels[i] for i, b in enumerate(model.bets)})
-        if len(self.entries) > 500_000:
+        if len(self.entries) > 150_000:
             self.entries.clear()
         self.entries[key] = found
         return found
