@@ -265,12 +265,7 @@ class _CardCache:
 
     def pair(self, field: Any, name: str = "cards") -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The cards of a field and their point values."""
-        if isinstance(field, str):
-            key: Any = field
-        elif isinstance(field, list):
-            key = tuple(field)
-        else:
-            raise AnalyzerError(_cards_type_message(field, name))
+        key = field if type(field) is str else _field_key(field, name)  # hot path: text
         found = self.pairs.get(key)
         if found is None:
             cards = self.tokens(field)
@@ -281,12 +276,7 @@ class _CardCache:
 
     def parse(self, field: Any, name: str = "cards") -> tuple[int, ...]:
         """The card indices of a field (a string of tokens or a list of them)."""
-        if isinstance(field, str):
-            key: Any = field
-        elif isinstance(field, list):
-            key = tuple(field)
-        else:
-            raise AnalyzerError(_cards_type_message(field, name))
+        key = field if type(field) is str else _field_key(field, name)
         cards = self.seen.get(key)
         if cards is None:
             if len(self.seen) >= self.LIMIT:
@@ -309,6 +299,15 @@ class _CardCache:
 def _cards_type_message(field: Any, name: str) -> str:
     return (f"{name} must be a list of cards or a space-separated string, got "
             f"{type(field).__name__} {field!r}")
+
+
+def _field_key(field: Any, name: str) -> Any:
+    """A hashable cache key for a cards field: its text, or its list as a tuple."""
+    if isinstance(field, str):
+        return field
+    if isinstance(field, list):
+        return tuple(field)
+    raise AnalyzerError(_cards_type_message(field, name))
 
 
 _CARD_CACHES: dict[str, _CardCache] = {}

@@ -35,6 +35,7 @@ from math import lcm
 from typing import IO, Any
 
 from analyzer.bets import net_payout, settle
+from analyzer.enumeration import PUNTO_BANCO_NATURALS
 from analyzer.errors import AnalyzerError
 from analyzer.handlog import CARD_RANK, CARD_VALUE, LogWriter
 from analyzer.profile import Profile, Tableau, load_profile
@@ -171,22 +172,22 @@ def _third_cards(tableau: Tableau, player: list[int], banker: list[int], deck: l
     return position, faulted
 
 
-def hand_features(player: tuple[int, ...], banker: tuple[int, ...],
-                  card_level: bool = True) -> dict[str, Any]:
-    """Every feature of a hand dealt as these card indices (card level when asked)."""
-    if card_level:
-        try:
-            from analyzer.cardbets import card_coup_features
-        except ImportError:  # an engine without card-level features
-            pass
-        else:
-            from analyzer.cards import DECK
+def hand_features(player: tuple[int, ...], banker: tuple[int, ...], card_level: bool = True,
+                  naturals: frozenset[int] = PUNTO_BANCO_NATURALS) -> dict[str, Any]:
+    """Every feature of a hand dealt as these card indices (card level when asked).
 
-            return card_coup_features([DECK[c] for c in player], [DECK[c] for c in banker])
+    ``naturals`` are the profile's natural two-card totals (the tableau's).
+    """
+    if card_level:
+        from analyzer.cardbets import card_coup_features
+        from analyzer.cards import DECK
+
+        return card_coup_features([DECK[c] for c in player], [DECK[c] for c in banker],
+                                  naturals)
     from analyzer.enumeration import coup_features
 
     return coup_features(tuple(CARD_VALUE[c] for c in player),
-                         tuple(CARD_VALUE[c] for c in banker))
+                         tuple(CARD_VALUE[c] for c in banker), naturals)
 
 
 def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, seed: int = 0,
@@ -288,7 +289,9 @@ def _settle_hand(profile: Profile, player: tuple[int, ...], banker: tuple[int, .
             winner = index.winners[row]
             nets = [m.nets[codes[row]] for m, codes in zip(models, index.codes, strict=True)]
     if not winner:
-        features = hand_features(player, banker, profile_needs_cards(profile))
+        assert profile.tableau is not None
+        features = hand_features(player, banker, profile_needs_cards(profile),
+                                 profile.tableau.naturals)
         winner = str(features["winner"])
         nets = [net_payout(bet, settle(bet, features)) for bet in profile.bets]
     money: dict[str, int] = {}

@@ -821,6 +821,7 @@ class _FileCheck:
         tableau = model.profile.tableau
         assert tableau is not None
         self.rules = replay_rules(tableau)
+        self.naturals = tableau.naturals
         self.card_level = model.card_level
         self.offsets: list[int] = []
         total = 0
@@ -915,7 +916,8 @@ class _FileCheck:
             if len(pv) < 2 or len(bv) < 2:
                 found = (broken, "", (), {})
             else:
-                features = hand_features(rec.player, rec.banker, self.card_level)
+                features = hand_features(rec.player, rec.banker, self.card_level,
+                                         self.naturals)
                 labels = tuple(self.offsets[i] + b.label(settle(b.bet, features))
                                for i, b in enumerate(model.bets))
                 found = (broken, str(features["winner"]), labels,
