@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict analyzer
 
 bench: $(STAMP)
-	$(BIN)/python -m analyzer.bench
+	$(BIN)/python -m benchmarks
 
 tables: $(STAMP)
 	$(BIN)/nine tables --out tables/

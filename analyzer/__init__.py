@@ -2,8 +2,8 @@
 
 The public API mirrors the command line::
 
-    from analyzer import Shoe
-    from analyzer.odds import odds
+    from analyzer.rules.shoe import Shoe
+    from analyzer.engine.odds import odds
     table = odds("punto-banco", Shoe.decks(8))
 """
 
@@ -17,9 +17,9 @@ __version__ = "0.1.0"
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-from analyzer.cards import Card, Rank, Suit, parse_cards  # noqa: E402
 from analyzer.errors import AnalyzerError  # noqa: E402
-from analyzer.shoe import Shoe, make_shoe  # noqa: E402
+from analyzer.rules.cards import Card, Rank, Suit, parse_cards  # noqa: E402
+from analyzer.rules.shoe import Shoe, make_shoe  # noqa: E402
 
 __all__ = ["AnalyzerError", "Card", "Rank", "Shoe", "Suit", "make_shoe", "parse_cards",
            "__version__"]

@@ -6,6 +6,8 @@ True
 
 from __future__ import annotations
 
+__all__ = ["AnalyzerError"]
+
 
 class AnalyzerError(ValueError):
     """Bad input: an unknown card, an impossible shoe, an invalid profile or log.

@@ -10,10 +10,10 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from analyzer.cli import main
-from analyzer.odds import odds
-from analyzer.profile import load_profile
-from analyzer.shoe import Shoe
+from analyzer.cli.commands import main
+from analyzer.engine.odds import odds
+from analyzer.rules.profile import load_profile
+from analyzer.rules.shoe import Shoe
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -1,0 +1,156 @@
+"""Solving a payline's payout for a target house edge: the analysis behind ``nine solve-payout``.
+
+A bet's expected value is linear in its line payouts once it is fixed which line pays on
+each coup: ``EV = sum_i P(line i pays) x_i - P(no line holds)``. Under the "highest" rule
+which line pays depends on the order of the payouts, so the EV as a function of one line's
+payout ``x`` is continuous and piecewise linear, with breaks where ``x`` meets another
+line's payout; :func:`solve_payout` solves on each piece exactly and keeps the piece that
+contains its solution.
+
+>>> from analyzer.rules.shoe import Shoe
+>>> solution = solve_payout("punto-banco", "tie", 1, Fraction(5, 100), Shoe.decks(8))
+>>> solution.payout, round(float(solution.payout), 4)
+(Fraction(22254431954453, 2477226179548), 8.9836)
+>>> solution.expression
+'619306544887*x1/6508331087895 - 5889024543008/6508331087895'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from analyzer.engine.odds import BetOdds, odds
+from analyzer.errors import AnalyzerError
+from analyzer.rules.profile import Bet, PayLine, Profile, load_profile
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["find_line", "parse_edge", "PayoutSolution", "solve_payout"]
+
+
+@dataclass(frozen=True)
+class PayoutSolution:
+    """The payout of one line that gives a bet a target house edge, with the others fixed.
+
+    ``probabilities[i]`` is the probability that line ``i`` pays at the solved payout (under
+    the "highest" rule it can differ from the profile's, if the solution reorders lines);
+    ``expression`` is the bet's EV in the line payouts ``x1, x2, ...`` (sympy syntax) for
+    that order.
+    """
+
+    profile: str
+    shoe: str
+    bet_id: str
+    bet_name: str
+    line: int
+    line_names: tuple[str, ...]
+    current: tuple[Fraction, ...]
+    edge: Fraction
+    payout: Fraction
+    current_edge: Fraction
+    probabilities: tuple[Fraction, ...]
+    lose_probability: Fraction
+    expression: str
+    latex: str
+    illustrative: str = ""
+    #: True when the solved payout changes which line pays on some coups (highest rule).
+    reordered: bool = False
+
+    @property
+    def feasible(self) -> bool:
+        """A payout cannot be negative; false when the edge needs one."""
+        return self.payout >= 0
+
+
+def parse_edge(text: str) -> Fraction:
+    """A house edge as ``0.05``, ``5%`` or ``1/20``, exactly.
+
+    >>> parse_edge("5%"), parse_edge("0.0125"), parse_edge("1/20")
+    (Fraction(1, 20), Fraction(1, 80), Fraction(1, 20))
+    """
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            return Fraction(raw[:-1].strip()) / 100
+        return Fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise AnalyzerError(f"edge {text!r} is not a number (e.g. 0.05, 5% or 1/20)") from None
+
+
+def find_line(bet: Bet, line: int | str) -> int:
+    """A payline's index from its 1-based number or its name."""
+    if isinstance(line, int) or (isinstance(line, str) and line.strip().isdigit()):
+        number = int(line)
+        if not 1 <= number <= len(bet.lines):
+            raise AnalyzerError(f"bet {bet.id!r} has lines 1-{len(bet.lines)}, not {number}")
+        return number - 1
+    for index, payline in enumerate(bet.lines):
+        if payline.name.lower() == line.strip().lower():
+            return index
+    names = "; ".join(f"{i}: {p.name}" for i, p in enumerate(bet.lines, start=1))
+    raise AnalyzerError(f"bet {bet.id!r} has no line {line!r} (lines: {names})")
+
+
+def _with_payout(bet: Bet, index: int, payout: Fraction) -> Bet:
+    lines = list(bet.lines)
+    lines[index] = PayLine(lines[index].name, lines[index].when, payout)
+    return replace(bet, lines=tuple(lines))
+
+
+def _line_odds(profile: Profile, bet: Bet, shoe: Shoe) -> BetOdds:
+    return odds(replace(profile, bets=(bet,)), shoe).bet(bet.id)
+
+
+def solve_payout(profile: Profile | str, bet_id: str, line: int | str, edge: Fraction,
+                 shoe: Shoe) -> PayoutSolution:
+    """The exact payout of ``line`` (1-based number or name) giving house edge ``edge``."""
+    import sympy
+
+    if isinstance(profile, str):
+        profile = load_profile(profile)
+    bet = profile.bet(bet_id)
+    index = find_line(bet, line)
+    others = sorted({p.pays for i, p in enumerate(bet.lines) if i != index})
+    # pieces of x on which the paying line of every coup is fixed: each break and the
+    # open intervals between them (with the "all" rule there is one piece)
+    if bet.pay_rule == "all" or not others:
+        samples = [bet.lines[index].pays]
+    else:
+        samples = [Fraction(0)] if others[0] > 0 else []
+        for low, high in zip(others, [*others[1:], others[-1] + 2], strict=True):
+            samples += [low, (low + high) / 2]
+    current = _line_odds(profile, bet, shoe)
+    solution: tuple[Fraction, BetOdds] | None = None
+    for sample in samples:
+        result = (current if sample == bet.lines[index].pays else
+                  _line_odds(profile, _with_payout(bet, index, sample), shoe))
+        probability = [line_.probability for line_ in result.lines]
+        if probability[index] == 0:
+            continue
+        rest = sum((probability[i] * payline.pays for i, payline in enumerate(bet.lines)
+                    if i != index), Fraction(0))
+        x = (-edge + result.lose_probability - rest) / probability[index]
+        check = _line_odds(profile, _with_payout(bet, index, x), shoe) \
+            if x >= 0 else result
+        if x < 0 or check.ev == -edge:
+            solution = (x, check)
+            break
+    if solution is None:
+        raise AnalyzerError(f"line {index + 1} of bet {bet.id!r} never pays on this shoe; "
+                            "its payout cannot move the edge")
+    payout, solved = solution
+    symbols = sympy.symbols(f"x1:{len(bet.lines) + 1}")
+    expression = sum((sympy.Rational(p.probability.numerator, p.probability.denominator) * s
+                      for p, s in zip(solved.lines, symbols, strict=True)), sympy.Integer(0))
+    expression -= sympy.Rational(solved.lose_probability.numerator,
+                                 solved.lose_probability.denominator)
+    return PayoutSolution(
+        profile=profile.name, shoe=shoe.describe(), bet_id=bet.id, bet_name=bet.name,
+        line=index, line_names=tuple(p.name for p in bet.lines),
+        current=tuple(p.pays for p in bet.lines), edge=edge, payout=payout,
+        current_edge=current.house_edge,
+        probabilities=tuple(p.probability for p in solved.lines),
+        lose_probability=solved.lose_probability, expression=str(expression),
+        latex=sympy.latex(expression), illustrative=profile.illustrative,
+        reordered=any(a.probability != b.probability
+                      for a, b in zip(current.lines, solved.lines, strict=True)))

@@ -1,0 +1,233 @@
+"""Strategy files for choice games: when a player or the banker takes a third card.
+
+A strategy file is a small TOML document. ``side`` is ``"player"`` or ``"banker"``;
+``default`` is the play wherever nothing else applies; the ``[draw]`` table maps an own total
+(``"5"``), a range of totals (``"0-4"``) or a two-card holding by point values (``"T+5"``,
+``"A+A"``; T is any ten-valued card) to a draw probability: ``1``/``"draw"``, ``0``/``"stand"``
+or a fraction such as ``"7/12"``. A banker's file may split ``[draw]`` by what it saw:
+``[draw.drew]`` and ``[draw.stood]`` (home Lucky 9), ``[draw.stood]`` and ``[draw.3]``
+(chemin de fer: the player's third card; ``T`` or ``0`` for a ten), with ``[draw.any]`` (or keys
+directly under ``[draw]``) applying to every observation. A table for an observation the game's
+banker cannot make (``[draw.3]`` in home Lucky 9, ``[draw.drew]`` in chemin de fer) is an
+error when the strategy is used (:func:`check_observations`). Precedence, first match wins:
+(1) the observation's own table, the holding; (2) the observation's own table, the total;
+(3) ``any``, the holding; (4) ``any``, the total; (5) ``default``. So an observation's total
+beats an ``any`` holding. The common house rule, for either side::
+
+    # draw on 4 or less, stand on 5 or more
+    side = "player"
+    default = "stand"
+    [draw]
+    "0-4" = "draw"
+
+>>> rule = parse_strategy('side = "banker"\\ndefault = "stand"\\n[draw]\\n"0-4" = 1\\n'
+...                       '[draw.stood]\\n"5" = "1/2"\\n', "example")
+>>> rule.draw((0, 3), "drew"), rule.draw((0, 5), "stood"), rule.draw((0, 5), "drew")
+(Fraction(1, 1), Fraction(1, 2), Fraction(0, 1))
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal
+
+from analyzer.choice.game import ChoiceGame
+from analyzer.errors import AnalyzerError
+from analyzer.rules.choice_rules import STOOD, hand_label, parse_hand
+
+Side = Literal["player", "banker"]
+Key = tuple[str, int] | tuple[str, tuple[int, int]]
+
+#: The common house rule: draw on 4 or less, stand on 5 or more (either side).
+HOUSE_RULE = 'default = "stand"\n[draw]\n"0-4" = "draw"\n'
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """Draw probabilities by (observation or ``any``) -> own total or holding."""
+
+    side: Side
+    default: Fraction
+    tables: dict[str, dict[Key, Fraction]] = field(default_factory=dict)
+    name: str = ""
+    #: Where the strategy came from (a file path), for error messages.
+    source: str = ""
+    #: Each observation table's name as written in the file (``"T"`` for ``"0"``).
+    written: dict[str, str] = field(default_factory=dict)
+
+    def draw(self, hand: tuple[int, int], observation: str | None = None) -> Fraction:
+        """The draw probability holding ``hand`` after seeing ``observation`` (precedence:
+        the observation's holding, its total, ``any`` holding, ``any`` total, default)."""
+        total = sum(hand) % 10
+        for table_name in ((observation, "any") if observation is not None else ("any",)):
+            table = self.tables.get(str(table_name), {})
+            for key in (("hand", hand), ("total", total)):
+                if key in table:
+                    return table[key]
+        return self.default
+
+
+def _probability(value: Any, where: str) -> Fraction:
+    if isinstance(value, bool):
+        raise AnalyzerError(f"{where}: expected a probability, 'draw' or 'stand'")
+    if value == "draw":
+        return Fraction(1)
+    if value == "stand":
+        return Fraction(0)
+    try:
+        probability = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise AnalyzerError(f"{where}: {value!r} is not a probability, 'draw' or 'stand'"
+                            ) from None
+    if not 0 <= probability <= 1:
+        raise AnalyzerError(f"{where}: draw probability {value} is not between 0 and 1")
+    return probability
+
+
+def _keys(text: str, where: str) -> list[Key]:
+    if "-" in text:
+        if not (text.replace("-", "").isdigit() and len(text.split("-")) == 2):
+            raise AnalyzerError(f"{where}: {text!r}: a range of totals is written like '0-4'")
+        low, high = (int(part) for part in text.split("-"))
+        if not 0 <= low <= high <= 9:
+            raise AnalyzerError(f"{where}: total range {text!r} must lie in 0-9")
+        return [("total", t) for t in range(low, high + 1)]
+    if text.isdigit() and len(text) == 1:
+        return [("total", int(text))]
+    try:
+        return [("hand", parse_hand(text))]
+    except AnalyzerError:
+        raise AnalyzerError(f"{where}: {text!r} is not a total, a range like '0-4' or a "
+                            "holding like 'T+5'") from None
+
+
+def _observation(text: str, where: str) -> str:
+    name = text.strip().lower()
+    if name in ("any", "drew", STOOD):
+        return name
+    symbols = {"t": "0", "j": "0", "q": "0", "k": "0", "a": "1", "10": "0"}
+    name = symbols.get(name, name)
+    if name.isdigit() and len(name) == 1:
+        return name
+    raise AnalyzerError(f"{where}: unknown observation {text!r} (any, drew, stood, 0-9, T, A)")
+
+
+def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
+    """Parse a strategy document; ``side`` fills in a missing ``side`` field."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise AnalyzerError(f"{where}: invalid TOML: {exc}") from None
+    unknown = set(data) - {"side", "default", "draw", "name", "by", "note", "profile"}
+    if unknown:
+        raise AnalyzerError(f"{where}: {sorted(unknown)[0]}: unknown field")
+    found_side = data.get("side", side)
+    if found_side not in ("player", "banker"):
+        raise AnalyzerError(f"{where}: side: must be 'player' or 'banker'")
+    if side is not None and found_side != side:
+        raise AnalyzerError(f"{where}: side: this is a {found_side} strategy, expected {side}")
+    default = _probability(data.get("default", "stand"), f"{where}: default")
+    raw = data.get("draw", {})
+    if not isinstance(raw, dict):
+        raise AnalyzerError(f"{where}: draw: must be a table")
+    tables: dict[str, dict[Key, Fraction]] = {}
+    written: dict[str, str] = {}
+    for key, value in raw.items():
+        if isinstance(value, dict):
+            if found_side == "player":
+                raise AnalyzerError(f"{where}: draw.{key}: a player sees no observation")
+            observation = _observation(key, f"{where}: draw.{key}")
+            written.setdefault(observation, key)
+            for inner, probability in value.items():
+                place = f"{where}: draw.{key}.{inner}"
+                for k in _keys(inner, place):
+                    tables.setdefault(observation, {})[k] = _probability(probability, place)
+        else:
+            for k in _keys(key, f"{where}: draw.{key}"):
+                tables.setdefault("any", {})[k] = _probability(value, f"{where}: draw.{key}")
+    return Strategy(side=found_side, default=default, tables=tables,
+                    name=str(data.get("name", where)), source=where, written=written)
+
+
+def check_observations(strategy: Strategy, observations: Sequence[str], game_name: str) -> None:
+    """Refuse a banker strategy with a table for an observation the game's banker cannot make
+    (``observations``: e.g. ``drew``/``stood`` in home Lucky 9, ``0``-``9``/``stood`` in
+    chemin de fer); such a table would otherwise be silently ignored.
+
+    >>> rule = parse_strategy('side = "banker"\\n[draw.3]\\n"5" = 1\\n', "bank.toml")
+    >>> try:
+    ...     check_observations(rule, ("drew", "stood"), "lucky9-home")
+    ... except AnalyzerError as error:
+    ...     print(error)
+    bank.toml: [draw.3]: the banker of lucky9-home never sees '3' (its tables: any, drew, stood)
+    """
+    allowed = {"any", *observations}
+    for observation in strategy.tables:
+        if observation not in allowed:
+            name = strategy.written.get(observation, observation)
+            raise AnalyzerError(
+                f"{strategy.source or strategy.name}: [draw.{name}]: the banker of {game_name} "
+                f"never sees {name!r} (its tables: {', '.join(['any', *observations])})")
+
+
+def load_strategy(name_or_path: str, side: Side) -> Strategy:
+    """A strategy file, or ``house`` (draw on 4 or less, stand on 5 or more)."""
+    if name_or_path == "house":
+        return parse_strategy(HOUSE_RULE, "house rule", side)
+    path = Path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AnalyzerError(f"{path}: cannot read strategy ({exc.strerror})") from None
+    return parse_strategy(text, str(path), side)
+
+
+def player_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:
+    """The strategy's draw probability in each of the game's player information sets."""
+    vector = []
+    for info in game.player_sets:
+        values = {strategy.draw(hand) for hand in info.hands}
+        if len(values) > 1:
+            raise AnalyzerError(f"{strategy.name}: the player's play differs within total "
+                                f"{info.total}; evaluate with --by cards")
+        vector.append(values.pop())
+    return vector
+
+
+def banker_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:
+    """The strategy's draw probability in each of the game's banker cells."""
+    check_observations(strategy, game.rules.observations, game.rules.name)
+    vector = []
+    for cell in game.banker_cells:
+        values = {strategy.draw(hand, cell.observation) for hand in cell.hands}
+        if len(values) > 1:
+            raise AnalyzerError(f"{strategy.name}: the banker's play differs within total "
+                                f"{cell.total}; evaluate with --by cards")
+        vector.append(values.pop())
+    return vector
+
+
+def strategy_text(side: Side, choices: Any, by: str, note: str = "") -> str:
+    """A strategy file holding solver output (``choices`` from an equilibrium)."""
+    lines = [f"# {note}" if note else "# written by nine-analyzer", f'side = "{side}"',
+             f'by = "{by}"', 'default = "stand"']
+    if side == "player":
+        lines.append("[draw]")
+        lines += [f'"{c.label}" = "{c.draw}"' for c in choices if c.draw != 0]
+    else:
+        observations: dict[str, list[str]] = {}
+        for c in choices:
+            if c.draw != 0:
+                observations.setdefault(c.observation, []).append(f'"{c.label}" = "{c.draw}"')
+        for observation, entries in observations.items():
+            lines.append(f"[draw.{observation if observation != STOOD else STOOD}]")
+            lines += entries
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["HOUSE_RULE", "Strategy", "banker_vector", "check_observations", "hand_label",
+           "load_strategy", "parse_strategy", "player_vector", "strategy_text"]

@@ -1,0 +1,355 @@
+"""Exact enumeration of every coup a tableau can deal, compiled into a polynomial in the shoe.
+
+Every punto banco coup is a sequence of 4, 5 or 6 card values (P1 B1 P2 B2, then third
+cards by the tableau). Under the published convention (Wizard of Odds, "Baccarat
+combinations") each coup is weighted by the number of ordered 6-card sequences of the shoe
+that begin with it; that weight depends only on the multiset of values in the coup:
+
+    ways(m, k) = prod_v c_v (c_v - 1) ... (c_v - m_v + 1)  x  (N - k)(N - k - 1) ... (N - 5)
+
+for a shoe with ``c_v`` cards of value ``v`` and ``N`` cards in all. The 339,400 value sequences of
+punto banco collapse to 6,958 such terms, so the exact counts of any shoe are a fixed
+polynomial in its ten value counts; evaluating it is a handful of vector gathers.
+
+The infinite deck is the same polynomial with falling factorials replaced by powers of
+the value weights (4, 1, 1, ..., 1) out of 13 and the denominator 13**6.
+
+>>> from analyzer.rules.profile import load_profile
+>>> tableau = load_profile("punto-banco").tableau
+>>> len(coups(tableau)), int(coups(tableau).arrangements.sum()), terms(tableau).size
+(103411, 339400, 6958)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import product
+from math import perm, prod
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.errors import AnalyzerError
+from analyzer.rules.conditions import NO_CARD
+from analyzer.rules.profile import Tableau
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["compile_tally", "Coup", "coup_features", "coup_ways", "coups", "CoupTable", "deal",
+           "denominator", "INFINITE_BASE", "INFINITE_VALUE_WEIGHTS", "INT64_LIMIT", "IntArray",
+           "PUNTO_BANCO_NATURALS", "SEQUENCE_LENGTH", "Tally", "term_weights", "Terms", "terms"]
+
+#: Cards in one ordered sequence of the published convention.
+SEQUENCE_LENGTH = 6
+#: Infinite deck: weight of each point value out of 13 (tens and faces together are 4/13).
+INFINITE_VALUE_WEIGHTS = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+INFINITE_BASE = 13
+#: Largest ordered-6 denominator that numpy's int64 holds exactly (about 27 decks).
+INT64_LIMIT = 2**63 - 1
+
+IntArray = npt.NDArray[np.int64]
+#: Naturals of punto banco, the default when a coup is read without its tableau.
+PUNTO_BANCO_NATURALS = frozenset({8, 9})
+
+
+@dataclass(frozen=True)
+class Coup:
+    """One way a coup can go: the point values of each hand, in dealt order.
+
+    ``dealt`` is the order the cards left the shoe (P1 B1 P2 B2, then third cards).
+    ``arrangements`` counts the value sequences this coup stands for: the engine lists each
+    hand's first two values once (lowest first) because no rule reads their order.
+
+    >>> c = Coup((3, 4, 2), (0, 6))
+    >>> c.features["winner"], c.features["player_total"], c.features["cards_dealt"]
+    ('player', 9, 5)
+    """
+
+    player: tuple[int, ...]
+    banker: tuple[int, ...]
+    arrangements: int = field(default=1, compare=False)
+    naturals: frozenset[int] = field(default=PUNTO_BANCO_NATURALS, compare=False, repr=False)
+    features: dict[str, Any] = field(init=False, compare=False, repr=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "features",
+                           coup_features(self.player, self.banker, self.naturals))
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The card values in the order they were dealt."""
+        first = (self.player[0], self.banker[0], self.player[1], self.banker[1])
+        return first + self.player[2:] + self.banker[2:]
+
+
+def coup_features(player: Sequence[int], banker: Sequence[int],
+                  naturals: frozenset[int] = PUNTO_BANCO_NATURALS) -> dict[str, Any]:
+    """Every coup-level feature (see :data:`analyzer.rules.conditions.FEATURES`) of a coup.
+
+    A hand is a natural when the coup ended on the first four cards and its two-card total
+    is one of the tableau's ``naturals``.
+    """
+    player_total = sum(player) % 10
+    banker_total = sum(banker) % 10
+    player_two = (player[0] + player[1]) % 10
+    banker_two = (banker[0] + banker[1]) % 10
+    if player_total > banker_total:
+        winner, winning_total, winning_cards = "player", player_total, len(player)
+    elif banker_total > player_total:
+        winner, winning_total, winning_cards = "banker", banker_total, len(banker)
+    else:
+        winner, winning_total, winning_cards = "tie", banker_total, len(banker)
+    player_natural = len(player) == 2 and len(banker) == 2 and player_two in naturals
+    banker_natural = len(player) == 2 and len(banker) == 2 and banker_two in naturals
+    return {
+        "winner": winner,
+        "player_total": player_total,
+        "banker_total": banker_total,
+        "player_two_card_total": player_two,
+        "banker_two_card_total": banker_two,
+        "player_cards": len(player),
+        "banker_cards": len(banker),
+        "player_natural": player_natural,
+        "banker_natural": banker_natural,
+        "natural": player_natural or banker_natural,
+        "margin": abs(player_total - banker_total),
+        "winning_total": winning_total,
+        "winning_cards": winning_cards,
+        "cards_dealt": len(player) + len(banker),
+        "player_third": player[2] if len(player) == 3 else NO_CARD,
+        "banker_third": banker[2] if len(banker) == 3 else NO_CARD,
+        "player_pair_value": player[0] == player[1],
+        "banker_pair_value": banker[0] == banker[1],
+        "player_low_value": min(player[0], player[1]),
+        "banker_low_value": min(banker[0], banker[1]),
+        "player_high_value": max(player[0], player[1]),
+        "banker_high_value": max(banker[0], banker[1]),
+    }
+
+
+def deal(tableau: Tableau, values: Sequence[int]) -> Coup:
+    """Play one coup from a sequence of card values in shoe order (uses what it needs).
+
+    >>> from analyzer.rules.profile import load_profile
+    >>> deal(load_profile("punto-banco").tableau, [3, 0, 2, 0, 4, 9, 9])
+    Coup(player=(3, 2, 4), banker=(0, 0, 9), arrangements=1)
+    """
+    player_cards, banker_cards = tableau.play(values)
+    player = [values[0], values[2], *values[4:4 + player_cards - 2]]
+    banker = [values[1], values[3], *values[2 + player_cards:3 + player_cards][:banker_cards - 2]]
+    return Coup(tuple(player), tuple(banker), naturals=tableau.naturals)
+
+
+@dataclass(frozen=True)
+class CoupTable:
+    """Every way a tableau can deal, as columns: one row per coup.
+
+    Each hand's first two values are listed once, lowest first, and ``arrangements``
+    counts the 1, 2 or 4 value sequences the row stands for (no rule reads that order).
+    ``player`` and ``banker`` hold the hands' values with -1 where no third card was drawn;
+    ``features`` holds every coup feature as a column; ``term`` the row's polynomial term.
+    """
+
+    player: IntArray
+    banker: IntArray
+    arrangements: IntArray
+    features: dict[str, npt.NDArray[Any]] = field(compare=False)
+    naturals: frozenset[int] = PUNTO_BANCO_NATURALS
+
+    def __len__(self) -> int:
+        return int(self.arrangements.shape[0])
+
+    def coup(self, row: int) -> Coup:
+        """Row ``row`` as a :class:`Coup`."""
+        player = tuple(int(v) for v in self.player[row] if v >= 0)
+        banker = tuple(int(v) for v in self.banker[row] if v >= 0)
+        return Coup(player, banker, int(self.arrangements[row]), self.naturals)
+
+
+def _feature_columns(player: IntArray, banker: IntArray,
+                     naturals: frozenset[int]) -> dict[str, npt.NDArray[Any]]:
+    """The columns of :func:`coup_features`, computed for every row at once."""
+    player_cards = 2 + (player[:, 2] >= 0)
+    banker_cards = 2 + (banker[:, 2] >= 0)
+    player_total = np.where(player >= 0, player, 0).sum(axis=1) % 10
+    banker_total = np.where(banker >= 0, banker, 0).sum(axis=1) % 10
+    player_two = (player[:, 0] + player[:, 1]) % 10
+    banker_two = (banker[:, 0] + banker[:, 1]) % 10
+    winner = np.where(player_total > banker_total, "player",
+                      np.where(banker_total > player_total, "banker", "tie"))
+    two_card = (player_cards == 2) & (banker_cards == 2)
+    player_natural = two_card & np.isin(player_two, sorted(naturals))
+    banker_natural = two_card & np.isin(banker_two, sorted(naturals))
+    return {
+        "winner": winner,
+        "player_total": player_total,
+        "banker_total": banker_total,
+        "player_two_card_total": player_two,
+        "banker_two_card_total": banker_two,
+        "player_cards": player_cards,
+        "banker_cards": banker_cards,
+        "player_natural": player_natural,
+        "banker_natural": banker_natural,
+        "natural": player_natural | banker_natural,
+        "margin": np.abs(player_total - banker_total),
+        "winning_total": np.where(winner == "player", player_total, banker_total),
+        "winning_cards": np.where(winner == "player", player_cards, banker_cards),
+        "cards_dealt": player_cards + banker_cards,
+        "player_third": player[:, 2],
+        "banker_third": banker[:, 2],
+        "player_pair_value": player[:, 0] == player[:, 1],
+        "banker_pair_value": banker[:, 0] == banker[:, 1],
+        "player_low_value": np.minimum(player[:, 0], player[:, 1]),
+        "banker_low_value": np.minimum(banker[:, 0], banker[:, 1]),
+        "player_high_value": np.maximum(player[:, 0], player[:, 1]),
+        "banker_high_value": np.maximum(banker[:, 0], banker[:, 1]),
+    }
+
+
+@cache
+def coups(tableau: Tableau) -> CoupTable:
+    """Every way the tableau can deal (103,411 rows for 339,400 value sequences)."""
+    rows: list[tuple[int, int, int, int, int, int, int]] = []
+    add = rows.append
+    pairs = [(a, b) for a in range(10) for b in range(a, 10)]
+    for (p1, p2), (b1, b2) in product(pairs, repeat=2):
+        n = (1 if p1 == p2 else 2) * (1 if b1 == b2 else 2)
+        player_total, banker_total = (p1 + p2) % 10, (b1 + b2) % 10
+        if player_total in tableau.naturals or banker_total in tableau.naturals:
+            add((p1, p2, -1, b1, b2, -1, n))
+        elif player_total in tableau.player_draws:
+            for p3 in range(10):
+                if tableau.banker_draws_on(banker_total, p3):
+                    for b3 in range(10):
+                        add((p1, p2, p3, b1, b2, b3, n))
+                else:
+                    add((p1, p2, p3, b1, b2, -1, n))
+        elif tableau.banker_draws_on(banker_total, None):
+            for b3 in range(10):
+                add((p1, p2, -1, b1, b2, b3, n))
+        else:
+            add((p1, p2, -1, b1, b2, -1, n))
+    table = np.array(rows, dtype=np.int64)
+    player, banker = table[:, 0:3], table[:, 3:6]
+    return CoupTable(player, banker, table[:, 6],
+                     _feature_columns(player, banker, tableau.naturals), tableau.naturals)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The distinct (multiset of values, cards used) terms of a coup table.
+
+    ``multiplicity[t, v]`` is how often value ``v`` occurs in term ``t``; ``cards[t]`` the
+    number of cards; ``of_coup[i]`` the term of coup row ``i``.
+    """
+
+    multiplicity: IntArray
+    cards: IntArray
+    of_coup: IntArray
+
+    @property
+    def size(self) -> int:
+        """Number of distinct terms."""
+        return int(self.cards.shape[0])
+
+
+@cache
+def terms(tableau: Tableau) -> Terms:
+    """Group the tableau's coups into polynomial terms (6,958 for punto banco)."""
+    table = coups(tableau)
+    cards = np.concatenate([table.player, table.banker], axis=1)
+    counts = np.zeros((len(table), 10), dtype=np.int64)
+    for v in range(10):
+        counts[:, v] = (cards == v).sum(axis=1)
+    multiplicity, of_coup = np.unique(counts, axis=0, return_inverse=True)
+    return Terms(multiplicity, multiplicity.sum(axis=1), of_coup.reshape(-1).astype(np.int64))
+
+
+def denominator(shoe: Shoe) -> int:
+    """Ordered 6-card sequences of the shoe (13**6 value draws for the infinite deck).
+
+    >>> denominator(Shoe.decks(8))
+    4998398275503360
+    """
+    if shoe.is_infinite:
+        return int(INFINITE_BASE**SEQUENCE_LENGTH)
+    return perm(shoe.size, SEQUENCE_LENGTH)
+
+
+def _factor_table(shoe: Shoe) -> tuple[list[list[int]], list[int]]:
+    """Per value v and multiplicity m the factor of a term, and the fill factor per k."""
+    if shoe.is_infinite:
+        table = [[w**m for m in range(SEQUENCE_LENGTH + 1)] for w in INFINITE_VALUE_WEIGHTS]
+        fill = [INFINITE_BASE ** (SEQUENCE_LENGTH - k) for k in range(SEQUENCE_LENGTH + 1)]
+    else:
+        n = shoe.size
+        table = [[perm(c, m) for m in range(SEQUENCE_LENGTH + 1)] for c in shoe.value_counts()]
+        fill = [perm(n - k, SEQUENCE_LENGTH - k) for k in range(SEQUENCE_LENGTH + 1)]
+    return table, fill
+
+
+def term_weights(term_set: Terms, shoe: Shoe) -> npt.NDArray[Any]:
+    """Ordered 6-card sequences behind each term, exact (int64, or Python ints if larger)."""
+    table, fill = _factor_table(shoe)
+    dtype: Any = np.int64 if denominator(shoe) <= INT64_LIMIT else object
+    factors = np.array(table, dtype=dtype)
+    weights = np.array(fill, dtype=dtype)[term_set.cards]
+    for v in range(10):
+        weights = weights * factors[v, term_set.multiplicity[:, v]]
+    return weights
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A compiled count of coups by key: how many coups of each term fall under each key."""
+
+    keys: tuple[Hashable, ...]
+    term_index: IntArray
+    count: IntArray
+    starts: IntArray
+
+    def evaluate(self, weights: npt.NDArray[Any]) -> dict[Hashable, int]:
+        """Exact ordered-sequence ways per key, from :func:`term_weights`."""
+        products = weights[self.term_index] * self.count.astype(weights.dtype)
+        sums = np.add.reduceat(products, self.starts)
+        return {key: int(total) for key, total in zip(self.keys, sums, strict=True)}
+
+
+def compile_tally(tableau: Tableau, codes: npt.ArrayLike,
+                  labels: Sequence[Hashable] | None = None) -> Tally:
+    """Compile a per-coup integer code (one per row of :func:`coups`) into a :class:`Tally`.
+
+    ``labels[code]`` names each code in the result; by default the code itself.
+    """
+    table = coups(tableau)
+    term_set = terms(tableau)
+    code = np.asarray(codes, dtype=np.int64).reshape(-1)
+    if code.shape[0] != len(table):
+        raise AnalyzerError("a tally needs one code per coup")
+    combined = (code - code.min()) * term_set.size + term_set.of_coup
+    unique, inverse = np.unique(combined, return_inverse=True)
+    count = np.zeros(unique.shape[0], dtype=np.int64)
+    np.add.at(count, inverse.reshape(-1), table.arrangements)
+    key_code = unique // term_set.size + code.min()
+    starts = np.flatnonzero(np.r_[True, key_code[1:] != key_code[:-1]])
+    keys = tuple(labels[int(k)] if labels is not None else int(k) for k in key_code[starts])
+    return Tally(keys, (unique % term_set.size).astype(np.int64), count,
+                 starts.astype(np.int64))
+
+
+def coup_ways(tableau: Tableau, shoe: Shoe) -> list[tuple[Coup, int]]:
+    """Every coup with its exact ordered-sequence ways, summed over its arrangements."""
+    table, fill = _factor_table(shoe)
+    result = []
+    rows = coups(tableau)
+    for row in range(len(rows)):
+        coup = rows.coup(row)
+        counts = [0] * 10
+        for v in coup.dealt:
+            counts[v] += 1
+        ways = coup.arrangements * fill[len(coup.dealt)] * prod(
+            table[v][m] for v, m in enumerate(counts))
+        result.append((coup, ways))
+    return result

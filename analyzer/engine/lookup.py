@@ -1,0 +1,137 @@
+"""A profile compiled for replaying and checking hands: each bet's result labels and net
+payouts (:class:`Model`), and every legal coup of its tableau indexed by point values
+(:class:`CoupIndex`). Compiled once per (profile, decks), cached by value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.engine.enumeration import coups
+from analyzer.errors import AnalyzerError
+from analyzer.rules.bets import net_payout, settle_codes
+from analyzer.rules.profile import Bet, Profile, load_profile
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["BetModel", "CoupIndex", "Model", "build_model", "coup_lookup"]
+
+
+# -- the compiled model of a profile ---------------------------------------------------------
+@dataclass(frozen=True)
+class BetModel:
+    """One bet's result labels: label 0 loses, label i+1 is line i (or a mask of lines)."""
+
+    bet: Bet
+    labels: tuple[tuple[int, ...], ...]
+    nets: tuple[Fraction, ...]
+
+    def label(self, result: tuple[int, ...]) -> int:
+        """The label index of a settled result."""
+        if self.bet.pay_rule == "all":
+            return sum(1 << i for i in result)
+        return result[0] + 1 if result else 0
+
+    def label_name(self, index: int) -> str:
+        """A label as people read it: the line names, or 'lose'."""
+        lines = self.labels[index]
+        return " + ".join(self.bet.lines[i].name for i in lines) if lines else "lose"
+
+
+def _bet_model(bet: Bet) -> BetModel:
+    if bet.pay_rule == "all":
+        labels = tuple(tuple(i for i in range(len(bet.lines)) if mask >> i & 1)
+                       for mask in range(1 << len(bet.lines)))
+    else:
+        labels = ((), *((i,) for i in range(len(bet.lines))))
+    return BetModel(bet, labels, tuple(net_payout(bet, lab) for lab in labels))
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A profile compiled for checking: bets, labels and the exact full-shoe odds."""
+
+    profile: Profile
+    decks: int
+    bets: tuple[BetModel, ...]
+    card_level: bool
+
+    @property
+    def shoe(self) -> Shoe:
+        """The full shoe the log should be dealt from."""
+        return Shoe.decks(self.decks)
+
+    def bet_index(self) -> dict[str, int]:
+        """Bet id -> position."""
+        return {m.bet.id: i for i, m in enumerate(self.bets)}
+
+
+@cache
+def _compile(profile: Profile, decks: int) -> Model:
+    if profile.tableau is None:
+        raise AnalyzerError(f"profile {profile.name!r} has no fixed tableau: its hands "
+                            "cannot be replayed")
+    card_level = any(line.when.level == "cards" for bet in profile.bets for line in bet.lines)
+    return Model(profile, decks, tuple(_bet_model(bet) for bet in profile.bets), card_level)
+
+
+def build_model(profile: Profile | str, decks: int | None = None) -> Model:
+    """Compile a profile (name, alias, file or Profile) for ``decks`` decks."""
+    if isinstance(profile, str):
+        profile = load_profile(profile)
+    return _compile(profile, profile.default_decks if decks is None else decks)
+
+
+@dataclass(frozen=True, eq=False)
+class CoupIndex:
+    """Every legal coup of a tableau, found by its point values in a flat array.
+
+    A coup's code is its six values in base 11 (P1 P2 P3 B1 B2 B3, each hand's first two
+    lowest first, 10 for a third card not drawn): 11**6 int32 cells, about 7 MB, where a
+    dictionary of tuples would take ten times that. ``codes[bet][row]`` is each bet's
+    result label and ``winners[row]`` the winner.
+
+    >>> index = coup_lookup(build_model("punto-banco", 8))
+    >>> row = index.row((9, 0), (4, 3))
+    >>> index.winners[row], index.row((9, 0), (4, 3, 5)) is None
+    ('player', True)
+    """
+
+    rows: npt.NDArray[np.int32]
+    codes: list[list[int]]
+    winners: list[str]
+
+    def row(self, player: Sequence[int], banker: Sequence[int]) -> int | None:
+        """The row of a legal coup with these values in dealt order, else None."""
+        if not 2 <= len(player) <= 3 or not 2 <= len(banker) <= 3:
+            return None
+        p1, p2 = (player[0], player[1]) if player[0] <= player[1] else (player[1], player[0])
+        b1, b2 = (banker[0], banker[1]) if banker[0] <= banker[1] else (banker[1], banker[0])
+        p3 = player[2] if len(player) == 3 else 10
+        b3 = banker[2] if len(banker) == 3 else 10
+        found = int(self.rows[((((p1 * 11 + p2) * 11 + p3) * 11 + b1) * 11 + b2) * 11 + b3])
+        return found if found >= 0 else None
+
+
+@cache
+def coup_lookup(model: Model) -> CoupIndex:
+    """The :class:`CoupIndex` of a model's tableau and bets."""
+    tableau = model.profile.tableau
+    assert tableau is not None
+    table = coups(tableau)
+    digits = np.concatenate([table.player, table.banker], axis=1)
+    digits = np.where(digits < 0, 10, digits)
+    code = np.zeros(len(table), dtype=np.int64)
+    for column in range(6):
+        code = code * 11 + digits[:, column]
+    rows = np.full(11**6, -1, dtype=np.int32)
+    rows[code] = np.arange(len(table), dtype=np.int32)
+    if model.card_level:
+        return CoupIndex(rows, [], [])
+    codes = [np.asarray(settle_codes(b.bet, table.features)[0]).tolist() for b in model.bets]
+    return CoupIndex(rows, codes, [str(w) for w in table.features["winner"].tolist()])

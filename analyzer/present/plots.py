@@ -1,0 +1,84 @@
+"""PNG pictures for EV by hand number with the betting window, and removal effects.
+
+matplotlib is the optional extra ``plot``; every table works without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import AnalyzerError
+
+__all__ = ["plot_removal", "plot_shoe"]
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise AnalyzerError("--plot needs matplotlib: pip install 'nine-analyzer[plot]'") from None
+    return plt
+
+
+def plot_shoe(run: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
+    """EV by hand number (mean and 5th-95th percentile band) with each window marked."""
+    plt = _pyplot()
+    bets = [b for b in run.bets if not bet_ids or b.bet in bet_ids]
+    if not bets:
+        raise AnalyzerError("no bet to plot")
+    columns = 2 if len(bets) > 1 else 1
+    rows = (len(bets) + columns - 1) // columns
+    figure, axes = plt.subplots(rows, columns, figsize=(6 * columns, 2.6 * rows), squeeze=False)
+    for ax, bet in zip(axes.flat, bets, strict=False):
+        hands = range(1, len(bet.mean) + 1)
+        ax.fill_between(hands, [v * 100 for v in bet.p5], [v * 100 for v in bet.p95],
+                        alpha=0.3, label="5th-95th percentile")
+        ax.plot(hands, [v * 100 for v in bet.mean], label="mean")
+        ax.plot(hands, [v * 100 for v in bet.p50], linestyle=":", label="median")
+        ax.axhline(0, color="black", linewidth=0.6)
+        if bet.window is not None:
+            ax.axvline(bet.window + 0.5, color="red", linestyle="--",
+                       label=f"window closes after hand {bet.window}")
+            ax.axvspan(bet.window + 0.5, len(bet.mean), color="red", alpha=0.06)
+        ax.set_title(bet.name, fontsize=9)
+        ax.set_xlabel("hand number")
+        ax.set_ylabel("EV %")
+        ax.legend(fontsize=6)
+    for ax in list(axes.flat)[len(bets):]:
+        ax.set_visible(False)
+    figure.suptitle(f"{run.title}: EV before each hand, {run.shoes:,} shoes of {run.decks} decks")
+    figure.tight_layout()
+    target = Path(path)
+    figure.savefig(target, dpi=110)
+    plt.close(figure)
+    return target
+
+
+def plot_removal(result: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
+    """Bar chart of the effect of removing one card of each rank (and suit/colour) per bet."""
+    plt = _pyplot()
+    columns = [j for j, bet in enumerate(result.bet_ids) if not bet_ids or bet in bet_ids]
+    if not columns:
+        raise AnalyzerError("no bet to plot")
+    groups = list(result.ranks) + (list(result.suits) + list(result.colours)
+                                   if result.reads_suits else [])
+    figure, axes = plt.subplots(len(columns), 1, figsize=(8, 2.2 * len(columns)), squeeze=False)
+    for ax, j in zip(axes.flat, columns, strict=True):
+        values = [float(g.effects[j]) * 100 for g in groups]
+        ax.bar([g.label for g in groups], values,
+               color=["tab:green" if v > 0 else "tab:red" for v in values])
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_title(result.bet_names[j], fontsize=9)
+        ax.set_ylabel("EV change %/card", fontsize=7)
+        ax.tick_params(labelsize=7)
+    figure.suptitle(f"{result.title}: effect of removing one card, {result.shoe}")
+    figure.tight_layout()
+    target = Path(path)
+    figure.savefig(target, dpi=110)
+    plt.close(figure)
+    return target

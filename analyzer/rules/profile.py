@@ -1,0 +1,352 @@
+"""Rule profiles as data: TOML files loaded into frozen, self-validating records.
+
+A profile holds a game's drawing rules (for punto banco, the tableau as a table) and its
+bets (payout lines whose conditions are parsed by :mod:`analyzer.rules.conditions`). Shipped
+profiles live in ``analyzer/profiles/``; a user's own file loads the same way.
+
+>>> profile = load_profile("punto-banco")
+>>> profile.name, [bet.id for bet in profile.bets]
+('punto-banco', ['banker', 'player', 'tie'])
+>>> load_profile("baccarat").name
+'punto-banco'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from analyzer.errors import AnalyzerError
+from analyzer.rules.choice_rules import ChoiceRules
+from analyzer.rules.conditions import Condition, parse_condition
+from analyzer.rules.procedure import Procedure, parse_procedure
+
+__all__ = ["Bet", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file", "parse_profile",
+           "PayLine", "PayRule", "Profile", "shipped_profiles", "Tableau"]
+
+PayRule = Literal["highest", "all"]
+#: The shoe procedure of a profile without a ``[procedure]`` table.
+DEFAULT_PROCEDURE = parse_procedure({}, (), "")
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """Fixed drawing rules of a punto banco style game.
+
+    ``banker_draws[t]`` is the set of Player third-card values on which a Banker holding
+    ``t`` draws; ``banker_draws_player_stood`` the Banker totals that draw when Player stood.
+    """
+
+    naturals: frozenset[int]
+    player_draws: frozenset[int]
+    banker_draws_player_stood: frozenset[int]
+    banker_draws: tuple[frozenset[int], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.banker_draws) != 10:
+            raise AnalyzerError("tableau needs a banker row for every total 0-9")
+        for group in (self.naturals, self.player_draws, self.banker_draws_player_stood,
+                      *self.banker_draws):
+            if any(not 0 <= v <= 9 for v in group):
+                raise AnalyzerError("tableau values must lie in 0-9")
+
+    def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
+        """Does Banker draw, holding ``banker_total``, after Player's third card (or stand)?"""
+        if player_third is None:
+            return banker_total in self.banker_draws_player_stood
+        return player_third in self.banker_draws[banker_total]
+
+    def is_natural(self, player_total: int, banker_total: int) -> bool:
+        """Does either two-card total end the coup at once?"""
+        return player_total in self.naturals or banker_total in self.naturals
+
+    def player_draws_on(self, player_total: int) -> bool:
+        """Does a non-natural Player holding ``player_total`` draw?"""
+        return player_total in self.player_draws
+
+    def play(self, values: Sequence[int], start: int = 0) -> tuple[int, int]:
+        """Cards Player and Banker end with when a coup is dealt from ``values[start:]``.
+
+        Cards go Player, Banker, Player, Banker, then Player's third card (if it draws), then
+        Banker's; the one place the drawing rules are applied to a deal.
+
+        >>> rules = load_profile("punto-banco").tableau
+        >>> rules.play([3, 0, 2, 0, 4, 9]), rules.play([9, 0, 0, 0, 5]), rules.play([6, 0, 0, 3, 9])
+        ((3, 3), (2, 2), (2, 3))
+        """
+        if len(values) - start < 4:
+            raise AnalyzerError(f"a coup needs at least 4 cards, got {len(values) - start}")
+        player = (values[start] + values[start + 2]) % 10
+        banker = (values[start + 1] + values[start + 3]) % 10
+        if self.is_natural(player, banker):
+            return 2, 2
+        next_card = start + 4
+        third: int | None = None
+        if self.player_draws_on(player):
+            if next_card >= len(values):
+                raise AnalyzerError("the shoe ran out before Player's third card")
+            third = values[next_card]
+            next_card += 1
+        if not self.banker_draws_on(banker, third):
+            return 2 + (third is not None), 2
+        if next_card >= len(values):
+            raise AnalyzerError("the shoe ran out before Banker's third card")
+        return 2 + (third is not None), 3
+
+
+@dataclass(frozen=True)
+class PayLine:
+    """One payout line of a bet: a condition on the coup and what it pays to one."""
+
+    name: str
+    when: Condition
+    pays: Fraction
+
+    def __post_init__(self) -> None:
+        if self.pays < 0:
+            raise AnalyzerError(f"payline {self.name!r}: negative payout {self.pays}")
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A wager: its paylines, and whether only the highest holding line pays."""
+
+    id: str
+    name: str
+    lines: tuple[PayLine, ...]
+    pay_rule: PayRule = "highest"
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.lines:
+            raise AnalyzerError(f"bet {self.id!r} has no paylines")
+        if self.pay_rule not in ("highest", "all"):
+            raise AnalyzerError(f"bet {self.id!r}: pay_rule must be 'highest' or 'all'")
+
+    @property
+    def features(self) -> frozenset[str]:
+        """Every coup feature the bet's conditions read."""
+        return frozenset().union(*(line.when.features for line in self.lines))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A game: its drawing rules, bets and shoe procedure, as loaded from TOML."""
+
+    name: str
+    title: str
+    tableau: Tableau | None
+    bets: tuple[Bet, ...]
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    source: str = ""
+    default_decks: int = 8
+    illustrative: str = ""
+    procedure: Procedure = DEFAULT_PROCEDURE
+    game: ChoiceRules | None = None
+    path: str = ""
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for bet in self.bets:
+            if bet.id in seen:
+                raise AnalyzerError(f"profile {self.name!r}: duplicate bet id {bet.id!r}")
+            seen.add(bet.id)
+
+    def choice_rules(self) -> ChoiceRules:
+        """The choice game's rules (the ``[game]`` table); an error if this is no choice game."""
+        if self.game is None:
+            raise AnalyzerError(f"{self.path or self.name}: game.kind: profile {self.name!r} is "
+                                "not a choice game (needs [game] kind = \"choice\")")
+        return self.game
+
+    def bet(self, bet_id: str) -> Bet:
+        """The bet with this id."""
+        for bet in self.bets:
+            if bet.id == bet_id:
+                return bet
+        known = ", ".join(b.id for b in self.bets)
+        raise AnalyzerError(f"profile {self.name!r} has no bet {bet_id!r} (bets: {known})")
+
+
+_TOP_KEYS = {"name", "title", "aliases", "description", "source", "decks", "illustrative",
+             "tableau", "bets", "procedure", "game"}
+
+
+def parse_profile(data: Mapping[str, Any], where: str) -> Profile:
+    """Validate a profile's TOML data; errors name ``where`` (the file) and the field."""
+
+    def fail(fieldname: str, message: str) -> AnalyzerError:
+        return AnalyzerError(f"{where}: {fieldname}: {message}")
+
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise fail(sorted(unknown)[0], "unknown field")
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise fail("name", "missing or not a string")
+    title = data.get("title", name)
+    aliases = data.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise fail("aliases", "must be a list of strings")
+    decks = data.get("decks", 8)
+    if not isinstance(decks, int) or decks < 1:
+        raise fail("decks", "must be a positive integer")
+    tableau = _parse_tableau(data["tableau"], fail) if "tableau" in data else None
+    raw_bets = data.get("bets", [])
+    if not isinstance(raw_bets, list):
+        raise fail("bets", "must be an array of tables ([[bets]])")
+    bets = tuple(_parse_bet(raw, i, fail) for i, raw in enumerate(raw_bets))
+    procedure = data.get("procedure", {})
+    game = data.get("game", {})
+    if not isinstance(procedure, dict):
+        raise fail("procedure", "must be a table")
+    if not isinstance(game, dict):
+        raise fail("game", "must be a table")
+    if tableau is None and not game:
+        raise fail("tableau", "missing (a profile needs a tableau or a [game] table)")
+    rules = ChoiceRules.from_table(game, name, where) if game else None
+    try:
+        run = parse_procedure(procedure, [bet.id for bet in bets], name)
+        return Profile(name=name, title=str(title), tableau=tableau, bets=bets,
+                       aliases=tuple(aliases), description=str(data.get("description", "")),
+                       source=str(data.get("source", "")), default_decks=decks,
+                       illustrative=str(data.get("illustrative", "")),
+                       procedure=run,
+                       game=rules, path=where)
+    except AnalyzerError as exc:
+        raise AnalyzerError(f"{where}: {exc}") from None
+
+
+def _int_set(value: Any, fieldname: str, fail: Any) -> frozenset[int]:
+    if not isinstance(value, list) or not all(isinstance(v, int) and 0 <= v <= 9 for v in value):
+        raise fail(fieldname, "must be a list of integers 0-9")
+    return frozenset(value)
+
+
+def _parse_tableau(raw: Any, fail: Any) -> Tableau:
+    if not isinstance(raw, dict):
+        raise fail("tableau", "must be a table")
+    known = {"naturals", "player_draws", "banker_draws_player_stood", "banker_draws"}
+    unknown = set(raw) - known
+    if unknown:
+        raise fail(f"tableau.{sorted(unknown)[0]}", "unknown field")
+    for key in known:
+        if key not in raw:
+            raise fail(f"tableau.{key}", "missing")
+    rows_raw = raw["banker_draws"]
+    if not isinstance(rows_raw, dict):
+        raise fail("tableau.banker_draws", "must be a table keyed by banker total")
+    rows: list[frozenset[int]] = [frozenset()] * 10
+    for key, value in rows_raw.items():
+        if not key.isdigit() or not 0 <= int(key) <= 9:
+            raise fail(f"tableau.banker_draws.{key}", "key must be a banker total 0-9")
+        rows[int(key)] = _int_set(value, f"tableau.banker_draws.{key}", fail)
+    return Tableau(
+        naturals=_int_set(raw["naturals"], "tableau.naturals", fail),
+        player_draws=_int_set(raw["player_draws"], "tableau.player_draws", fail),
+        banker_draws_player_stood=_int_set(raw["banker_draws_player_stood"],
+                                           "tableau.banker_draws_player_stood", fail),
+        banker_draws=tuple(rows),
+    )
+
+
+def _parse_payout(value: Any, fieldname: str, fail: Any) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise fail(fieldname, "payout must be a number or a fraction string like '19/20'")
+    try:
+        pays = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise fail(fieldname, f"payout {value!r} is not a number") from None
+    if pays < 0:
+        raise fail(fieldname, f"negative payout {value}")
+    return pays
+
+
+def _parse_bet(raw: Any, index: int, fail: Any) -> Bet:
+    if not isinstance(raw, dict):
+        raise fail(f"bets[{index}]", "must be a table")
+    bet_id = raw.get("id")
+    if not isinstance(bet_id, str) or not bet_id:
+        raise fail(f"bets[{index}].id", "missing or not a string")
+    here = f"bet {bet_id}"
+    unknown = set(raw) - {"id", "name", "lines", "pay_rule", "note"}
+    if unknown:
+        raise fail(f"{here}: {sorted(unknown)[0]}", "unknown field")
+    lines_raw = raw.get("lines")
+    if not isinstance(lines_raw, list) or not lines_raw:
+        raise fail(f"{here}: lines", "a bet needs at least one payline")
+    lines = []
+    for number, line in enumerate(lines_raw, start=1):
+        place = f"{here}: line {number}"
+        if not isinstance(line, dict):
+            raise fail(place, "must be a table")
+        unknown = set(line) - {"name", "when", "pays"}
+        if unknown:
+            raise fail(f"{place}: {sorted(unknown)[0]}", "unknown field")
+        when = line.get("when")
+        if not isinstance(when, str):
+            raise fail(f"{place}: when", "missing condition")
+        try:
+            condition = parse_condition(when)
+        except AnalyzerError as exc:
+            raise fail(f"{place}: when", str(exc)) from None
+        if "pays" not in line:
+            raise fail(f"{place}: pays", "missing")
+        pays = _parse_payout(line["pays"], f"{place}: pays", fail)
+        lines.append(PayLine(str(line.get("name", when)), condition, pays))
+    pay_rule = raw.get("pay_rule", "highest")
+    if pay_rule not in ("highest", "all"):
+        raise fail(f"{here}: pay_rule", "must be 'highest' or 'all'")
+    return Bet(bet_id, str(raw.get("name", bet_id)), tuple(lines), pay_rule,
+               str(raw.get("note", "")))
+
+
+def load_profile_file(path: str | Path) -> Profile:
+    """Load and validate a profile from a TOML file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AnalyzerError(f"{path}: cannot read profile ({exc.strerror})") from None
+    return _parse_text(text, str(path))
+
+
+def _parse_text(text: str, where: str) -> Profile:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise AnalyzerError(f"{where}: invalid TOML: {exc}") from None
+    return parse_profile(data, where)
+
+
+@cache
+def shipped_profiles() -> tuple[Profile, ...]:
+    """Every profile shipped inside the package, sorted by name."""
+    folder = resources.files("analyzer") / "profiles"
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            found.append(_parse_text(entry.read_text(encoding="utf-8"),
+                                     f"profiles/{entry.name}"))
+    return tuple(found)
+
+
+def load_profile(name_or_path: str | Path) -> Profile:
+    """A shipped profile by name or alias, or a user's TOML file by path."""
+    text = str(name_or_path)
+    key = text.lower()
+    for profile in shipped_profiles():
+        if key == profile.name or key in profile.aliases:
+            return profile
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        return load_profile_file(path)
+    names = ", ".join(p.name for p in shipped_profiles())
+    raise AnalyzerError(f"unknown profile {text!r} (shipped: {names}; or give a .toml file)")

@@ -1,0 +1,82 @@
+"""``nine verify`` throughput: the independent and the shoe-aware models."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from analyzer.dealing.simulate import simulate
+from analyzer.verify.run import verify_logs
+from benchmarks.drift import four_card_benchmark
+
+
+def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 1,
+              folder: str | Path | None = None, card_hands: int = 0,
+              four_card_hands: int = 0) -> dict[str, float]:
+    """Speed of ``nine verify`` on one core, for ``make bench``.
+
+    Simulates 8-deck punto banco shoes into a CSV log (not timed), then times the whole
+    verification (reading, replay, statistics) with the independent model over about
+    ``hands`` hands and the shoe-aware model over about ``shoe_aware_hands`` hands.
+    With ``card_hands``, also the shoe-aware model of lucky-baccarat (card-level bets:
+    pairs and colours by exact two-card quadratic forms) over about that many hands
+    (keys ``lucky_shoe_aware_*``). With ``four_card_hands``, also the shoe-aware model of
+    side-bets and nine-and-nines (bets on both hands' first two cards by exact four-card
+    forms; keys ``side_bets_shoe_aware_*`` and ``nines_shoe_aware_*``). Returns hands per
+    second for each, with the hand counts and wall times.
+    """
+
+    def timed(path: Path, model_name: str, profile: str) -> tuple[int, float]:
+        # warm: compile the model once
+        verify_logs([str(path)], profile, model_name=model_name)
+        start = time.perf_counter()
+        verdict = verify_logs([str(path)], profile, model_name=model_name)
+        return verdict.hands, time.perf_counter() - start
+
+    runs = [("replay", hands, "independent", "punto-banco"),
+            ("shoe_aware", shoe_aware_hands, "shoe", "punto-banco")]
+    if card_hands:
+        runs.append(("lucky_shoe_aware", card_hands, "shoe", "lucky-baccarat"))
+    if four_card_hands:
+        runs.append(("side_bets_shoe_aware", four_card_hands, "shoe", "side-bets"))
+        runs.append(("nines_shoe_aware", four_card_hands, "shoe", "nine-and-nines"))
+    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+        results: dict[str, float] = {}
+        for name, count, model_name, profile in runs:
+            path = Path(scratch) / f"{name}.csv"
+            with path.open("w", encoding="utf-8", newline="") as stream:
+                simulate(profile, 8, max(1, round(count / 80.8)), seed, stream, "csv")
+            dealt, seconds = timed(path, model_name, profile)
+            results[f"{name}_hands"] = dealt
+            results[f"{name}_seconds"] = seconds
+            results[f"{name}_hands_per_second"] = dealt / seconds
+    return results
+
+
+def bench(baseline_seconds: float) -> None:
+    """``make bench`` figures of replay + statistics and shoe-aware hands/s."""
+
+    figures = benchmark(200_000, 20_000, card_hands=20_000, four_card_hands=20_000)
+    print(f"  nine verify, independent model, "
+          f"{int(figures['replay_hands']):,} hands  {figures['replay_seconds']:9.2f} s"
+          f"    = {figures['replay_hands_per_second']:,.0f} hands/s "
+          f"({figures['replay_seconds'] / baseline_seconds:,.0f}x baseline; "
+          "target >= 200,000/s)")
+    print(f"  nine verify, shoe-aware model, "
+          f"{int(figures['shoe_aware_hands']):,} hands   {figures['shoe_aware_seconds']:9.2f} s"
+          f"    = {figures['shoe_aware_hands_per_second']:,.0f} hands/s (target >= 10,000/s)")
+    print(f"  nine verify, shoe-aware model, lucky-baccarat (card-level bets), "
+          f"{int(figures['lucky_shoe_aware_hands']):,} hands "
+          f"{figures['lucky_shoe_aware_seconds']:9.2f} s"
+          f"    = {figures['lucky_shoe_aware_hands_per_second']:,.0f} hands/s "
+          "(target >= 10,000/s)")
+    for key, label in (("side_bets", "side-bets"), ("nines", "nine-and-nines")):
+        print(f"  nine verify, shoe-aware model, {label} (four-card forms), "
+              f"{int(figures[f'{key}_shoe_aware_hands']):,} hands "
+              f"{figures[f'{key}_shoe_aware_seconds']:9.2f} s"
+              f"    = {figures[f'{key}_shoe_aware_hands_per_second']:,.0f} hands/s "
+              "(target >= 10,000/s)")
+    for name, rate in four_card_benchmark().items():
+        print(f"  four-card forms, {name} (bets on both hands' first two cards), "
+              f"10,000 depleted shoes = {rate:,.0f} compositions/s (target >= 10,000/s)")

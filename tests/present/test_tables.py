@@ -1,0 +1,154 @@
+"""The published tables: tables/ is current, every file states its provenance, commands agree."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import __version__
+from analyzer.cli.commands import main
+from analyzer.present.tables import (
+    GENERATE_COMMAND,
+    Publication,
+    build_tables,
+    compare_tables,
+    hands_needed,
+    write_tables,
+)
+
+TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
+
+
+@pytest.fixture(scope="module")
+def publication() -> Publication:
+    """The whole publication, regenerated in memory once for this module."""
+    return build_tables(jobs=2)
+
+
+def test_tables_folder_is_current(publication: Publication) -> None:
+    problems = compare_tables(publication, TABLES)
+    assert problems == [], (
+        f"tables/ is stale ({len(problems)} files): run `make tables`; first: {problems[:10]}")
+
+
+def test_every_shoe_of_punto_banco_is_published(publication: Publication) -> None:
+    for slug in ("1-deck", "2-decks", "4-decks", "6-decks", "8-decks", "infinite"):
+        for ext in ("md", "csv", "json"):
+            assert f"odds/punto-banco/punto-banco-{slug}.{ext}" in publication.files
+
+
+def test_every_file_states_profile_shoe_version_and_command(publication: Publication) -> None:
+    for path, content in publication.files.items():
+        if path == "README.md" or path.endswith(".png"):
+            continue
+        text = content.decode("utf-8")
+        if path.endswith(".json"):
+            document = json.loads(text)
+            for key in ("profile", "shoe", "analyzer_version", "command"):
+                assert document[key], f"{path} lacks {key}"
+            assert document["analyzer_version"] == __version__
+            assert document["command"].startswith("nine ")
+        else:
+            head = "\n".join(text.splitlines()[:4])
+            assert f"analyzer {__version__}" in head, path
+            assert "profile" in head and "shoe" in head, path
+            assert "nine " in head and GENERATE_COMMAND in head, path
+
+
+def test_odds_table_is_what_its_command_prints(publication: Publication) -> None:
+    text = publication.text("odds/punto-banco/punto-banco-8-decks.md")
+    assert "`nine odds --profile punto-banco --decks 8 --format markdown`" in text
+    result = CliRunner().invoke(main, ["odds", "--profile", "punto-banco", "--decks", "8",
+                                       "--format", "markdown"])
+    assert result.exit_code == 0
+    assert text.endswith(result.stdout.rstrip("\n") + "\n")
+    assert "2292252566437888" in text
+
+
+def test_json_table_holds_exact_figures(publication: Publication) -> None:
+    document = json.loads(publication.text("odds/punto-banco/punto-banco-8-decks.json"))
+    assert document["denominator"] == "4998398275503360"
+    assert document["command"] == ("nine odds --profile punto-banco --decks 8 --format json")
+    banker = next(bet for bet in document["bets"] if bet["id"] == "banker")
+    assert Fraction(banker["ev"]) == Fraction(-114753351728, 10847218479825)
+    infinite = json.loads(publication.text("odds/punto-banco/punto-banco-infinite.json"))
+    assert infinite["denominator"] == str(13**6)
+
+
+def test_one_row_per_line(publication: Publication) -> None:
+    csv = publication.text("odds/punto-banco/punto-banco-1-deck.csv").splitlines()
+    rows = [line for line in csv if not line.startswith("#")]
+    assert rows[0].startswith("profile,shoe,bet,line,pays,ways,denominator,probability,")
+    assert rows[1].startswith("punto-banco,1 deck,banker,Banker wins,19/20,")
+    assert len(rows) == 1 + 5 + 3  # banker 2 lines, player 2, tie 1, and a losing row each
+    document = publication.text("odds/punto-banco/punto-banco-1-deck.json")
+    assert '\n  "bets": [\n' in document
+
+
+def test_sample_sizes_follow_the_formula(publication: Publication) -> None:
+    document = json.loads(publication.text("verification/sample-sizes.json"))
+    assert (document["alpha"], document["power"], document["rtp_error"]) == (0.05, 0.8, 0.001)
+    banker = next(row for row in document["bets"]
+                  if row["profile"] == "punto-banco" and row["bet"] == "banker")
+    # (1.959964 + 0.841621)^2 * variance / 0.001^2, variance exact from the 8-deck counts
+    assert banker["hands_needed"] == hands_needed(float(Fraction(banker["variance"])) ** 0.5)
+    assert 6_700_000 < banker["hands_needed"] < 6_800_000
+    tie = next(row for row in document["bets"]
+               if row["profile"] == "punto-banco" and row["bet"] == "tie")
+    assert tie["hands_needed"] > 7 * banker["hands_needed"]
+
+
+def test_index_lists_every_file_and_what_is_missing(publication: Publication) -> None:
+    index = publication.text("README.md")
+    for path in publication.files:
+        if path != "README.md":
+            assert f"({path})" in index, f"{path} not linked from tables/README.md"
+    for section in publication.sections:
+        assert f"## {section.title}" in index
+        for reason in section.missing:
+            assert reason in index
+    assert "Ordered 6-card counts" in index and "Two-card counts" in index
+
+
+def test_write_and_check_round_trip(tmp_path: Path) -> None:
+    small = build_tables(sections=("odds", "sample-sizes"), profiles=("punto-banco",),
+                         decks=(1, None))
+    (tmp_path / "odds").mkdir()
+    (tmp_path / "odds" / "leftover.md").write_text("old\n")
+    assert write_tables(small, tmp_path) == (len(small.files), 1)
+    assert compare_tables(small, tmp_path) == []
+    target = tmp_path / "odds" / "punto-banco" / "punto-banco-1-deck.csv"
+    target.write_text(target.read_text() + "tampered\n")
+    (tmp_path / "odds" / "punto-banco" / "punto-banco-infinite.md").unlink()
+    assert compare_tables(small, tmp_path) == [
+        "stale: odds/punto-banco/punto-banco-1-deck.csv",
+        "missing: odds/punto-banco/punto-banco-infinite.md"]
+
+
+def test_check_option_exits_1_when_stale(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["tables", "--out", str(tmp_path), "--check",
+                                       "--section", "sample-sizes"])
+    assert result.exit_code == 1
+    assert "missing: verification/sample-sizes.md" in result.stdout
+    result = CliRunner().invoke(main, ["tables", "--out", str(tmp_path),
+                                       "--section", "sample-sizes"])
+    assert result.exit_code == 0
+    result = CliRunner().invoke(main, ["tables", "--out", str(tmp_path), "--check",
+                                       "--section", "sample-sizes"])
+    assert result.exit_code == 0 and "up to date" in result.stdout
+
+
+def test_unknown_section_is_a_one_line_error() -> None:
+    result = CliRunner().invoke(main, ["tables", "--out", "x", "--section", "nope"])
+    assert result.exit_code == 2 and "unknown table section 'nope'" in result.stderr
+
+
+def test_parallel_build_gives_the_same_files() -> None:
+    sections = ("sample-sizes", "chemin-de-fer")
+    serial = build_tables(sections=sections, profiles=("punto-banco",))
+    parallel = build_tables(sections=sections, profiles=("punto-banco",), jobs=2)
+    assert parallel.files == serial.files
