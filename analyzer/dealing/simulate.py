@@ -44,7 +44,7 @@ from analyzer.rules.bets import net_payout, settle
 from analyzer.rules.cards import DECK
 from analyzer.rules.profile import Profile, Tableau, load_profile
 
-__all__ = ["BASE_STAKE", "FAULTS", "hand_features", "profile_needs_cards", "simulate",
+__all__ = ["BASE_STAKE", "FAULTS", "hand_features", "simulate",
            "SimulationSummary", "stakes"]
 
 FAULTS = ("banker-stands", "natural-draw", "wrong-payout", "commission", "missing-rank")
@@ -132,7 +132,7 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
     procedure = profile.procedure
     windows = dict(procedure.windows)
     fault_set = frozenset(faults)
-    card_level = profile_needs_cards(profile)
+    card_level = profile.card_level
     lookup = None
     if not card_level:
 
@@ -188,11 +188,6 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
     return SimulationSummary(shoes, total_hands, seed, tuple(faulted))
 
 
-def profile_needs_cards(profile: Profile) -> bool:
-    """Do any of the profile's bets read ranks or suits (not only point values)?"""
-    return any(line.when.level == "cards" for bet in profile.bets for line in bet.lines)
-
-
 def _settle_hand(profile: Profile, player: tuple[int, ...], banker: tuple[int, ...],
                  stake: Mapping[str, int], faults: frozenset[str], lookup: Any = None
                  ) -> tuple[str, dict[str, int]]:
@@ -211,7 +206,7 @@ def _settle_hand(profile: Profile, player: tuple[int, ...], banker: tuple[int, .
             nets = [m.nets[codes[row]] for m, codes in zip(models, index.codes, strict=True)]
     if not winner:
         assert profile.tableau is not None
-        features = hand_features(player, banker, profile_needs_cards(profile),
+        features = hand_features(player, banker, profile.card_level,
                                  profile.tableau.naturals)
         winner = str(features["winner"])
         nets = [net_payout(bet, settle(bet, features)) for bet in profile.bets]

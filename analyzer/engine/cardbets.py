@@ -65,7 +65,7 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["card_atoms", "card_bet_ways", "card_coup_features", "card_denominator", "card_tally",
            "CardTally", "deal_cards", "evaluate_card_tally", "first_four_ways",
            "hand_card_features", "HandClasses", "HANDS", "INFINITE_CARD_SCALE", "IntArray",
-           "is_card_bet", "joint_card_counts", "pair_feature_columns", "VALUE_PAIRS"]
+           "joint_card_counts", "pair_feature_columns", "VALUE_PAIRS"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -176,11 +176,6 @@ def card_atoms(bet: Bet, hand: str) -> list[Callable[[Mapping[str, Any]], Any]]:
     prefix = hand + "_"
     return [test for line in bet.lines for name, test in line.when.atoms
             if FEATURES[name].level == "cards" and name.startswith(prefix)]
-
-
-def is_card_bet(bet: Bet) -> bool:
-    """Does any payline of the bet read ranks or suits?"""
-    return any(line.when.level == "cards" for line in bet.lines)
 
 
 def _hand_classes(bet: Bet, hand: str) -> HandClasses:

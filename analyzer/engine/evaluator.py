@@ -47,10 +47,6 @@ def value_counts(card_counts: npt.ArrayLike) -> IntArray:
     return result
 
 
-def _is_card_level(profile: Profile, index: int) -> bool:
-    return any(line.when.level != "coup" for line in profile.bets[index].lines)
-
-
 @dataclass(frozen=True)
 class ShoeEvaluator:
     """Float EVs of every bet of a profile for many shoes given as rows of 52 card counts.
@@ -85,8 +81,8 @@ class ShoeEvaluator:
         if isinstance(profile, str):
             profile = load_profile(profile)
         value_columns = tuple(i for i in range(len(profile.bets))
-                              if not _is_card_level(profile, i))
-        card_columns = tuple(i for i in range(len(profile.bets)) if _is_card_level(profile, i))
+                              if not profile.bets[i].card_level)
+        card_columns = tuple(i for i in range(len(profile.bets)) if profile.bets[i].card_level)
         value_batch = None
         if value_columns:
             value_batch = BatchEvaluator.for_profile(

@@ -76,7 +76,7 @@ def _compile(profile: Profile, decks: int) -> Model:
     if profile.tableau is None:
         raise AnalyzerError(f"profile {profile.name!r} has no fixed tableau: its hands "
                             "cannot be replayed")
-    card_level = any(line.when.level == "cards" for bet in profile.bets for line in bet.lines)
+    card_level = profile.card_level
     return Model(profile, decks, tuple(_bet_model(bet) for bet in profile.bets), card_level)
 
 

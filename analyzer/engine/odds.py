@@ -157,11 +157,10 @@ def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
             f"profile {profile.name!r} has no fixed tableau: its players choose (use nine solve)")
     if values_only:
         for bet in profile.bets:
-            for line in bet.lines:
-                if line.when.level != "coup":
-                    raise AnalyzerError(
-                        f"bet {bet.id!r} reads card ranks or suits: batches of point-value "
-                        "counts cannot price it (use odds() per shoe)")
+            if bet.card_level:
+                raise AnalyzerError(
+                    f"bet {bet.id!r} reads card ranks or suits: batches of point-value "
+                    "counts cannot price it (use odds() per shoe)")
     return profile.tableau
 
 
@@ -201,7 +200,7 @@ def odds(profile: Profile | str, shoe: Shoe) -> OddsTable:
     convention = INFINITE_CONVENTION if shoe.is_infinite else CONVENTION
     # Card-level bets (ranks, suits) go through analyzer.engine.cardbets, imported only when a
     # profile has one so a values-only profile pays nothing for them.
-    card_level = [any(line.when.level == "cards" for line in bet.lines) for bet in profile.bets]
+    card_level = [bet.card_level for bet in profile.bets]
     scale = 1
     if any(card_level):
         import analyzer.engine.cardbets as cardbets

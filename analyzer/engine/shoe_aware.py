@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally, is_card_bet
+from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
 from analyzer.engine.enumeration import INT64_LIMIT, coups, denominator, term_weights, terms
 from analyzer.engine.evaluator import value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
@@ -188,7 +188,7 @@ class CardShoeAwareEvaluator:
         for b in model.bets:
             self.bet_slices.append(slice(start, start + len(b.labels)))
             start += len(b.labels)
-        values = [i for i, b in enumerate(model.bets) if not is_card_bet(b.bet)]
+        values = [i for i, b in enumerate(model.bets) if not b.bet.card_level]
         self.value_bets = values
         self.value_evaluator: ShoeAwareEvaluator | None = None
         self.value_columns = np.zeros(0, dtype=np.int64)

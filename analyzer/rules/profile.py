@@ -134,6 +134,11 @@ class Bet:
         """Every coup feature the bet's conditions read."""
         return frozenset().union(*(line.when.features for line in self.lines))
 
+    @property
+    def card_level(self) -> bool:
+        """Does any payline read ranks or suits (not only point values)?"""
+        return any(line.when.level == "cards" for line in self.lines)
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -158,6 +163,11 @@ class Profile:
             if bet.id in seen:
                 raise AnalyzerError(f"profile {self.name!r}: duplicate bet id {bet.id!r}")
             seen.add(bet.id)
+
+    @property
+    def card_level(self) -> bool:
+        """Does any bet read ranks or suits (not only point values)?"""
+        return any(bet.card_level for bet in self.bets)
 
     def choice_rules(self) -> ChoiceRules:
         """The choice game's rules (the ``[game]`` table); an error if this is no choice game."""

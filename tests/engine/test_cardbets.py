@@ -388,7 +388,8 @@ def test_batch_evaluator_refuses_card_bets_and_keeps_values_only_profiles() -> N
 
 def test_values_only_profiles_never_load_the_card_engine() -> None:
     code = ("import sys; from analyzer.engine.odds import odds; "
-            "from analyzer.rules.shoe import Shoe; odds('punto-banco', Shoe.decks(8)); print('analyzer.engine.cardbets' in sys.modules)")
+            "from analyzer.rules.shoe import Shoe; odds('punto-banco', Shoe.decks(8)); "
+            "print('analyzer.engine.cardbets' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
