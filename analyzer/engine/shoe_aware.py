@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
 from analyzer.engine.enumeration import INT64_LIMIT, coups, denominator, term_weights, terms
@@ -26,6 +27,12 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["EXACT_HANDS", "NULL_EXACT", "NULL_FOUR_CARD", "NULL_FULL", "NULL_TWO_CARD",
            "NULL_VALUES", "CardShoeAwareEvaluator", "ShoeAwareEvaluator", "card_evaluator",
            "full_shoe_value_moments", "shoe_aware_evaluator"]
+
+# The products here are small (bets x 6,958 terms x a few hundred shoes): a multi-threaded BLAS
+# only adds contention, measured 5-7x slower than one thread on a loaded 2-core machine. Set
+# through the library's own API, so it holds whatever was imported first.
+threadpool_limits(limits=1, user_api="blas")
+
 
 
 # -- shoe-aware evaluation -------------------------------------------------------------------
@@ -121,7 +128,7 @@ class ShoeAwareEvaluator:
                     break
                 weights[:rows[s]] *= flat[slots[:rows[s], s]]
             denominator = np.prod([size - j for j in range(k)], axis=0)
-            # BLAS, single-threaded (analyzer/__init__.py): 1.5-2x faster than einsum here
+            # BLAS, single-threaded (see the top of this module): 1.5-2x faster than einsum
             result += (matrix @ weights) / denominator
         out: npt.NDArray[np.float64] = result.T
         if self.expand is not None:

@@ -1,0 +1,284 @@
+"""The one input layer: every file the tool reads is opened and decoded here.
+
+* Text is UTF-8. A UTF-8 byte-order mark is accepted and dropped, in every kind of file.
+  UTF-16/UTF-32 (by their byte-order marks), other encodings (an invalid UTF-8 byte) and
+  binary data (a NUL byte) are refused by name, with the file and line.
+* gzip is recognised by its magic bytes, whatever the file is called; a truncated or
+  corrupt stream is an error naming the file and the line reached.
+* Sizes are bounded so that one hostile record cannot exhaust time or memory: a line of
+  a log at most :data:`MAX_LINE` characters, a whole file read at once (profile, shoe,
+  strategy, partial) at most :data:`MAX_FILE` bytes, nesting of brackets at most
+  :data:`MAX_DEPTH`, integers at most :data:`MAX_DIGITS` digits, and no NaN or infinity.
+
+Every failure is one :class:`analyzer.errors.AnalyzerError` whose message starts with the
+file name.
+
+>>> decode(b"\\xef\\xbb\\xbfdecks 8\\n", "shoe.txt")
+'decks 8\\n'
+>>> decode(b"caf\\xe9\\n", "shoe.txt")
+Traceback (most recent call last):
+...
+analyzer.errors.AnalyzerError: shoe.txt: line 1: not UTF-8 (byte 0xe9); save the file as UTF-8
+>>> parse_json('{"a": [1, 2]}', "x.json")
+{'a': [1, 2]}
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import json
+import math
+import tomllib
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from analyzer.errors import AnalyzerError
+
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE", "MAX_LINE", "decode", "nesting_depth",
+           "parse_json", "parse_number", "parse_toml", "read_bytes", "read_lines", "read_text"]
+
+#: Longest line of a log (characters). The longest legitimate record, a Lucky 9 hand of
+#: nine seats with every stake written out, is well under 10,000 characters.
+MAX_LINE = 1_000_000
+#: Largest file read whole (bytes): profiles, shoes, strategies and partial results are
+#: a few kilobytes to a few megabytes.
+MAX_FILE = 64 * 1024 * 1024
+#: Deepest nesting of brackets ([ { ( ) in JSON, TOML and conditions: real files use 4.
+MAX_DEPTH = 64
+#: Most digits in one integer of a record (counts of tens of billions of hands need 11;
+#: exact sums of stakes stay far below 100).
+MAX_DIGITS = 100
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 16
+
+
+def _where(path: str | Path) -> str:
+    return str(path)
+
+
+def _refuse_encoding(head: bytes, where: str) -> None:
+    """Name UTF-16/32 (by byte-order mark) and binary data (a NUL byte)."""
+    for mark, name in ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+                       (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16")):
+        if head.startswith(mark):
+            raise AnalyzerError(f"{where}: the file is {name} encoded; save it as UTF-8")
+    if b"\x00" in head:
+        raise AnalyzerError(f"{where}: a binary file, not text")
+
+
+def decode(data: bytes, where: str, first_line: int = 1) -> str:
+    """UTF-8 bytes as text (a leading byte-order mark dropped); errors name file and line."""
+    if first_line == 1:
+        _refuse_encoding(data[:4096], where)
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + data.count(b"\n", 0, exc.start)
+        raise AnalyzerError(f"{where}: line {line}: not UTF-8 (byte 0x{data[exc.start]:02x}); "
+                            "save the file as UTF-8") from None
+
+
+def _open(path: str | Path) -> IO[bytes] | gzip.GzipFile:
+    """The file's bytes, through gzip when it starts with gzip's magic bytes."""
+    where = _where(path)
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - returned to the caller
+    except OSError as exc:
+        raise AnalyzerError(f"{where}: cannot read ({exc.strerror})") from None
+    try:
+        magic = raw.peek(2)[:2]
+    except OSError as exc:
+        raw.close()
+        raise AnalyzerError(f"{where}: cannot read ({exc.strerror})") from None
+    if magic == _GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # closes with the wrapper's owner
+    return raw
+
+
+def _gzip_failure(where: str, exc: BaseException, line: int) -> AnalyzerError:
+    if isinstance(exc, EOFError):
+        return AnalyzerError(f"{where}: line {line}: the gzip stream is truncated")
+    return AnalyzerError(f"{where}: line {line}: corrupt gzip data ({exc})")
+
+
+def read_bytes(path: str | Path, limit: int = MAX_FILE) -> bytes:
+    """A whole (possibly gzipped) file's bytes, at most ``limit`` of them."""
+    where = _where(path)
+    stream = _open(path)
+    try:
+        data = stream.read(limit + 1)
+    except (EOFError, OSError, zlib.error) as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
+            raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
+        raise _gzip_failure(where, exc, 1) from None
+    finally:
+        stream.close()
+    if len(data) > limit:
+        raise AnalyzerError(f"{where}: larger than {limit:,} bytes")
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
+    """A whole text file, decoded and checked (see the module docstring)."""
+    return decode(read_bytes(path, limit), _where(path))
+
+
+def read_lines(path: str | Path, max_line: int = MAX_LINE) -> Iterator[str]:
+    """The lines of a (possibly gzipped) text file, streamed, each without its newline.
+
+    Memory stays bounded by ``max_line``: a longer line is an error naming its number.
+    """
+    where = _where(path)
+    stream = _open(path)
+    number = 0
+    pending = b""
+    try:
+        while True:
+            try:
+                chunk = stream.read(_CHUNK)
+            except (EOFError, OSError, zlib.error) as exc:
+                if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
+                    raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
+                raise _gzip_failure(where, exc, number + 1) from None
+            if not chunk:
+                break
+            if number == 0 and not pending:
+                _refuse_encoding(chunk[:4096], where)
+                if chunk.startswith(codecs.BOM_UTF8):
+                    chunk = chunk[len(codecs.BOM_UTF8):]
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                number += 1
+                yield _line(raw, where, number, max_line)
+            if len(pending) > 4 * max_line:
+                raise AnalyzerError(f"{where}: line {number + 1}: longer than {max_line:,} "
+                                    "characters")
+        if pending:
+            yield _line(pending, where, number + 1, max_line)
+    finally:
+        stream.close()
+
+
+def _line(raw: bytes, where: str, number: int, max_line: int) -> str:
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if b"\x00" in raw:
+        raise AnalyzerError(f"{where}: line {number}: a NUL byte (a binary file, not text)")
+    text = decode(raw, where, first_line=number)
+    if len(text) > max_line:
+        raise AnalyzerError(f"{where}: line {number}: longer than {max_line:,} characters")
+    return text
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``[ { (`` outside quoted strings.
+
+    >>> nesting_depth('{"a": [[1], "[[["]}')
+    3
+    """
+    depth = deepest = 0
+    quote = ""
+    escaped = False
+    for char in text:
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]})":
+            depth -= 1
+    return deepest
+
+
+def _check_depth(text: str, where: str) -> None:
+    if nesting_depth(text) > MAX_DEPTH:
+        raise AnalyzerError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+
+
+def _integer(text: str, where: str) -> int:
+    digits = text.lstrip("+-").replace("_", "")
+    if len(digits) > MAX_DIGITS:
+        raise AnalyzerError(f"{where}: an integer of {len(digits):,} digits (at most "
+                            f"{MAX_DIGITS})")
+    return int(text)
+
+
+def _finite(text: str, where: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise AnalyzerError(f"{where}: {text!r} is not a finite number")
+    return value
+
+
+def parse_number(text: str, where: str) -> int | float:
+    """A number from a record: bounded digits, finite.
+
+    >>> parse_number("12", "f"), parse_number("-0.5", "f")
+    (12, -0.5)
+    >>> parse_number("nan", "f")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.AnalyzerError: f: 'nan' is not a finite number
+    """
+    stripped = text.strip()
+    if stripped.lstrip("+-").replace("_", "").isdigit():
+        return _integer(stripped, where)
+    try:
+        value = float(stripped)
+    except ValueError:
+        raise AnalyzerError(f"{where}: {text!r} is not a number") from None
+    return _finite(stripped, where) if not math.isfinite(value) else value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number")
+
+
+def parse_json(text: str, where: str) -> Any:
+    """JSON with bounded nesting and integers, no NaN or infinity."""
+    _check_depth(text, where)
+    try:
+        return json.loads(text, parse_int=lambda s: _integer(s, where),
+                          parse_float=lambda s: _finite(s, where), parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise AnalyzerError(f"{where}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise AnalyzerError(f"{where}: {exc}") from None
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML with bounded nesting and integers, no NaN or infinity."""
+    _check_depth(text, where)
+    try:
+        data = tomllib.loads(text, parse_float=lambda s: _finite(s, where))
+    except tomllib.TOMLDecodeError as exc:
+        raise AnalyzerError(f"{where}: invalid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise AnalyzerError(f"{where}: {exc}") from None
+    _check_integers(data, where)
+    return data
+
+
+def _check_integers(value: Any, where: str) -> None:
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_integers(item, where)
+    elif isinstance(value, list):
+        for item in value:
+            _check_integers(item, where)
+    elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 333:
+        raise AnalyzerError(f"{where}: an integer of more than {MAX_DIGITS} digits")
