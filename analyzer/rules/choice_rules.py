@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["BankerSees", "ChoiceRules", "DREW", "HANDS", "Information", "STOOD", "hand_label",
-           "parse_hand", "value_symbol"]
+__all__ = ["BankerSees", "ChoiceRules", "DREW", "GAME_KEYS", "HANDS", "Information", "MAX_PEOPLE",
+           "STOOD", "hand_label", "parse_hand", "value_symbol"]
 
 Information = Literal["total", "cards"]
 BankerSees = Literal["choice", "third-card"]
@@ -24,6 +24,12 @@ BankerSees = Literal["choice", "third-card"]
 #: Every two-card holding as a pair of point values ``(low, high)``: 55 of them.
 HANDS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(10) for b in range(a, 10))
 STOOD = "stood"
+#: Most people at a choice-game table (home Lucky 9 is played by 2 to 9).
+MAX_PEOPLE = 9
+#: Every key a ``[game]`` table may hold.
+GAME_KEYS = frozenset({"kind", "naturals", "player_draws", "player_stands", "banker_draws",
+                       "banker_stands", "banker_sees", "information", "default_information",
+                       "people", "player_sees", "pays", "ties", "commission"})
 DREW = "drew"
 
 
@@ -87,14 +93,17 @@ class ChoiceRules:
     @classmethod
     def from_table(cls, game: Mapping[str, Any], name: str, where: str) -> ChoiceRules:
         """Read a profile's ``[game]`` table; errors name the file (``where``) and field."""
+        unknown = sorted(set(game) - GAME_KEYS)
+        if unknown:
+            raise AnalyzerError(f"{where}: game.{unknown[0]}: unknown field")
         if game.get("kind") != "choice":
             raise AnalyzerError(f"{where}: game.kind: profile {name!r} is not a choice "
                                 "game (needs [game] kind = \"choice\")")
 
         def totals(key: str) -> frozenset[int]:
             raw = game.get(key, [])
-            if not isinstance(raw, list) or not all(isinstance(v, int) and 0 <= v <= 9
-                                                    for v in raw):
+            if not isinstance(raw, list) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in raw):
                 raise AnalyzerError(f"{where}: game.{key}: must be a list of totals 0-9")
             return frozenset(raw)
 
@@ -106,9 +115,12 @@ class ChoiceRules:
             raise AnalyzerError(f"{where}: game.information: a list of 'total' and 'cards'")
         people = game.get("people", [2, 2])
         if (not isinstance(people, list) or len(people) != 2
-                or not all(isinstance(p, int) for p in people) or not 2 <= people[0] <= people[1]):
-            raise AnalyzerError(f"{where}: game.people: must be [fewest, most], at least 2")
-        if game.get("pays", 1) != 1 or game.get("ties", "push") != "push" or game.get(
+                or not all(isinstance(p, int) and not isinstance(p, bool) for p in people)
+                or not 2 <= people[0] <= people[1] <= MAX_PEOPLE):
+            raise AnalyzerError(f"{where}: game.people: must be [fewest, most], from 2 to "
+                                f"{MAX_PEOPLE}")
+        even_money = type(game.get("pays", 1)) is int and game.get("pays", 1) == 1
+        if not even_money or game.get("ties", "push") != "push" or game.get(
                 "commission", 0) != 0:
             raise AnalyzerError(f"{where}: game: the solver handles even money, ties push, "
                                 "no commission")

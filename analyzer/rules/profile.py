@@ -13,6 +13,7 @@ profiles live in ``analyzer/profiles/``; a user's own file loads the same way.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,13 @@ __all__ = ["Bet", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file", "par
            "PayLine", "PayRule", "Profile", "shipped_profiles", "Tableau"]
 
 PayRule = Literal["highest", "all"]
+_TOTALS = frozenset(str(total) for total in range(10))
+_PAYOUT = re.compile(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?")
+#: Largest payout a line may have (to one); published paytables stop at 30,000.
+MAX_PAYOUT = 1_000_000
+#: Most decks a profile may name (the engine is exact at any size; dealing commands have
+#: their own, smaller limits).
+MAX_DECKS = 100_000
 #: The shoe procedure of a profile without a ``[procedure]`` table.
 DEFAULT_PROCEDURE = parse_procedure({}, (), "")
 
@@ -206,8 +214,11 @@ def parse_profile(data: Mapping[str, Any], where: str) -> Profile:
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise fail("aliases", "must be a list of strings")
     decks = data.get("decks", 8)
-    if not isinstance(decks, int) or decks < 1:
-        raise fail("decks", "must be a positive integer")
+    if not _is_int(decks) or not 1 <= decks <= MAX_DECKS:
+        raise fail("decks", f"must be an integer from 1 to {MAX_DECKS:,}")
+    for key in ("title", "description", "source", "illustrative"):
+        if key in data and not isinstance(data[key], str):
+            raise fail(key, "must be a string")
     tableau = _parse_tableau(data["tableau"], fail) if "tableau" in data else None
     raw_bets = data.get("bets", [])
     if not isinstance(raw_bets, list):
@@ -234,8 +245,13 @@ def parse_profile(data: Mapping[str, Any], where: str) -> Profile:
         raise AnalyzerError(f"{where}: {exc}") from None
 
 
+def _is_int(value: Any) -> bool:
+    """An integer in the TOML sense: ``true`` is a boolean, not 1."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _int_set(value: Any, fieldname: str, fail: Any) -> frozenset[int]:
-    if not isinstance(value, list) or not all(isinstance(v, int) and 0 <= v <= 9 for v in value):
+    if not isinstance(value, list) or not all(_is_int(v) and 0 <= v <= 9 for v in value):
         raise fail(fieldname, "must be a list of integers 0-9")
     return frozenset(value)
 
@@ -255,11 +271,18 @@ def _parse_tableau(raw: Any, fail: Any) -> Tableau:
         raise fail("tableau.banker_draws", "must be a table keyed by banker total")
     rows: list[frozenset[int]] = [frozenset()] * 10
     for key, value in rows_raw.items():
-        if not key.isdigit() or not 0 <= int(key) <= 9:
+        if key not in _TOTALS:
             raise fail(f"tableau.banker_draws.{key}", "key must be a banker total 0-9")
         rows[int(key)] = _int_set(value, f"tableau.banker_draws.{key}", fail)
+    naturals = _int_set(raw["naturals"], "tableau.naturals", fail)
+    # a missing row would silently read as "never draws": every total that can reach
+    # Banker's decision must be written out ([] for "stands")
+    missing = [total for total in range(10) if total not in naturals and str(total) not in rows_raw]
+    if missing:
+        raise fail("tableau.banker_draws", f"no row for banker total {missing[0]} (every "
+                   "non-natural total needs one; write [] where Banker stands)")
     return Tableau(
-        naturals=_int_set(raw["naturals"], "tableau.naturals", fail),
+        naturals=naturals,
         player_draws=_int_set(raw["player_draws"], "tableau.player_draws", fail),
         banker_draws_player_stood=_int_set(raw["banker_draws_player_stood"],
                                            "tableau.banker_draws_player_stood", fail),
@@ -268,14 +291,24 @@ def _parse_tableau(raw: Any, fail: Any) -> Tableau:
 
 
 def _parse_payout(value: Any, fieldname: str, fail: Any) -> Fraction:
+    """A payout to one: an integer, a decimal (``0.95``) or a fraction (``"19/20"``).
+
+    Bounded by :data:`MAX_PAYOUT` and written without exponents, so a hostile value such as
+    ``"1e999999999"`` cannot make the exact arithmetic run for ever.
+    """
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise fail(fieldname, "payout must be a number or a fraction string like '19/20'")
+    text = repr(value) if isinstance(value, float) else str(value).strip()
+    if len(text) > 40 or not _PAYOUT.fullmatch(text):
+        raise fail(fieldname, f"payout {value!r} is not a number like 8, 0.95 or '19/20'")
     try:
-        pays = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+        pays = Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise fail(fieldname, f"payout {value!r} is not a number") from None
     if pays < 0:
         raise fail(fieldname, f"negative payout {value}")
+    if pays > MAX_PAYOUT:
+        raise fail(fieldname, f"payout {value!r} is above {MAX_PAYOUT:,} to 1")
     return pays
 
 

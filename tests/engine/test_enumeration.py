@@ -114,6 +114,7 @@ def test_infinite_deck_is_the_limit_of_many_decks() -> None:
 def test_natural_features_follow_the_profiles_naturals(tmp_path: Path) -> None:
     # A variant where only a two-card 9 is a natural: a two-card 8 that stands is not one.
     text = PROFILE_FILE.read_text().replace("naturals = [8, 9]", "naturals = [9]")
+    text = text.replace("7 = []", "7 = []\n8 = []")  # a non-natural 8 needs its row
     text = text.replace('name = "punto-banco"', 'name = "nines-only"')
     text = text.replace('aliases = ["baccarat", "punto", "pb", "mini-baccarat"]', "aliases = []")
     text += ('\n[[bets]]\nid = "natural"\nlines = [{ when = "player_natural", pays = 1 }]\n'
