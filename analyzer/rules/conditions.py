@@ -35,10 +35,14 @@ from typing import Any, Literal
 import numpy as np
 
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import MAX_DEPTH, nesting_depth
 from analyzer.rules.cards import Card
 
-__all__ = ["cards_key", "Condition", "Feature", "FEATURES", "Kind", "Level", "NO_CARD",
-           "parse_condition", "RANK_ALIASES", "RANK_SYMBOLS", "ranks_key", "Value"]
+__all__ = ["MAX_CONDITION", "cards_key", "Condition", "Feature", "FEATURES", "Kind", "Level",
+           "NO_CARD", "parse_condition", "RANK_ALIASES", "RANK_SYMBOLS", "ranks_key", "Value"]
+
+#: Longest condition text: real paylines are under 200 characters.
+MAX_CONDITION = 2_000
 
 Level = Literal["coup", "cards"]
 Kind = Literal["scalar", "cards", "ranks"]
@@ -391,6 +395,9 @@ def ranks_key(ranks: Any) -> str:
 
 def parse_condition(text: str, features: Mapping[str, Feature] | None = None) -> Condition:
     """Parse a condition; raise :class:`AnalyzerError` naming what is wrong."""
+    if len(text) > MAX_CONDITION or nesting_depth(text) > MAX_DEPTH:
+        raise AnalyzerError(f"condition too long or nested (at most {MAX_CONDITION} characters "
+                            f"and {MAX_DEPTH} levels of parentheses)")
     parser = _Parser(text, FEATURES if features is None else features)
     test = parser.parse()
     return Condition(text.strip(), frozenset(parser.used), test, tuple(parser.atoms))

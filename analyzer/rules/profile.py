@@ -14,7 +14,6 @@ profiles live in ``analyzer/profiles/``; a user's own file loads the same way.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import parse_toml, read_text
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.conditions import Condition, parse_condition
 from analyzer.rules.procedure import Procedure, parse_procedure
@@ -353,20 +353,11 @@ def _parse_bet(raw: Any, index: int, fail: Any) -> Bet:
 
 def load_profile_file(path: str | Path) -> Profile:
     """Load and validate a profile from a TOML file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AnalyzerError(f"{path}: cannot read profile ({exc.strerror})") from None
-    return _parse_text(text, str(path))
+    return _parse_text(read_text(path), str(path))
 
 
 def _parse_text(text: str, where: str) -> Profile:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise AnalyzerError(f"{where}: invalid TOML: {exc}") from None
-    return parse_profile(data, where)
+    return parse_profile(parse_toml(text, where), where)
 
 
 @cache

@@ -16,9 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import read_text
 from analyzer.rules.cards import DECK, Card, CardOrder, Rank, Suit, parse_cards
 
-__all__ = ["make_shoe", "MIN_SHOE_SIZE", "Shoe"]
+__all__ = ["make_shoe", "MAX_COUNT", "MIN_SHOE_SIZE", "Shoe"]
+
+#: Most copies of one card a shoe file may ask for (100,000 decks).
+MAX_COUNT = 100_000
 
 #: A coup can use up to six cards; the published convention counts ordered 6-card sequences.
 MIN_SHOE_SIZE = 6
@@ -85,10 +89,7 @@ class Shoe:
         ``CARD COUNT`` sets a card's count (e.g. ``4S 7``); ``remove CARDS`` takes cards out.
         """
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise AnalyzerError(f"{path}: cannot read shoe file ({exc.strerror})") from None
+        text = read_text(path)
         counts = [0] * 52
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.split("#", 1)[0].strip()
@@ -179,11 +180,13 @@ class Shoe:
 
 def _parse_count(text: str, where: str) -> int:
     try:
-        n = int(text)
+        n = int(text) if len(text) <= 12 else -1 - MAX_COUNT
     except ValueError:
         raise AnalyzerError(f"{where}: count {text!r} is not an integer") from None
     if n < 0:
         raise AnalyzerError(f"{where}: negative count {n}")
+    if n > MAX_COUNT:
+        raise AnalyzerError(f"{where}: count {n} is above {MAX_COUNT:,}")
     return n
 
 

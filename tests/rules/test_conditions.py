@@ -43,3 +43,10 @@ def test_columns() -> None:
 def test_errors(text: str, message: str) -> None:
     with pytest.raises(AnalyzerError, match=message):
         parse_condition(text)
+
+
+@pytest.mark.parametrize("text", ["(" * 330 + "winner == tie" + ")" * 330,
+                                  "not " * 10_000 + "player_natural"])
+def test_hostile_nesting_is_one_error_not_a_recursion(text: str) -> None:
+    with pytest.raises(AnalyzerError, match="condition too long or nested"):
+        parse_condition(text)
