@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import time
 
-from analyzer.choice.table import (
-    LUCKY9_RULES,
-    banker_from_strategy,
-    build_table,
-    house_banker,
-    house_player,
-    seat_values,
-)
+from analyzer.choice.plans import LUCKY9_RULES, banker_from_strategy, house_banker, house_player
+from analyzer.choice.responses import seat_values
+from analyzer.choice.table import build_table
 from analyzer.rules.shoe import Shoe
 
 

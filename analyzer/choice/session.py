@@ -5,10 +5,10 @@ starts with a person drawn at random (seeded) and passes to the right after ever
 (RULES.md section 4), so in one *rotation* of ``P`` hands every person banks once and sits
 once in every player seat. A person's expected net over ``k`` rotations is therefore ``k``
 times the sum, over the ``P`` bank positions, of its per-seat value there
-(:mod:`analyzer.choice.table`), times the stake. Every player stakes the same amount and the
-banker covers it, so the nets sum to zero; when every person uses the same strategies each
-person's expected net over whole rotations is exactly zero (each seat value is met once as a
-player and once, negated and summed, as the banker).
+(:mod:`analyzer.choice.responses`), times the stake. Every player stakes the same amount and
+the banker covers it, so the nets sum to zero; when every person uses the same strategies
+each person's expected net over whole rotations is exactly zero (each seat value is met once
+as a player and once, negated and summed, as the banker).
 
 >>> from analyzer.rules.shoe import Shoe
 >>> people = [Person("A"), Person("B"), Person("C")]
@@ -24,18 +24,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from analyzer.choice.strategy import Strategy, load_strategy
-from analyzer.choice.table import (
-    EXACT_FINITE_PLAYERS,
+from analyzer.choice.plans import (
     LUCKY9_RULES,
     BankerPlan,
     PlayerPlan,
     banker_from_strategy,
-    build_table,
-    play_hand,
     player_from_strategy,
-    seat_values,
 )
+from analyzer.choice.responses import seat_values
+from analyzer.choice.simulation import play_hand
+from analyzer.choice.strategy import Side, Strategy, load_strategy
+from analyzer.choice.table import EXACT_FINITE_PLAYERS, build_table
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
@@ -44,8 +43,8 @@ __all__ = ["expected_session", "LedgerLine", "people_from_options", "Person", "p
            "Session", "session_summary", "SessionExpectation"]
 
 
-def _house(side: str) -> Strategy:
-    return load_strategy("house", side)  # type: ignore[arg-type]
+def _house(side: Side) -> Strategy:
+    return load_strategy("house", side)
 
 
 @dataclass(frozen=True)

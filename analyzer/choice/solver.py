@@ -35,6 +35,7 @@ from math import lcm
 from typing import Any
 
 import numpy as np
+from scipy.optimize import linprog
 
 from analyzer.choice.game import ChoiceGame, build_game
 from analyzer.errors import AnalyzerError
@@ -242,8 +243,6 @@ class _Exact:
 # -- floating-point linear programs ---------------------------------------------------------
 def _float_strategies(game: ChoiceGame) -> tuple[np.ndarray, np.ndarray]:
     """Both sides' optimal strategies of the game's linear programs, in floating point."""
-    from scipy.optimize import linprog
-
     scale = float(max(np.abs(game.base).max(initial=1), np.abs(game.gain).max(initial=1),
                       np.abs(game.base0).max(initial=1), np.abs(game.gain0).max(initial=1)))
     base = np.asarray(game.base, dtype=float) / scale

@@ -39,7 +39,12 @@ from analyzer.choice.game import ChoiceGame
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import STOOD, hand_label, parse_hand
 
+__all__ = ["HOUSE_RULE", "Key", "Side", "Strategy", "banker_vector", "check_observations",
+           "hand_label", "load_strategy", "parse_strategy", "player_vector", "strategy_text"]
+
+#: Which role a strategy is for.
 Side = Literal["player", "banker"]
+#: A ``[draw]`` entry's key: an own total or a two-card holding.
 Key = tuple[str, int] | tuple[str, tuple[int, int]]
 
 #: The common house rule: draw on 4 or less, stand on 5 or more (either side).
@@ -227,7 +232,3 @@ def strategy_text(side: Side, choices: Any, by: str, note: str = "") -> str:
             lines.append(f"[draw.{observation if observation != STOOD else STOOD}]")
             lines += entries
     return "\n".join(lines) + "\n"
-
-
-__all__ = ["HOUSE_RULE", "Strategy", "banker_vector", "check_observations", "hand_label",
-           "load_strategy", "parse_strategy", "player_vector", "strategy_text"]

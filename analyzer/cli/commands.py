@@ -186,7 +186,7 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
     from analyzer.present.report import render_equilibrium, render_strategy_card
 
     if players >= 2:
-        from analyzer.choice.table import table_report
+        from analyzer.choice.table_report import table_report
         from analyzer.present.report import render_table_report
         from analyzer.rules.profile import load_profile
 

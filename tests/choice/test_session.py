@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import pytest
 from click.testing import CliRunner
 
 from analyzer.choice.game import build_game
+from analyzer.choice.plans import LUCKY9_RULES
 from analyzer.choice.session import Person, expected_session, play_session
 from analyzer.choice.solver import evaluate_game
 from analyzer.choice.strategy import banker_vector, load_strategy, parse_strategy, player_vector
-from analyzer.choice.table import LUCKY9_RULES
 from analyzer.cli.commands import main
+from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 
 STAND = parse_strategy('default = "stand"\n', "always stand", "player")
@@ -85,10 +87,6 @@ def test_larger_finite_sessions_are_labelled_estimates() -> None:
 
 
 def test_banker_tables_a_lucky9_banker_cannot_see_are_refused() -> None:
-    import pytest
-
-    from analyzer.errors import AnalyzerError
-
     peeks = parse_strategy('side = "banker"\n[draw.3]\n"0-5" = 1\n', "peek.toml", "banker")
     people = [Person("A"), Person("B", banker=peeks), Person("C")]
     with pytest.raises(AnalyzerError, match=r"peek\.toml: \[draw\.3\]"):

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.choice import solver
 from analyzer.choice.game import build_game
-from analyzer.choice.matrix_game import matrix_game_value, sequences
+from analyzer.choice.matrix_game import sequences
 from analyzer.choice.solver import evaluate_game, solve, solve_game
+from analyzer.choice.strategy import banker_vector, load_strategy, player_vector
 from analyzer.cli.commands import main
+from analyzer.present.report import render_evaluation
 from analyzer.rules.cards import parse_cards
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import load_profile
@@ -61,15 +66,6 @@ def test_lucky9_one_deck_by_cards_mixes() -> None:
     mixed = {p.label: p.draw for p in result.player if 0 < p.draw < 1}
     assert mixed == {"T+5": Fraction(863, 1200)}
     assert result.value == Fraction(-1163927, 134725500)
-
-
-@pytest.mark.parametrize(("rules", "shoe", "by"), [
-    (LUCKY9, TINY, "total"), (LUCKY9, TINY, "cards"), (CHEMIN, TINY, "cards"),
-    (CHEMIN, Shoe.decks(1), "cards"),
-])
-def test_brute_force_matrix_game_agrees(rules: ChoiceRules, shoe: Shoe, by: str) -> None:
-    check = matrix_game_value(rules, shoe, by)
-    assert check.value == pytest.approx(float(solve(rules, shoe, by).value), abs=1e-14)
 
 
 def _independent_value(rules: ChoiceRules, shoe: Shoe, game_x: dict[tuple[int, int], Fraction],
@@ -122,8 +118,6 @@ def test_any_strategy_lies_between_best_responses(data: st.DataObject) -> None:
 
 
 def test_house_rule_against_itself_is_fair_and_exploitable() -> None:
-    from analyzer.choice.strategy import banker_vector, load_strategy, player_vector
-
     game = build_game(LUCKY9, Shoe.decks(1), "cards")
     x = player_vector(load_strategy("house", "player"), game)
     y = banker_vector(load_strategy("house", "banker"), game)
@@ -154,8 +148,6 @@ def test_cli_solve_json_and_text() -> None:
 
 
 def test_cli_evaluate_strategy_files(tmp_path: object) -> None:
-    from pathlib import Path
-
     folder = Path(str(tmp_path))
     runner = CliRunner()
     saved = runner.invoke(main, ["solve", "--decks", "1", "--by", "cards",
@@ -172,53 +164,8 @@ def test_cli_evaluate_strategy_files(tmp_path: object) -> None:
     assert document["game_value"] == document["value"]
 
 
-@pytest.mark.parametrize(("rules", "table", "shown"), [
-    (CHEMIN, "drew", "drew"),  # chemin de fer: the banker sees the third card, not "drew"
-    (LUCKY9, "3", "3"),  # home Lucky 9: the third card is face down
-    (LUCKY9, "T", "T"),
-])
-def test_banker_tables_the_game_cannot_observe_are_refused(
-        tmp_path: object, rules: ChoiceRules, table: str, shown: str) -> None:
-    from pathlib import Path
-
-    from analyzer.choice.strategy import banker_vector, load_strategy
-    from analyzer.errors import AnalyzerError
-
-    path = Path(str(tmp_path)) / "bank.toml"
-    path.write_text(f'side = "banker"\ndefault = "stand"\n[draw]\n"0-4" = 1\n'
-                    f'[draw.{table}]\n"5" = 1\n', encoding="utf-8")
-    game = build_game(rules, Shoe.infinite(), "total")
-    with pytest.raises(AnalyzerError, match=rf"bank\.toml: \[draw\.{shown}\]"):
-        banker_vector(load_strategy(str(path), "banker"), game)
-    result = CliRunner().invoke(main, ["evaluate", "--profile", rules.name, "--infinite",
-                                       "--by", "total", "--banker", str(path)])
-    assert result.exit_code != 0 and f"[draw.{shown}]" in result.output + result.stderr
-    # Tables the game can observe are still accepted.
-    fine = "stood" if rules is CHEMIN else "drew"
-    path.write_text(f'side = "banker"\n[draw.{fine}]\n"5" = 1\n[draw.any]\n"0-4" = 1\n',
-                    encoding="utf-8")
-    assert len(banker_vector(load_strategy(str(path), "banker"), game)) == len(
-        game.banker_cells)
-
-
-def test_precedence_of_observation_total_over_any_holding() -> None:
-    from analyzer.choice.strategy import parse_strategy
-
-    rule = parse_strategy('side = "banker"\n[draw.any]\n"T+5" = 1\n[draw.drew]\n"5" = 0\n',
-                          "precedence")
-    assert rule.draw((0, 5), "drew") == 0  # the observation's total beats an 'any' holding
-    assert rule.draw((0, 5), "stood") == 1  # no 'stood' table: 'any' holding
-    assert rule.draw((1, 4), "stood") == 0  # nothing applies: default (stand)
-
-
 def test_uncertified_solutions_are_not_called_certified(
         tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dataclasses
-    from pathlib import Path
-
-    from analyzer.choice import solver
-    from analyzer.present.report import render_evaluation
-
     real = solver.solve_game
 
     def uncertified(game: object, title: str = "") -> solver.Equilibrium:
