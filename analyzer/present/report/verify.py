@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import percent, table
@@ -110,6 +109,10 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
 
 def render_junit(verdict: Any) -> str:
     """A JUnit XML report of ``nine verify``: one test case per check, for CI dashboards."""
+    # imported here: xml.sax.saxutils imports urllib.request and ssl (40 ms), which every
+    # command would otherwise pay for through this package
+    from xml.sax.saxutils import quoteattr
+
     cases: list[str] = []
 
     def case(name: str, failure: str = "", skipped: str = "") -> None:
