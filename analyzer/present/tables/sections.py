@@ -128,12 +128,11 @@ def publish(publication: Publication, section: Section, job: Job) -> None:
                                  tuple(f"{job.stem}.{ext}" for ext in texts), job.profile,
                                  job.shoe))
     if job.plot is not None:
-        _publish_plot(publication, section, job, result)
+        _publish_plot(publication, section, job, result, *job.plot)
 
 
-def _publish_plot(publication: Publication, section: Section, job: Job, result: Any) -> None:
-    assert job.plot is not None
-    plot_title, plot_function = job.plot
+def _publish_plot(publication: Publication, section: Section, job: Job, result: Any,
+                  plot_title: str, plot_function: Callable[[Any, str], Any]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         target = os.path.join(folder, "plot.png")
         try:
