@@ -1,6 +1,6 @@
 """The ``nine`` command group: which module defines each subcommand, imported on first use.
 
-Each command module (:mod:`~analyzer.cli.odds`, :mod:`~analyzer.cli.shoe`,
+Each command module (:mod:`~analyzer.cli.odds`, :mod:`~analyzer.cli.analysis`,
 :mod:`~analyzer.cli.choice`, :mod:`~analyzer.cli.verify`, :mod:`~analyzer.cli.tables`) parses
 its options, calls one library function and renders the result; it imports the library at
 its top, so loading only the module of the command being run keeps ``nine odds`` from
@@ -28,14 +28,14 @@ COMMANDS = {
     "odds": ("analyzer.cli.odds:odds",
              "Exact odds, house edge and paytable of every bet of a profile on one shoe."),
     "profiles": ("analyzer.cli.odds:profiles", "List the shipped rule profiles and their aliases."),
-    "formula": ("analyzer.cli.odds:formula",
+    "formula": ("analyzer.cli.analysis:formula",
                 "A bet's EV as an exact rational function of the number of decks d."),
-    "solve-payout": ("analyzer.cli.odds:solve_payout",
+    "solve-payout": ("analyzer.cli.analysis:solve_payout",
                      "Exact payout of one line giving a house edge, and the bet's EV in its "
                      "payouts."),
-    "eor": ("analyzer.cli.shoe:eor",
+    "eor": ("analyzer.cli.analysis:eor",
             "Exact effects of removal per card and the best balanced linear count of each bet."),
-    "shoe": ("analyzer.cli.shoe:shoe",
+    "shoe": ("analyzer.cli.analysis:shoe",
              "Deal shoes by the profile's procedure; exact EV of every bet before every hand."),
     "solve": ("analyzer.cli.choice:solve",
               "Exact certified equilibrium of a choice game, one player against the bank."),

@@ -1,4 +1,4 @@
-"""``nine odds``, ``profiles``, ``formula``, ``solve-payout``: outputs in every format."""
+"""``nine odds`` and ``nine profiles``: outputs in every format."""
 
 from __future__ import annotations
 
@@ -59,8 +59,3 @@ def test_infinite_and_removed_cards() -> None:
 def test_profiles_lists_shipped_profiles() -> None:
     code, out, _ = run("profiles")
     assert code == 0 and "punto-banco" in out and "mini-baccarat" in out
-
-
-def test_formula_of_an_unknown_bet_is_a_one_line_error() -> None:
-    result = CliRunner().invoke(main, ["formula", "--bet", "nope"])
-    assert result.exit_code == 2

@@ -1,4 +1,7 @@
-"""``nine shoe`` and ``nine eor``: output, the quiet progress bar, plots."""
+"""``nine formula``, ``eor`` and ``shoe``: output, the quiet progress bar, plots.
+
+(``nine solve-payout`` is tested with its analysis, tests/analysis/test_payout.py.)
+"""
 
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ def test_shoe_and_eor_commands() -> None:
     result = CliRunner().invoke(main, ["eor", "--profile", "punto-banco", "--samples", "50"])
     assert result.exit_code == 0
     assert "+0.01157" in result.stdout  # Banker, removing a 4, 8 decks
+    result = CliRunner().invoke(main, ["formula", "--bet", "nope"])
+    assert result.exit_code == 2
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal() -> None:
