@@ -32,7 +32,7 @@ def bench(baseline_seconds: float) -> None:
     print(f"  shoe evaluator, {name}, {rows.shape[0]:,} depleted shoes "
           f"{batch * 1e3:9.1f} ms   = {rows.shape[0] / batch:,.0f} compositions/s "
           f"(target >= 10,000/s; {evaluator.method})")
-    run = simulate_shoes(profile, 8, 1000, 1, quiet=True, evaluator=evaluator)
+    run = simulate_shoes(profile, 8, 1000, 1, evaluator=evaluator)
     print(f"  1,000 eight-deck shoes of {name}, {run.hands_dealt:,} hands "
           f"{run.seconds:9.2f} s    ({run.seconds / baseline_seconds:,.0f}x baseline; "
           "target < 60 s)")

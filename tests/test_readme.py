@@ -51,7 +51,10 @@ def undocumented() -> list[str]:
             missing.append(f"nine {opt}")
 
     def walk(group: click.Group, prefix: str) -> None:
-        for name, command in sorted(group.commands.items()):
+        context = click.Context(group)
+        for name in group.list_commands(context):
+            command = group.get_command(context, name)
+            assert command is not None, name
             full = f"{prefix} {name}".strip()
             entry = entries.get(full)
             if entry is None:
@@ -77,7 +80,8 @@ def test_the_checker_notices_a_missing_option() -> None:
     entries, _ = command_reference()
     assert "--no-distributions" in entries["odds"]
     assert "tables" in entries and "--check" in entries["tables"]
-    command = main.commands["profiles"]
+    command = main.get_command(click.Context(main), "profiles")
+    assert command is not None
     extra = click.Option(["--no-such-option"], is_flag=True)
     command.params.append(extra)
     try:

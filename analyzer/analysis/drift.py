@@ -11,7 +11,7 @@ what it saw, the cards it has not seen are in random order, so that is its exact
 bets one unit exactly when that EV is positive and is credited the true EV of the hands it
 bets (in expectation the same as its own EV of them, with less sampling noise).
 
->>> run = simulate_shoes("punto-banco", decks=1, shoes=2, seed=7, quiet=True)
+>>> run = simulate_shoes("punto-banco", decks=1, shoes=2, seed=7)
 >>> run.hands_dealt == sum(run.hands_per_shoe), run.bets[0].bet
 (True, 'banker')
 """
@@ -19,7 +19,6 @@ bets (in expectation the same as its own EV of them, with less sampling noise).
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from analyzer.rules.procedure import Procedure
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BetDrift", "FloatArray", "IntArray", "Progress", "remaining_before_hands",
+__all__ = ["BetDrift", "FloatArray", "IntArray", "remaining_before_hands",
            "shoe_positions", "ShoeRun", "simulate_shoes", "visible_before_hands"]
 
 FloatArray = npt.NDArray[np.float64]
@@ -120,37 +119,6 @@ class ShoeRun:
         raise AnalyzerError(f"no bet {bet_id!r} in this run")
 
 
-class Progress:
-    """A progress bar on stderr, drawn only when stderr is a terminal and not quiet."""
-
-    def __init__(self, total: int, label: str, quiet: bool = False) -> None:
-        self.total = max(total, 1)
-        self.label = label
-        self.enabled = not quiet and sys.stderr.isatty()
-        self.start = time.perf_counter()
-        self.last = -1
-
-    def update(self, done: int) -> None:
-        """Redraw with ``done`` of ``total`` finished."""
-        if not self.enabled:
-            return
-        percent = int(100 * done / self.total)
-        if percent == self.last and done < self.total:
-            return
-        self.last = percent
-        filled = percent * 30 // 100
-        elapsed = time.perf_counter() - self.start
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}% "
-                         f"{done}/{self.total} {elapsed:5.1f}s")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        """Finish the line."""
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def shoe_positions(profile: Profile, decks: int, shoes: int, seed: int,
                    procedure: Procedure | None = None) -> tuple[list[IntArray], list[list[int]]]:
     """The seeded card orders of ``shoes`` shoes and the start of every hand in each.
@@ -181,10 +149,13 @@ def remaining_before_hands(order: IntArray, starts: Sequence[int], decks: int) -
 
 
 def simulate_shoes(profile: Profile | str, decks: int | None = None, shoes: int = 100,
-                   seed: int = 1, quiet: bool = False,
-                   evaluator: ShoeEvaluator | None = None,
+                   seed: int = 1, evaluator: ShoeEvaluator | None = None,
                    on_progress: Callable[[int, int], None] | None = None) -> ShoeRun:
-    """Deal ``shoes`` shoes and evaluate every bet before every hand from the exact cards."""
+    """Deal ``shoes`` shoes and evaluate every bet before every hand from the exact cards.
+
+    ``on_progress(done, total)`` is called after each block of evaluated hands (the
+    command line draws its progress bar from it; the library prints nothing).
+    """
     if isinstance(profile, str):
         profile = load_profile(profile)
     decks = profile.default_decks if decks is None else decks
@@ -199,7 +170,7 @@ def simulate_shoes(profile: Profile | str, decks: int | None = None, shoes: int 
     hidden = np.concatenate([np.repeat(hidden_burn(o, procedure)[None, :], len(s), axis=0)
                              for o, s in zip(orders, starts, strict=True)])
     hand_number = np.concatenate([np.arange(1, len(s) + 1) for s in starts])
-    ev, seen_ev = _evaluate_rows(evaluator, rows, hidden, quiet, on_progress)
+    ev, seen_ev = _evaluate_rows(evaluator, rows, hidden, on_progress)
     full_odds = odds(profile, Shoe.decks(decks))
     bets = tuple(_bet_drift(profile, procedure, j, ev[:, j], seen_ev[:, j], hand_number,
                             shoes, full_odds.bets[j].ev) for j in range(len(profile.bets)))
@@ -218,12 +189,11 @@ def visible_before_hands(order: IntArray, starts: Sequence[int], decks: int,
     return result
 
 
-def _evaluate_rows(evaluator: ShoeEvaluator, rows: IntArray, hidden: IntArray, quiet: bool,
+def _evaluate_rows(evaluator: ShoeEvaluator, rows: IntArray, hidden: IntArray,
                    on_progress: Callable[[int, int], None] | None
                    ) -> tuple[FloatArray, FloatArray]:
     """True EVs (exact remaining cards) and seen EVs (remaining plus hidden burn) per row."""
     total = rows.shape[0]
-    progress = Progress(total, "nine shoe", quiet)
     ev = np.empty((total, len(evaluator.bet_ids)), dtype=np.float64)
     seen_ev = np.empty_like(ev)
     blind: npt.NDArray[np.bool_] = np.asarray(hidden.any(axis=1), dtype=bool)
@@ -235,11 +205,8 @@ def _evaluate_rows(evaluator: ShoeEvaluator, rows: IntArray, hidden: IntArray, q
         need = np.flatnonzero(blind[block]) + begin
         if need.size:
             seen_ev[need] = evaluator.evaluate(rows[need] + hidden[need])
-        done = min(begin + step, total)
-        progress.update(done)
         if on_progress is not None:
-            on_progress(done, total)
-    progress.close()
+            on_progress(min(begin + step, total), total)
     return ev, seen_ev
 
 

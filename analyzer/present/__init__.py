@@ -1,5 +1,6 @@
 """Presentation: ``report`` formats every result (text, Markdown, CSV, JSON, LaTeX, HTML),
-plots, and the published tables (``nine tables``) built from library calls.
+``plots`` draws PNG pictures, and ``tables`` builds the published tables (``nine tables``)
+from library calls and those renderers. Nothing here imports the command line.
 """
 
-__all__: list[str] = []
+__all__ = []

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from analyzer.analysis.drift import (
     remaining_before_hands,
@@ -16,7 +15,6 @@ from analyzer.analysis.drift import (
     simulate_shoes,
     visible_before_hands,
 )
-from analyzer.cli.commands import main
 from analyzer.dealing.shuffle import deal_shoe, hidden_burn
 from analyzer.dealing.simulate import simulate
 from analyzer.engine.evaluator import ShoeEvaluator
@@ -77,13 +75,13 @@ def test_lucky_baccarat_windows_from_profile() -> None:
 
 
 def test_seeded_runs_reproduce() -> None:
-    first = simulate_shoes("lucky-baccarat", 8, 20, seed=9, quiet=True)
-    second = simulate_shoes("lucky-baccarat", 8, 20, seed=9, quiet=True)
+    first = simulate_shoes("lucky-baccarat", 8, 20, seed=9)
+    second = simulate_shoes("lucky-baccarat", 8, 20, seed=9)
     assert first.hands_per_shoe == second.hands_per_shoe
     assert first.bets == second.bets
     assert first.bet("lucky-6").window == 30
     assert all(70 <= hands <= 85 for hands in first.hands_per_shoe)
-    assert simulate_shoes("lucky-baccarat", 8, 20, seed=10, quiet=True).bets != first.bets
+    assert simulate_shoes("lucky-baccarat", 8, 20, seed=10).bets != first.bets
 
 
 def test_counter_decides_on_seen_cards_and_is_credited_true_ev() -> None:
@@ -92,7 +90,7 @@ def test_counter_decides_on_seen_cards_and_is_credited_true_ev() -> None:
     that EV is positive, and is credited the exact EV of the remaining cards."""
     profile = load_profile("lucky-baccarat")
     shoes, decks = 3, 8
-    run = simulate_shoes(profile, decks, shoes, seed=3, quiet=True)
+    run = simulate_shoes(profile, decks, shoes, seed=3)
     orders, starts = shoe_positions(profile, decks, shoes, 3)
     evaluator = ShoeEvaluator.for_profile(profile)
     full = np.full(52, decks, dtype=np.int64)
@@ -164,7 +162,7 @@ def test_shoe_deals_as_simulate_does(after: int) -> None:
     assert profile.procedure.hands_after_cut == after
     _, starts = shoe_positions(profile, 1, 40, 11)
     assert starts == _simulated_starts(profile, 1, 40, 11)
-    run = simulate_shoes(profile, 1, 40, seed=11, quiet=True)
+    run = simulate_shoes(profile, 1, 40, seed=11)
     assert list(run.hands_per_shoe) == [len(s) for s in starts]
 
 
@@ -189,14 +187,10 @@ def test_hand_starting_at_the_cut_card_is_not_dealt() -> None:
     assert found > 0
 
 
-def test_shoe_and_eor_commands() -> None:
-    result = CliRunner().invoke(main, ["shoe", "--profile", "punto-banco", "--decks", "2",
-                                       "--shoes", "3", "--seed", "4", "--quiet"])
-    assert result.exit_code == 0, result.output
-    assert "3 shoes of 2 decks, seed 4" in result.stdout
-    assert result.stderr == ""
-    result = CliRunner().invoke(main, ["eor", "--profile", "punto-banco", "--samples", "50"])
-    assert result.exit_code == 0
-    assert "+0.01157" in result.stdout  # Banker, removing a 4, 8 decks
-    result = CliRunner().invoke(main, ["formula", "--bet", "nope"])
-    assert result.exit_code == 2
+def test_progress_is_reported_through_the_callback_only(capsys: pytest.CaptureFixture[str]) -> None:
+    calls: list[tuple[int, int]] = []
+    run = simulate_shoes("punto-banco", 1, 3, seed=2,
+                         on_progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (run.hands_dealt, run.hands_dealt)
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+    assert capsys.readouterr() == ("", "")

@@ -1,108 +1,66 @@
-"""The ``nine`` command line: outputs in every format and one-line errors for bad input."""
+"""The ``nine`` group: every command is registered, loads only its own module, and is
+listed by ``nine --help`` without importing any command module."""
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-from pathlib import Path
+import subprocess
+import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli.commands import main
+from analyzer.cli import main
+from analyzer.cli.commands import COMMANDS, LazyGroup
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
+def _first_paragraph(command: click.Command) -> str:
+    return " ".join((command.help or "").split("\n\n")[0].split())
 
 
-def test_odds_text_is_a_readable_table() -> None:
-    code, out, _ = run("odds", "--decks", "8")
-    assert code == 0
-    assert "Denominator 4,998,398,275,503,360" in out
-    assert "2292252566437888" in out
-    assert "1.0579%" in out
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_registered_command_loads_with_its_summary(name: str) -> None:
+    command = main.get_command(click.Context(main), name)
+    assert isinstance(command, click.Command) and command.name == name
+    assert _first_paragraph(command) == COMMANDS[name][1]
 
 
-def test_odds_json_schema() -> None:
-    code, out, _ = run("odds", "--profile", "punto-banco", "--decks", "8", "--format", "json")
-    assert code == 0
-    document = json.loads(out)
-    assert document["denominator"] == "4998398275503360"
-    bets = {bet["id"]: bet for bet in document["bets"]}
-    assert set(bets) == {"banker", "player", "tie"}
-    banker = bets["banker"]
-    assert Fraction(banker["ev"]) == Fraction(-114753351728, 10847218479825)
-    assert banker["ev_float"] == pytest.approx(-0.010579057842472012)
-    assert banker["sd"] == pytest.approx(0.92737, abs=1e-5)
-    assert banker["lines"][0]["ways"] == 2292252566437888
-    assert Fraction(banker["lines"][0]["probability"]) == Fraction(2292252566437888,
-                                                                   4998398275503360)
+def test_help_lists_every_command_as_if_loaded() -> None:
+    fresh = LazyGroup(name="nine", lazy=COMMANDS, help=main.help,
+                      context_settings={"help_option_names": ["-h", "--help"]})
+    lazy_help = CliRunner().invoke(fresh, ["--help"]).stdout
+    eager = click.Group(name="nine", help=main.help,
+                        context_settings={"help_option_names": ["-h", "--help"]})
+    for name in COMMANDS:
+        command = main.get_command(click.Context(main), name)
+        assert command is not None
+        eager.add_command(command, name)
+    assert fresh.commands == {}  # --help imported nothing
+    assert lazy_help == CliRunner().invoke(eager, ["--help"]).stdout
+    assert all(f"  {name} " in lazy_help for name in COMMANDS)
 
 
-@pytest.mark.parametrize(("fmt", "marker"), [
-    ("markdown", "| Banker "), ("csv", "profile,shoe,bet,line"), ("latex", "\\begin{tabular}"),
-    ("html", "<table>"), ("text", "-----")])
-def test_every_format(fmt: str, marker: str) -> None:
-    code, out, _ = run("odds", "--decks", "1", "--format", fmt)
-    assert code == 0 and marker in out
+def _modules_after(*args: str) -> set[str]:
+    code = ("import sys\nfrom analyzer.cli import main\ntry:\n    main([" +
+            ", ".join(repr(a) for a in args) + "])\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(m for m in sys.modules if m.startswith('analyzer')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return set(out.split("\n")[-2].split())
 
 
-def test_infinite_and_removed_cards() -> None:
-    code, out, _ = run("odds", "--infinite", "--format", "json")
-    assert code == 0 and json.loads(out)["denominator"] == str(13**6)
-    code, out, _ = run("odds", "--decks", "1", "--remove", "4S 4H TD", "--format", "json")
-    assert code == 0
-    assert json.loads(out)["denominator"] == str(49 * 48 * 47 * 46 * 45 * 44)
+def test_a_command_imports_only_its_own_module() -> None:
+    odds = _modules_after("odds", "--decks", "1", "--no-distributions")
+    assert "analyzer.cli.odds" in odds
+    assert not {"analyzer.cli.analysis", "analyzer.cli.choice", "analyzer.cli.verify",
+                "analyzer.cli.tables", "analyzer.analysis.drift", "analyzer.verify.run",
+                "analyzer.choice.solver", "analyzer.present.tables"} & odds
+    listed = _modules_after("--help")
+    assert not any(m.startswith(("analyzer.cli.", "analyzer.engine")) and m not in (
+        "analyzer.cli.commands",) for m in listed), listed
 
 
-def test_profiles_lists_shipped_profiles() -> None:
-    code, out, _ = run("profiles")
-    assert code == 0 and "punto-banco" in out and "mini-baccarat" in out
-
-
-def assert_one_line_error(args: list[str], message: str) -> None:
-    code, out, err = run(*args)
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and "Traceback" not in err
-    assert message in err
-
-
-def test_unknown_card() -> None:
-    assert_one_line_error(["odds", "--remove", "4S QX"], "unknown card 'QX'")
-
-
-def test_removing_a_card_the_shoe_lacks() -> None:
-    assert_one_line_error(["odds", "--decks", "1", "--remove", "4S 4S"], "cannot remove 4S")
-
-
-def test_negative_counts(tmp_path: Path) -> None:
-    path = tmp_path / "shoe.txt"
-    path.write_text("decks 1\nAS -2\n")
-    assert_one_line_error(["odds", "--shoe", str(path)], "shoe.txt:2: negative count -2")
-
-
-def test_shoe_too_small(tmp_path: Path) -> None:
-    path = tmp_path / "tiny.txt"
-    path.write_text("AS 1\nKD 2\n9C 2\n")
-    assert_one_line_error(["odds", "--shoe", str(path)], "too small to finish a coup")
-
-
-def test_negative_decks() -> None:
-    assert_one_line_error(["odds", "--decks", "-2"], "decks must be a positive integer")
-
-
-def test_unknown_profile() -> None:
-    assert_one_line_error(["odds", "--profile", "no-such-game"], "unknown profile")
-
-
-def test_bad_profile_file(tmp_path: Path) -> None:
-    path = tmp_path / "bad.toml"
-    path.write_text("name = 3\n")
-    assert_one_line_error(["odds", "--profile", str(path)], "bad.toml: name:")
-
-
-def test_unwritable_output_is_one_line() -> None:
-    assert_one_line_error(["tables", "--out", "/proc/no-such-folder"], "/proc/no-such-folder")
+def test_version_and_python_dash_m() -> None:
+    result = subprocess.run([sys.executable, "-m", "analyzer", "--version"],
+                            capture_output=True, text=True, check=True)
+    assert result.stdout.startswith("nine, version ")

@@ -1,24 +1,35 @@
-"""The published tables: tables/ is current, every file states its provenance, commands agree."""
+"""The published tables: tables/ is current, every file states its provenance, commands agree.
+
+The tables are built by library calls; the commands stated in their headers are checked here
+to be valid ``nine`` command lines that print the same tables.
+"""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import shlex
 from fractions import Fraction
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from analyzer import __version__
-from analyzer.cli.commands import main
+from analyzer.cli import main
+from analyzer.errors import AnalyzerError
 from analyzer.present.tables import (
+    ALPHA,
     GENERATE_COMMAND,
+    POWER,
+    RTP_ERROR,
     Publication,
     build_tables,
     compare_tables,
-    hands_needed,
     write_tables,
 )
+from analyzer.verify.run import rtp_hands_needed
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 
@@ -95,7 +106,8 @@ def test_sample_sizes_follow_the_formula(publication: Publication) -> None:
     banker = next(row for row in document["bets"]
                   if row["profile"] == "punto-banco" and row["bet"] == "banker")
     # (1.959964 + 0.841621)^2 * variance / 0.001^2, variance exact from the 8-deck counts
-    assert banker["hands_needed"] == hands_needed(float(Fraction(banker["variance"])) ** 0.5)
+    assert banker["hands_needed"] == rtp_hands_needed(float(Fraction(banker["variance"])) ** 0.5,
+                                                      RTP_ERROR, ALPHA, POWER)
     assert 6_700_000 < banker["hands_needed"] < 6_800_000
     tie = next(row for row in document["bets"]
                if row["profile"] == "punto-banco" and row["bet"] == "tie")
@@ -129,26 +141,63 @@ def test_write_and_check_round_trip(tmp_path: Path) -> None:
         "missing: odds/punto-banco/punto-banco-infinite.md"]
 
 
-def test_check_option_exits_1_when_stale(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["tables", "--out", str(tmp_path), "--check",
-                                       "--section", "sample-sizes"])
-    assert result.exit_code == 1
-    assert "missing: verification/sample-sizes.md" in result.stdout
-    result = CliRunner().invoke(main, ["tables", "--out", str(tmp_path),
-                                       "--section", "sample-sizes"])
-    assert result.exit_code == 0
-    result = CliRunner().invoke(main, ["tables", "--out", str(tmp_path), "--check",
-                                       "--section", "sample-sizes"])
-    assert result.exit_code == 0 and "up to date" in result.stdout
-
-
-def test_unknown_section_is_a_one_line_error() -> None:
-    result = CliRunner().invoke(main, ["tables", "--out", "x", "--section", "nope"])
-    assert result.exit_code == 2 and "unknown table section 'nope'" in result.stderr
-
-
 def test_parallel_build_gives_the_same_files() -> None:
     sections = ("sample-sizes", "chemin-de-fer")
     serial = build_tables(sections=sections, profiles=("punto-banco",))
     parallel = build_tables(sections=sections, profiles=("punto-banco",), jobs=2)
     assert parallel.files == serial.files
+
+
+def _stated_command(publication: Publication, path: str) -> str:
+    """The ``nine`` command a published file says prints it."""
+    text = publication.text(path)
+    if path.endswith(".json"):
+        return str(json.loads(text)["command"])
+    if path.endswith(".md"):
+        return text.split("*command* `", 1)[1].split("`", 1)[0]
+    return next(line for line in text.splitlines()
+                if line.startswith("# command: "))[len("# command: "):]
+
+
+def test_every_stated_command_is_a_valid_command_line(publication: Publication) -> None:
+    """Every header's command parses with ``nine``'s own options (not run: some are slow)."""
+    stated = {_stated_command(publication, path) for path in publication.files
+              if path != "README.md" and not path.endswith(".png")}
+    stated |= {entry.command for section in publication.sections for entry in section.entries}
+    assert GENERATE_COMMAND in stated
+    for command in sorted(stated):
+        words = shlex.split(command.replace("FILE.png", "plot.png"))
+        assert words[0] == "nine", command
+        sub = main.get_command(click.Context(main), words[1])
+        assert sub is not None, command
+        sub.make_context(f"nine {words[1]}", words[2:])  # raises on an unknown option/value
+
+
+@pytest.mark.parametrize("path", [
+    "lucky9/heads-up-1-deck-by-total-card.txt",
+    "lucky9/heads-up-8-decks-by-cards.csv",
+    "chemin-de-fer/infinite-by-total.md",
+    "formulas/punto-banco.json",
+    "removal/punto-banco-8-decks.md",
+    "removal/punto-banco-8-decks.json",
+])
+def test_a_table_is_what_its_stated_command_prints(publication: Publication, path: str) -> None:
+    words = shlex.split(_stated_command(publication, path))
+    result = CliRunner().invoke(main, words[1:])
+    assert result.exit_code == 0, result.output
+    published = publication.text(path)
+    if path.endswith(".json"):
+        document = json.loads(published)
+        printed = json.loads(result.stdout)
+        assert {key: document[key] for key in printed} == printed
+    else:
+        assert published.endswith(result.stdout.rstrip("\n") + "\n")
+
+
+def test_the_worker_pool_is_closed_after_a_parallel_build() -> None:
+    build_tables(sections=("sample-sizes", "formulas"), profiles=("punto-banco",), jobs=2)
+    assert multiprocessing.active_children() == []
+    with pytest.raises(AnalyzerError, match="no-such-profile"):
+        build_tables(sections=("sample-sizes", "formulas"), profiles=("no-such-profile",),
+                     jobs=2)
+    assert multiprocessing.active_children() == []

@@ -1,0 +1,93 @@
+"""What every ``nine`` command shares: one-line errors, the shoe, profile and format options,
+the shoe they describe, and the progress bar drawn from a library ``on_progress`` callback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from analyzer.errors import AnalyzerError
+from analyzer.rules.shoe import Shoe, make_shoe
+
+__all__ = ["build_shoe", "F", "FORMAT_OPTION", "friendly", "profile_option", "progress_bar",
+           "shoe_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def friendly(func: F) -> F:
+    """Turn AnalyzerError (and unreadable files) into one line on stderr and exit 2."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except AnalyzerError as exc:
+            click.echo(f"nine: error: {exc}", err=True)
+            sys.exit(2)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"nine: error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def profile_option(default: str = "punto-banco",
+                   help_text: str = "Profile name, alias or TOML file.") -> Callable[[F], F]:
+    """``--profile``: the rules to analyse (a shipped name or alias, or a TOML file)."""
+    return click.option("--profile", default=default, show_default=True, help=help_text)
+
+
+def shoe_options(func: F) -> F:
+    """The shoe options shared by every command that reads a shoe."""
+    func = click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
+                        default="rank-first", show_default=True,
+                        help="How cards are written: 4S (rank-first) or S4.")(func)
+    func = click.option("--shoe", "shoe_file", type=click.Path(dir_okay=False),
+                        help="Composition file: lines 'decks N', 'CARD COUNT', 'remove CARDS'.")(
+        func)
+    func = click.option("--remove", default="", metavar="CARDS",
+                        help='Cards taken out of the shoe, e.g. "4S 4H TD".')(func)
+    func = click.option("--infinite", is_flag=True, help="The infinite-deck limit.")(func)
+    func = click.option("--decks", type=int, default=None,
+                        help="Number of 52-card decks [default: the profile's].")(func)
+    return func
+
+
+FORMAT_OPTION = click.option(
+    "--format", "fmt", default="text", show_default=True,
+    type=click.Choice(["text", "markdown", "csv", "json", "latex", "html"]),
+    help="Output format.")
+
+
+def build_shoe(profile_decks: int, decks: int | None, infinite: bool, remove: str,
+               shoe_file: str | None, card_order: str) -> Shoe:
+    """The shoe the options describe; the profile's deck count when none is given."""
+    if decks is None and not infinite and shoe_file is None:
+        decks = profile_decks
+    return make_shoe(decks=decks, infinite=infinite, remove=remove, file=shoe_file,
+                     order=card_order)  # type: ignore[arg-type]
+
+
+@contextmanager
+def progress_bar(label: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """An ``on_progress(done, total)`` callback drawing a bar on stderr (tqdm), only when
+    stderr is a terminal and not ``quiet``; the line is finished on leaving the block."""
+    from tqdm import tqdm  # imported here: only a long-running command draws a bar
+
+    with tqdm(desc=label, disable=quiet or not sys.stderr.isatty(), file=sys.stderr,
+              unit=" hands", dynamic_ncols=True) as bar:
+
+        def update(done: int, total: int) -> None:
+            if bar.total != total:
+                bar.total = total
+            bar.update(done - bar.n)
+
+        yield update

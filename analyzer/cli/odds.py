@@ -1,0 +1,37 @@
+"""``nine odds`` (the exact odds of every bet of a profile on one shoe) and ``nine profiles``
+(the shipped rule profiles). Each parses its options, calls one library function and renders
+the result; this module imports only the exact engine, so ``nine odds`` starts fast.
+"""
+
+from __future__ import annotations
+
+import click
+
+from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
+from analyzer.engine import odds as engine
+from analyzer.present.report import render_odds, render_profiles
+from analyzer.rules.profile import load_profile, shipped_profiles
+
+__all__ = ["odds", "profiles"]
+
+
+@click.command()
+@profile_option()
+@shoe_options
+@FORMAT_OPTION
+@click.option("--no-distributions", is_flag=True, help="Omit the coup distributions.")
+@friendly
+def odds(profile: str, decks: int | None, infinite: bool, remove: str, shoe_file: str | None,
+         card_order: str, fmt: str, no_distributions: bool) -> None:
+    """Exact odds, house edge and paytable of every bet of a profile on one shoe."""
+    rules = load_profile(profile)
+    shoe = build_shoe(rules.default_decks, decks, infinite, remove, shoe_file, card_order)
+    click.echo(render_odds(engine.odds(rules, shoe), fmt, not no_distributions), nl=False)
+
+
+@click.command()
+@FORMAT_OPTION
+@friendly
+def profiles(fmt: str) -> None:
+    """List the shipped rule profiles and their aliases."""
+    click.echo(render_profiles(shipped_profiles(), fmt), nl=False)

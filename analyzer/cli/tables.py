@@ -1,0 +1,45 @@
+"""``nine tables``: write or check the published tables (:mod:`analyzer.present.tables`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from analyzer.cli.common import friendly
+from analyzer.present.tables import SECTIONS, build_tables, compare_tables, write_tables
+
+__all__ = ["tables"]
+
+
+@click.command()
+@click.option("--out", "out_dir", default="tables/", show_default=True,
+              type=click.Path(file_okay=False), help="Folder of the published tables.")
+@click.option("--check", is_flag=True,
+              help="Compare with the folder instead of writing; exit 1 if stale or missing.")
+@click.option("--section", "sections", multiple=True, metavar="NAME",
+              help="Only these sections (repeatable): odds, sample-sizes, lucky9, "
+                   "chemin-de-fer, removal, formulas, drift.")
+@click.option("--jobs", type=int, default=2, show_default=True,
+              help="Worker processes building sections in parallel (1: none).")
+@friendly
+def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> None:
+    """Write (or check) the published odds tables and their index tables/README.md."""
+    if not check:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)  # an unwritable folder fails at once
+    publication = build_tables(sections or SECTIONS, jobs=jobs)
+    missing = [s.title for s in publication.sections if not s.entries]
+    if check:
+        problems = compare_tables(publication, out_dir)
+        for problem in problems:
+            click.echo(problem)
+        if problems:
+            click.echo(f"nine: {len(problems)} table file(s) differ from {out_dir}; run "
+                       f"nine tables --out {out_dir}", err=True)
+            sys.exit(1)
+        click.echo(f"{out_dir}: {len(publication.files)} files up to date")
+        return
+    changed, removed = write_tables(publication, out_dir)
+    click.echo(f"{out_dir}: {len(publication.files)} files ({changed} written, {removed} "
+               f"removed); not yet available: {', '.join(missing) or 'none'}")

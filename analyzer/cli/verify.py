@@ -1,0 +1,137 @@
+"""``nine`` commands for testing a simulator: ``verify`` replays hand logs and tests their
+frequencies, ``simulate`` deals reference logs (with faults on demand).
+"""
+
+from __future__ import annotations
+
+import glob
+import sys
+from pathlib import Path
+
+import click
+
+from analyzer.cli.common import friendly, profile_option
+from analyzer.dealing import simulate as dealer
+from analyzer.dealing.handlog import LogOptions, parse_column_options
+from analyzer.errors import AnalyzerError
+from analyzer.present.report import render_junit, render_verdict
+from analyzer.verify.run import collect, finish, save_partial
+
+__all__ = ["expand_logs", "simulate", "verify"]
+
+
+def expand_logs(patterns: tuple[str, ...]) -> list[str]:
+    """Files named on the command line, with shell-style globs expanded (sorted)."""
+    found: list[str] = []
+    for pattern in patterns:
+        if Path(pattern).is_file():
+            found.append(pattern)
+        elif any(ch in pattern for ch in "*?["):
+            matches = sorted(p for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
+            if not matches:
+                raise AnalyzerError(f"{pattern}: no file matches")
+            found.extend(matches)
+        else:
+            raise AnalyzerError(f"{pattern}: no such file")
+    return found
+
+
+@click.command()
+@click.argument("logs", nargs=-1, required=True)
+@profile_option()
+@click.option("--decks", type=int, default=None,
+              help="Decks per shoe [default: the profile's].")
+@click.option("--alpha", type=float, default=0.01, show_default=True,
+              help="Family-wise significance level (Holm across all tests).")
+@click.option("--detect", type=float, default=0.001, show_default=True,
+              help="RTP error the sample must be able to detect (0.001 = 0.1%).")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "json", "markdown"]), help="Report format.")
+@click.option("--junit", type=click.Path(dir_okay=False), default=None,
+              help="Also write a JUnit XML report here.")
+@click.option("--require-power", is_flag=True,
+              help="Exit 4 when a bet's detectable RTP error exceeds --detect.")
+@click.option("--jobs", type=int, default=2, show_default=True,
+              help="Check files in this many parallel processes.")
+@click.option("--model", "model_name", default="auto", show_default=True,
+              type=click.Choice(["auto", "independent", "shoe"]),
+              help="Null model: each hand from the full shoe, or given its shoe's dealt "
+                   "cards (auto: shoe-aware when the log holds whole shoes).")
+@click.option("--column", "columns", multiple=True, metavar="FIELD=HEADER",
+              help="CSV column holding a field (shoe, hand, player_cards, banker_cards, "
+                   "outcome, burn, <bet>_stake, <bet>_returned). Repeatable.")
+@click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
+              default="rank-first", show_default=True, help="Card notation: 9d or d9.")
+@click.option("--log-format", default="auto", show_default=True,
+              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts"]),
+              help="Log format (auto: from the file name).")
+@click.option("--partial-out", type=click.Path(dir_okay=False), default=None,
+              help="Also save the merged sums here (JSON); give such files to a later "
+                   "nine verify to combine runs made on different machines.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Check the files on a Dask cluster (scheduler address, or 'local' for "
+                   "--jobs local workers); needs the optional dask extra.")
+@click.option("--rounding", default="down", show_default=True,
+              type=click.Choice(["down", "nearest", "either"]),
+              help="How a fractional payout (e.g. 5% commission) may be paid in whole minor "
+                   "units: down (the house keeps the fraction), nearest (halves up), or "
+                   "either neighbouring unit.")
+@friendly
+def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
+           detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
+           model_name: str, columns: tuple[str, ...], card_order: str,
+           log_format: str, partial_out: str | None, dask_address: str | None,
+           rounding: str) -> None:
+    """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
+
+    LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
+    --partial-out; globs are expanded. Exit codes: 0 pass, 1 statistical failure, 2 unusable
+    input or usage, 3 rule or payout violations, 4 underpowered (only with --require-power).
+    """
+    if jobs < 1:
+        raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    options = LogOptions(log_format, parse_column_options(columns),
+                         card_order, rounding)  # type: ignore[arg-type]
+    partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,
+                             dask_address)
+    if partial_out:
+        save_partial(partial, partial_out)
+    verdict = finish(partial, model, alpha, detect, require_power)
+    click.echo(render_verdict(verdict, fmt), nl=False)
+    if junit:
+        try:
+            with open(junit, "w", encoding="utf-8") as stream:
+                stream.write(render_junit(verdict))
+        except OSError as exc:
+            raise AnalyzerError(f"{junit}: cannot write JUnit report ({exc.strerror})") from None
+    sys.exit(verdict.exit_code)
+
+
+@click.command()
+@profile_option()
+@click.option("--decks", type=int, default=None, help="Decks per shoe [default: the profile's].")
+@click.option("--shoes", type=int, default=1, show_default=True, help="Shoes to deal.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the log here [default: standard output].")
+@click.option("--log-format", default=None, type=click.Choice(["jsonl", "csv"]),
+              help="Log format [default: from --out's name, else jsonl].")
+@click.option("--inject", "faults", multiple=True,
+              type=click.Choice(["banker-stands", "natural-draw", "wrong-payout", "commission",
+                                 "missing-rank"]),
+              help="Break the dealer on purpose (to test a verifier). Repeatable.")
+@friendly
+def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | None,
+             log_format: str | None, faults: tuple[str, ...]) -> None:
+    """Deal real shoes (shuffle, burn, cut card) and write a hand log with bets and payouts."""
+    fmt = log_format or ("csv" if out and out.lower().endswith(".csv") else "jsonl")
+    if out is None:
+        summary = dealer.simulate(profile, decks, shoes, seed, sys.stdout, fmt, faults)
+    else:
+        try:
+            with open(out, "w", encoding="utf-8", newline="") as stream:
+                summary = dealer.simulate(profile, decks, shoes, seed, stream, fmt, faults)
+        except OSError as exc:
+            raise AnalyzerError(f"{out}: cannot write log ({exc.strerror})") from None
+        click.echo(f"{summary.hands:,} hands in {summary.shoes:,} shoes written to {out} "
+                   f"(seed {seed})", err=True)

@@ -1,0 +1,56 @@
+"""Formatting results for people and programs: the one place that renders tables.
+
+Every renderer takes a frozen result record and returns a string in one of the formats
+``text``, ``markdown``, ``csv``, ``json``, ``latex`` or ``html`` (``render_X(record, fmt)``;
+the ``X_json`` functions give the JSON document as a dict). One module per family of
+results, mirroring the library's layers:
+
+- :mod:`~analyzer.present.report.common`: fractions, payouts, percentages, tables;
+- :mod:`~analyzer.present.report.odds`: ``nine odds`` and ``nine profiles``;
+- :mod:`~analyzer.present.report.analysis`: ``nine formula``, ``solve-payout``, ``eor``,
+  ``shoe``;
+- :mod:`~analyzer.present.report.choice`: ``nine solve``, ``evaluate``, ``session``;
+- :mod:`~analyzer.present.report.verify`: ``nine verify`` (and its JUnit report).
+"""
+
+from analyzer.present.report.analysis import (
+    COUNTER_RULE,
+    formula_json,
+    payout_json,
+    removal_json,
+    render_formula,
+    render_payout,
+    render_removal,
+    render_shoe,
+    shoe_json,
+)
+from analyzer.present.report.choice import (
+    DYNAMICS_METHOD,
+    draw_text,
+    equilibrium_json,
+    render_equilibrium,
+    render_evaluation,
+    render_session,
+    render_strategy_card,
+    render_table_report,
+    session_json,
+    table_report_json,
+)
+from analyzer.present.report.common import (
+    FORMATS,
+    fraction_text,
+    payout_text,
+    percent,
+    stable_floats,
+    table,
+)
+from analyzer.present.report.odds import odds_json, render_odds, render_profiles, summary_rows
+from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
+
+__all__ = ["COUNTER_RULE", "draw_text", "DYNAMICS_METHOD", "equilibrium_json", "FORMATS",
+           "formula_json", "fraction_text", "odds_json", "payout_json", "payout_text", "percent",
+           "removal_json", "render_equilibrium", "render_evaluation", "render_formula",
+           "render_junit", "render_odds", "render_payout", "render_profiles", "render_removal",
+           "render_session", "render_shoe", "render_strategy_card", "render_table_report",
+           "render_verdict", "session_json", "shoe_json", "stable_floats", "summary_rows", "table",
+           "table_report_json", "verdict_json"]

@@ -1,0 +1,85 @@
+"""Shared formatting: exact fractions, payouts, percentages and the tables of every format.
+
+The renderers of :mod:`analyzer.present.report` build on these; nothing here knows a result
+record.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from tabulate import tabulate
+
+from analyzer.errors import AnalyzerError
+
+__all__ = ["FORMATS", "fraction_text", "payout_text", "percent", "stable_floats", "table"]
+
+FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
+_TABLE_FORMATS = {"text": "simple", "markdown": "github", "latex": "latex", "html": "html"}
+
+
+def fraction_text(value: Fraction) -> str:
+    """An exact fraction as ``"p/q"`` (``"p"`` when whole).
+
+    >>> fraction_text(Fraction(-1, 4)), fraction_text(Fraction(3))
+    ('-1/4', '3')
+    """
+    return str(value)
+
+
+def payout_text(pays: Fraction) -> str:
+    """A payout as people write it: ``8:1``, ``0.95:1``, ``push``.
+
+    >>> payout_text(Fraction(19, 20)), payout_text(Fraction(0)), payout_text(Fraction(1, 3))
+    ('0.95:1', 'push', '1/3:1')
+    """
+    if pays == 0:
+        return "push"
+    if pays.denominator == 1:
+        return f"{pays.numerator}:1"
+    decimal = pays.numerator * 10**6 // pays.denominator
+    if Fraction(decimal, 10**6) == pays:
+        return f"{float(pays):g}:1"
+    return f"{pays}:1"
+
+
+def percent(value: Fraction | float, digits: int = 4) -> str:
+    """A fraction as a percentage with ``digits`` decimals."""
+    return f"{float(value) * 100:.{digits}f}%"
+
+
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str) -> str:
+    """Render rows in a tabular format (text, markdown, latex, html or csv)."""
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(rows)
+        return out.getvalue()
+    if fmt not in _TABLE_FORMATS:
+        raise AnalyzerError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+    return str(tabulate(rows, headers=list(headers), tablefmt=_TABLE_FORMATS[fmt],
+                        disable_numparse=True))
+
+
+def stable_floats(document: Any, digits: int = 10) -> Any:
+    """Round every float in a JSON document to ``digits`` significant digits.
+
+    Floats from sampled or summed-in-floating-point figures (correlations, mean EVs across
+    simulated shoes) differ in their last bits between BLAS builds and CPUs; published
+    tables must not. Exact values are ``"p/q"`` strings and are untouched.
+
+    >>> stable_floats({"r": 0.8877379221210343, "x": [1.0000000000000002, "1/3"]})
+    {'r': 0.8877379221, 'x': [1.0, '1/3']}
+    """
+    if isinstance(document, float):
+        return float(f"{document:.{digits}g}")
+    if isinstance(document, dict):
+        return {key: stable_floats(value, digits) for key, value in document.items()}
+    if isinstance(document, list | tuple):
+        return [stable_floats(value, digits) for value in document]
+    return document

@@ -1,0 +1,103 @@
+"""Building the whole publication: every section, in this process or in worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from analyzer.errors import AnalyzerError
+from analyzer.present.tables.publication import Publication, Section, render_index
+from analyzer.present.tables.sections import (
+    DECKS,
+    chemin_section,
+    drift_section,
+    formula_section,
+    lucky9_section,
+    odds_section,
+    removal_section,
+    sample_size_section,
+    tableau_profiles,
+)
+
+__all__ = ["build_tables", "SECTIONS"]
+
+SECTIONS = ("odds", "sample-sizes", "lucky9", "chemin-de-fer", "removal", "formulas",
+            "drift")
+#: Slowest sections first, so that parallel workers finish together.
+_COST_ORDER = ("removal", "lucky9", "drift", "odds", "chemin-de-fer", "formulas",
+               "sample-sizes")
+
+
+def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | None = None,
+                 decks: Sequence[int | None] = DECKS,
+                 progress: Callable[[str], None] | None = None, jobs: int = 1) -> Publication:
+    """Build the publication in memory (every section unless ``sections`` narrows it).
+
+    ``jobs`` > 1 builds sections in that many worker processes (the output is the same).
+    """
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        raise AnalyzerError(f"unknown table section {sorted(unknown)[0]!r}")
+    if jobs < 1:
+        raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    chosen = [name for name in SECTIONS if name in sections]
+    if jobs > 1 and len(chosen) > 1:
+        publication = _build_parallel(chosen, profiles, decks, progress, jobs)
+    else:
+        publication = Publication()
+        for name in chosen:
+            if progress:
+                progress(name)
+            _build_section(publication, name, profiles, decks)
+    publication.files["README.md"] = render_index(publication).encode("utf-8")
+    return publication
+
+
+def _build_section(publication: Publication, name: str, profiles: Sequence[str] | None,
+                   decks: Sequence[int | None]) -> None:
+    chosen = tableau_profiles(profiles)
+    builders: dict[str, Callable[[], Section]] = {
+        "odds": lambda: odds_section(publication, chosen, decks),
+        "sample-sizes": lambda: sample_size_section(publication, chosen),
+        "lucky9": lambda: lucky9_section(publication),
+        "chemin-de-fer": lambda: chemin_section(publication),
+        "removal": lambda: removal_section(publication, chosen),
+        "formulas": lambda: formula_section(publication, chosen),
+        "drift": lambda: drift_section(publication, chosen),
+    }
+    publication.sections.append(builders[name]())
+
+
+def _section_worker(name: str, profiles: Sequence[str] | None,
+                    decks: Sequence[int | None]) -> Publication:
+    publication = Publication()
+    _build_section(publication, name, profiles, decks)
+    return publication
+
+
+def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
+                    decks: Sequence[int | None], progress: Callable[[str], None] | None,
+                    jobs: int) -> Publication:
+    """Sections in worker processes, merged in ``chosen`` order.
+
+    The pool is shut down and its workers joined on every way out: when a section fails
+    (or the build is interrupted), sections not yet started are cancelled.
+    """
+    order = sorted(chosen, key=_COST_ORDER.index)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(order)),
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = {name: pool.submit(_section_worker, name, profiles, decks) for name in order}
+        parts = {}
+        for name in order:
+            parts[name] = futures[name].result()
+            if progress:
+                progress(name)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    publication = Publication()
+    for name in chosen:
+        publication.files.update(parts[name].files)
+        publication.sections += parts[name].sections
+    return publication
