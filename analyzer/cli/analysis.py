@@ -21,7 +21,12 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.present.plots import plot_removal, plot_shoe
-from analyzer.present.report import render_formula, render_payout, render_removal, render_shoe
+from analyzer.present.report.analysis import (
+    render_formula,
+    render_payout,
+    render_removal,
+    render_shoe,
+)
 from analyzer.rules.profile import load_profile
 
 __all__ = ["eor", "formula", "shoe", "solve_payout"]

@@ -15,7 +15,7 @@ from analyzer.choice.strategy import banker_vector, load_strategy, player_vector
 from analyzer.choice.table_report import table_report
 from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
 from analyzer.errors import AnalyzerError
-from analyzer.present.report import (
+from analyzer.present.report.choice import (
     render_equilibrium,
     render_evaluation,
     render_session,

@@ -9,7 +9,7 @@ import click
 
 from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
 from analyzer.engine import odds as engine
-from analyzer.present.report import render_odds, render_profiles
+from analyzer.present.report.odds import render_odds, render_profiles
 from analyzer.rules.profile import load_profile, shipped_profiles
 
 __all__ = ["odds", "profiles"]

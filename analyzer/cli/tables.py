@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from analyzer.cli.common import friendly
-from analyzer.present.tables import SECTIONS, build_tables, compare_tables, write_tables
+from analyzer.present.tables.build import SECTIONS, build_tables
+from analyzer.present.tables.publication import compare_tables, write_tables
 
 __all__ = ["tables"]
 

@@ -14,7 +14,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
-from analyzer.present.report import render_junit, render_verdict
+from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.verify.run import collect, finish, save_partial
 
 __all__ = ["expand_logs", "simulate", "verify"]

@@ -9,7 +9,7 @@ import sympy
 
 from analyzer.analysis.formula import CHECK_DECKS, FIT_DECKS, deck_formula, interpolate
 from analyzer.engine.odds import odds
-from analyzer.present.report import render_formula
+from analyzer.present.report.analysis import render_formula
 from analyzer.rules.shoe import Shoe
 
 

@@ -28,7 +28,7 @@ from analyzer.choice.responses import (
 from analyzer.choice.simulation import play_hand
 from analyzer.choice.table import build_table
 from analyzer.choice.table_report import table_report
-from analyzer.present.report import render_table_report
+from analyzer.present.report.choice import render_table_report
 from analyzer.rules.choice_rules import HANDS
 from analyzer.rules.shoe import Shoe
 from tests.choice.conftest import RULES, TINY, random_informed, table

@@ -18,7 +18,7 @@ from analyzer.choice.matrix_game import sequences
 from analyzer.choice.solver import evaluate_game, solve, solve_game
 from analyzer.choice.strategy import banker_vector, load_strategy, player_vector
 from analyzer.cli.commands import main
-from analyzer.present.report import render_evaluation
+from analyzer.present.report.choice import render_evaluation
 from analyzer.rules.cards import parse_cards
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import load_profile

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analyzer.choice.table_report import table_report
 from analyzer.cli.commands import main
-from analyzer.present.report import render_table_report
+from analyzer.present.report.choice import render_table_report
 from analyzer.rules.shoe import Shoe
 from tests.choice.conftest import RULES
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli.commands import main
 
 
 def test_shoe_and_eor_commands() -> None:

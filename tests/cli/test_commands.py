@@ -10,8 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
-from analyzer.cli.commands import COMMANDS, LazyGroup
+from analyzer.cli.commands import COMMANDS, LazyGroup, main
 
 
 def _first_paragraph(command: click.Command) -> str:

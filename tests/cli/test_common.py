@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli.commands import main
 from analyzer.cli.common import build_shoe, progress_bar
 
 

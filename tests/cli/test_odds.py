@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli.commands import main
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli.commands import main
 
 
 def test_unwritable_output_is_one_line() -> None:

@@ -323,7 +323,7 @@ DUMMY = parse_cards("KS KH")
 def test_nine_and_nines_is_labelled_illustrative() -> None:
     table = odds("nine-and-nines", Shoe.decks(8))
     assert "illustrative" in table.illustrative.lower()
-    from analyzer.present.report import render_odds
+    from analyzer.present.report.odds import render_odds
 
     for fmt in ("text", "markdown", "csv", "json", "html", "latex"):
         text = render_odds(table, fmt, distributions=False)
@@ -369,7 +369,7 @@ def test_library_edges_match_published_eight_deck_values() -> None:
 
 
 def test_every_format_renders_card_bets() -> None:
-    from analyzer.present.report import render_odds
+    from analyzer.present.report.odds import render_odds
 
     table = odds("lucky-baccarat", Shoe.decks(8))
     for fmt in ("text", "markdown", "csv", "json", "latex", "html"):

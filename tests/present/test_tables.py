@@ -17,18 +17,17 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import __version__
-from analyzer.cli import main
+from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
-from analyzer.present.tables import (
-    ALPHA,
+from analyzer.present.tables import POWER
+from analyzer.present.tables.build import build_tables
+from analyzer.present.tables.publication import (
     GENERATE_COMMAND,
-    POWER,
-    RTP_ERROR,
     Publication,
-    build_tables,
     compare_tables,
     write_tables,
 )
+from analyzer.present.tables.sections import ALPHA, RTP_ERROR
 from analyzer.verify.run import rtp_hands_needed
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"

@@ -28,17 +28,14 @@ from analyzer.choice.table_report import table_report
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_removal, plot_shoe
-from analyzer.present.report import (
+from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
+from analyzer.present.report.choice import (
     render_equilibrium,
-    render_formula,
-    render_odds,
-    render_removal,
-    render_shoe,
     render_strategy_card,
     render_table_report,
-    summary_rows,
-    table,
 )
+from analyzer.present.report.common import table
+from analyzer.present.report.odds import render_odds, summary_rows
 from analyzer.present.tables.publication import (
     FORMATS,
     GENERATE_COMMAND,
