@@ -23,8 +23,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.choice.plans import NATURAL, BankerPlan, InformedPlan, SeatPlan
-from analyzer.rules.choice_rules import DREW, HANDS, STOOD, ChoiceRules
+from analyzer.choice.plans import DREW, NATURAL, STOOD, BankerPlan, InformedPlan, SeatPlan
+from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Estimate", "estimate_seat_values", "play_hand"]

@@ -41,7 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.choice.plans import (
+    DREW,
     NATURAL,
+    STOOD,
     TOTALS,
     BankerPlan,
     InformedPlan,
@@ -50,7 +52,7 @@ from analyzer.choice.plans import (
     plan_rows,
 )
 from analyzer.errors import AnalyzerError
-from analyzer.rules.choice_rules import DREW, HANDS, STOOD, ChoiceRules
+from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["build_table", "check_table_rules", "EXACT_FINITE_PLAYERS", "FiniteTable",
