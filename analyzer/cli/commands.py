@@ -474,7 +474,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     from analyzer.dealing.handlog import LogOptions, parse_column_options
     from analyzer.errors import AnalyzerError
     from analyzer.present.report import render_junit, render_verdict
-    from analyzer.verify.run import collect, finish, save_partial
+    from analyzer.verify import collect, finish, save_partial
 
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
