@@ -430,14 +430,15 @@ def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[Statis
     if shoe_model and partial.rank_expected:
         statistic, df, p = wald_test(ranks[1:], partial.rank_expected,
                                      np.array(partial.rank_covariance).reshape(13, 13))
-        tests.append(StatisticalTest("card ranks", None, "Wald chi-square, each card given the "
-                                "cards before it", statistic, df, p))
+        tests.append(StatisticalTest("card ranks", None, "Wald chi-square, each card given "
+                                     "the cards before it", statistic, df, p))
     else:
         mean, cov = full_shoe_value_moments(model)
         statistic, df, p = wald_test(values, partial.hands * np.array(mean),
                                      partial.hands * np.array(cov).reshape(10, 10))
         tests.append(StatisticalTest("card point values", None,
-                                "Wald chi-square, exact per-hand moments", statistic, df, p))
+                                     "Wald chi-square, exact per-hand moments", statistic, df,
+                                     p))
     composition = model.shoe.counts
     tens = [ranks[r] for r in (10, 11, 12, 13)]
     ten_shoe = [sum(composition[(r - 1) * 4 + s] for s in range(4)) for r in (10, 11, 12, 13)]
@@ -445,7 +446,7 @@ def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[Statis
     if total_tens:
         statistic, df, p = pearson(tens, [total_tens * c / sum(ten_shoe) for c in ten_shoe])
         tests.append(StatisticalTest("ranks among tens and faces", None, "Pearson chi-square",
-                                statistic, df, p))
+                                     statistic, df, p))
     suits = [sum(counts[r * 4 + s] for r in range(13)) for s in range(4)]
     expected_suits = [0.0] * 4
     for r in range(13):

@@ -97,7 +97,7 @@ def test_detectable_error_is_the_inverse_of_hands_needed() -> None:
     assert detectable_error(sd, 0) == math.inf
 
 
-def test_power_hands_needed() -> None:
+def test_hands_needed_per_bet() -> None:
     needed = hands_needed("punto-banco", 8)
     assert needed["tie"] > needed["banker"] > 10_000_000
     # Player: SD**2 = P(no tie) - EV**2 = 0.9048440 - 0.0123508**2 (8 decks, nine odds)
