@@ -34,7 +34,11 @@ with ``card_order="suit-first"``.
 
 **Aggregated counts** (JSON, ``"format": "nine-counts"``) hold only totals: per bet, how
 many hands ended in each of its lines (by line name, plus ``"lose"``) and optionally the
-stake and amount returned in all; see :func:`read_counts`.
+stake and amount returned in all; see :func:`analyzer.dealing.counts.read_counts`.
+
+:func:`detect_format` is the one place a file's format is told (from its name, and a peek
+into a ``.json`` file: counts, a saved partial result of ``nine verify``, or JSON Lines).
+The simulator writes logs with :class:`analyzer.dealing.writer.LogWriter`.
 
 A record that cannot be read yields a :class:`Problem` with its line number; it is never
 skipped in silence.
@@ -52,18 +56,20 @@ import gzip
 import io
 import json
 import operator
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import DECK, CardOrder
 
-__all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", "CountedBet",
-           "Counts", "detect_format", "FIELDS", "Hand", "LogOptions", "LogWriter", "make_hand",
-           "normalize_outcome", "parse_column_options", "Problem", "read_counts", "read_log",
-           "Record", "ROUNDING", "ShoeEnd", "ShoeStart", "token_card"]
+__all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", "count_lines",
+           "COUNTS_FORMAT", "detect_format", "FIELDS", "FORMATS", "Hand", "int_field",
+           "LogOptions", "make_hand", "normalize_outcome", "open_text", "parse_column_options",
+           "PARTIAL_FORMAT", "Problem", "read_log", "Record", "ROUNDING", "ShoeEnd",
+           "ShoeStart", "token_card"]
 
 #: Point value of each card index 0-51 (``Card.index``).
 CARD_VALUE: tuple[int, ...] = tuple(card.points for card in DECK)
@@ -71,6 +77,14 @@ CARD_VALUE: tuple[int, ...] = tuple(card.points for card in DECK)
 CARD_RANK: tuple[int, ...] = tuple(int(card.rank) for card in DECK)
 #: Each card index written rank-first (``TD``).
 CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in DECK)
+
+#: What :func:`detect_format` tells apart: hand logs (``jsonl``, ``csv``, ``tsv``),
+#: aggregated counts, and partial results saved by ``nine verify --partial-out``.
+FORMATS = ("jsonl", "csv", "tsv", "counts", "partial")
+#: The ``"format"`` of an aggregated-counts file (:mod:`analyzer.dealing.counts`).
+COUNTS_FORMAT = "nine-counts"
+#: The ``"format"`` of a saved partial result (:mod:`analyzer.verify.partial`).
+PARTIAL_FORMAT = "nine-partial"
 
 #: The log fields a ``--column FIELD=HEADER`` option can name (besides per-bet columns).
 FIELDS = ("shoe", "hand", "player_cards", "banker_cards", "outcome", "burn")
@@ -229,26 +243,51 @@ def parse_column_options(options: tuple[str, ...] | list[str]) -> tuple[tuple[st
     return tuple(pairs)
 
 
-def detect_format(path: str | Path) -> str:
-    """``jsonl``, ``csv``, ``tsv`` or ``counts`` from the file name (and a peek at a .json)."""
-    name = str(path).lower().removesuffix(".gz")
-    if name.endswith((".jsonl", ".ndjson")):
-        return "jsonl"
-    if name.endswith(".csv"):
-        return "csv"
-    if name.endswith(".tsv"):
-        return "tsv"
-    if name.endswith(".json"):
-        with _open_text(path) as stream:
+def detect_format(path: str | Path, declared: str = "auto") -> str:
+    """The format of a file: one of :data:`FORMATS`, told here and nowhere else.
+
+    ``declared`` (``--log-format``) wins when it is not ``auto``, except over a saved
+    partial result (a plain ``.json`` file, always peeked into). Otherwise the name tells
+    (``.jsonl``, ``.ndjson``, ``.csv``, ``.tsv``, each maybe ``.gz``), and a ``.json`` file
+    is peeked into: counts, a partial result, or else JSON Lines.
+
+    >>> detect_format("run.csv.gz"), detect_format("run.log", "tsv")
+    ('csv', 'tsv')
+    """
+    name = str(path).lower()
+    plain = name.removesuffix(".gz")
+    if plain.endswith(".json") and (declared == "auto" or name.endswith(".json")):
+        with open_text(path) as stream:
             head = stream.read(4096)
-        if '"nine-counts"' in head:
-            return "counts"
+        if f'"{PARTIAL_FORMAT}"' in head and name.endswith(".json"):
+            return "partial"
+        if declared == "auto":
+            return "counts" if f'"{COUNTS_FORMAT}"' in head else "jsonl"
+    if declared != "auto":
+        return declared
+    if plain.endswith((".jsonl", ".ndjson")):
         return "jsonl"
+    if plain.endswith((".csv", ".tsv")):
+        return plain[-3:]
     raise AnalyzerError(f"{path}: cannot tell the log format from the name "
                         "(use .jsonl, .csv, .tsv or .json, or give --log-format)")
 
 
-def _open_text(path: str | Path) -> IO[str]:
+def count_lines(path: str | Path) -> int:
+    """How many lines a file holds (compressed or not); 0 when it cannot be read."""
+    lines = 0
+    try:
+        opener: Any = gzip.open if str(path).lower().endswith(".gz") else open
+        with opener(path, "rb") as stream:
+            while chunk := stream.read(1 << 20):
+                lines += chunk.count(b"\n")
+    except OSError:
+        return lines  # unreadable: reported when the log itself is read
+    return lines
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """A log opened as text (``.gz`` decompressed); AnalyzerError if it cannot be read."""
     try:
         if str(path).endswith(".gz"):
             return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
@@ -315,15 +354,10 @@ def _field_key(field: Any, name: str) -> Any:
     raise AnalyzerError(_cards_type_message(field, name))
 
 
-_CARD_CACHES: dict[str, _CardCache] = {}
-
-
+@cache
 def _card_cache(order: CardOrder) -> _CardCache:
     """One bounded cache per card order, shared by every file a process reads."""
-    found = _CARD_CACHES.get(order)
-    if found is None:
-        found = _CARD_CACHES[order] = _CardCache(order)
-    return found
+    return _CardCache(order)
 
 
 def read_log(path: str | Path, options: LogOptions | None = None) -> Iterator[Record]:
@@ -336,11 +370,14 @@ def read_log(path: str | Path, options: LogOptions | None = None) -> Iterator[Re
         yield from _read_csv(path, options, "\t" if fmt == "tsv" else ",")
     elif fmt == "counts":
         raise AnalyzerError(f"{path}: an aggregated-counts file holds no hands (read_counts)")
+    elif fmt == "partial":
+        raise AnalyzerError(f"{path}: a saved partial result holds no hands (load_partial)")
     else:
         raise AnalyzerError(f"unknown log format {fmt!r} (jsonl, csv, tsv or counts)")
 
 
-def _int_field(value: Any, name: str) -> int:
+def int_field(value: Any, name: str) -> int:
+    """An integer field of a record (an int or its text); AnalyzerError otherwise."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise AnalyzerError(f"{name} must be an integer, got {value!r}")
     try:
@@ -373,7 +410,7 @@ def _bets_field(raw: Any) -> tuple[tuple[str, int, int], ...]:
 def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
     cards = _card_cache(options.card_order)
     loads = json.loads
-    with _open_text(path) as stream:
+    with open_text(path) as stream:
         for number, text in enumerate(stream, start=1):
             if not text.strip():
                 continue
@@ -402,7 +439,7 @@ def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
                     player_cards, player_values = cards.pair(player, "player")
                     banker_cards, banker_values = cards.pair(banker, "banker")
                     yield _new_hand(Hand, (
-                        number, str(data.get("shoe", "")), _int_field(data.get("hand"), "hand"),
+                        number, str(data.get("shoe", "")), int_field(data.get("hand"), "hand"),
                         player_cards, banker_cards, cards.parse(burn, "burn") if burn else (),
                         _OUTCOMES.get(outcome) or normalize_outcome(outcome)
                         if outcome is not None else None,
@@ -412,12 +449,12 @@ def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
                     decks = data.get("decks")
                     burn = data.get("burn")
                     yield ShoeStart(number, str(data.get("shoe", "")),
-                                    _int_field(decks, "decks") if decks is not None else None,
+                                    int_field(decks, "decks") if decks is not None else None,
                                     cards.parse(burn, "burn") if burn else ())
                 elif kind == "shoe_end":
                     left = data.get("cards_left")
                     yield ShoeEnd(number, str(data.get("shoe", "")),
-                                  _int_field(left, "cards_left") if left is not None else None)
+                                  int_field(left, "cards_left") if left is not None else None)
                 elif kind == "header":
                     if data.get("format", "nine-handlog") != "nine-handlog":
                         raise AnalyzerError(f"unknown log format {data.get('format')!r}")
@@ -477,7 +514,7 @@ def _find_columns(headers: list[str], options: LogOptions, path: str | Path
 
 def _read_csv(path: str | Path, options: LogOptions, delimiter: str) -> Iterator[Record]:
     cards = _card_cache(options.card_order)
-    with _open_text(path) as stream:
+    with open_text(path) as stream:
         reader = csv.reader(stream, delimiter=delimiter)
         try:
             headers = next(reader)
@@ -555,141 +592,3 @@ def _csv_bets(bet_list: list[tuple[str, int | None, int | None]], row: list[str]
         if stake > 0 or returned > 0:  # 0 and 0: not staked; a payment on 0 is checked
             bets.append((bet_id, stake, returned))
     return tuple(bets)
-
-
-# -- aggregated counts -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CountedBet:
-    """One bet's totals from an aggregated-counts file."""
-
-    id: str
-    results: tuple[tuple[str, int], ...]
-    stake: int | None = None
-    returned: int | None = None
-    stake_squares: int | None = None
-    staked_hands: int | None = None
-
-
-@dataclass(frozen=True)
-class Counts:
-    """An aggregated-counts log: hands in all, and per bet its result counts and money."""
-
-    path: str
-    profile: str | None
-    decks: int | None
-    hands: int
-    bets: tuple[CountedBet, ...]
-
-
-def read_counts(path: str | Path) -> Counts:
-    """Read an aggregated-counts JSON file.
-
-    Layout::
-
-        {"format": "nine-counts", "profile": "punto-banco", "decks": 8, "hands": 1000000,
-         "bets": {"banker": {"results": {"Banker wins": 458597, "Tie (push)": 95156,
-                                         "lose": 446247},
-                             "stake": 100000000, "returned": 98940000,
-                             "staked_hands": 1000000}}}
-
-    ``results`` counts hands by the line that paid (the payline names of the profile) and
-    ``lose``; ``stake`` and ``returned`` (optional) are the money totals in minor units.
-    Money totals need ``stake_squares`` (the sum of squared stakes) or ``staked_hands``
-    (how many hands the bet was staked on, each with the same stake) for the RTP test's
-    variance; without either, ``nine verify`` tests the RTP from the result counts at unit
-    stake instead (a bet staked on only some hands would otherwise look far too steady).
-    """
-    with _open_text(path) as stream:
-        try:
-            data = json.load(stream)
-        except ValueError as exc:
-            raise AnalyzerError(f"{path}: invalid JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != "nine-counts":
-        raise AnalyzerError(f'{path}: not an aggregated-counts file (needs "format": '
-                            '"nine-counts")')
-    where = str(path)
-    try:
-        hands = _int_field(data.get("hands"), "hands")
-        raw_bets = data.get("bets")
-        if not isinstance(raw_bets, dict) or not raw_bets:
-            raise AnalyzerError("bets must be an object of bet id -> counts")
-        bets = []
-        for bet_id, raw in raw_bets.items():
-            if not isinstance(raw, dict) or not isinstance(raw.get("results"), dict):
-                raise AnalyzerError(f"bet {bet_id!r}: needs a results object")
-            results = tuple((str(k), _int_field(v, f"bet {bet_id} result {k}"))
-                            for k, v in raw["results"].items())
-            if sum(n for _, n in results) != hands:
-                raise AnalyzerError(f"bet {bet_id!r}: results add up to "
-                                    f"{sum(n for _, n in results)}, not hands = {hands}")
-            money = {key: _int_field(raw[key], f"bet {bet_id} {key}")
-                     for key in ("stake", "returned", "stake_squares", "staked_hands")
-                     if key in raw}
-            if any(v < 0 for v in money.values()):
-                raise AnalyzerError(f"bet {bet_id!r}: negative money total or hand count")
-            if money.get("staked_hands", 0) > hands:
-                raise AnalyzerError(f"bet {bet_id!r}: staked_hands {money['staked_hands']} "
-                                    f"exceeds hands = {hands}")
-            bets.append(CountedBet(str(bet_id), results, money.get("stake"),
-                                   money.get("returned"), money.get("stake_squares"),
-                                   money.get("staked_hands")))
-        decks = data.get("decks")
-        return Counts(where, data.get("profile"),
-                      _int_field(decks, "decks") if decks is not None else None, hands,
-                      tuple(bets))
-    except AnalyzerError as exc:
-        raise AnalyzerError(f"{where}: {exc}") from None
-
-
-# -- writing ---------------------------------------------------------------------------------
-class LogWriter:
-    """Write a hand log (JSON Lines, or CSV with one pair of money columns per bet)."""
-
-    def __init__(self, stream: IO[str], fmt: str, bet_ids: tuple[str, ...]) -> None:
-        if fmt not in ("jsonl", "csv"):
-            raise AnalyzerError(f"cannot write log format {fmt!r} (jsonl or csv)")
-        self.stream = stream
-        self.fmt = fmt
-        self.bet_ids = bet_ids
-        self._csv = csv.writer(stream, lineterminator="\n") if fmt == "csv" else None
-
-    def header(self, fields: Mapping[str, Any]) -> None:
-        """The optional first record (JSON Lines) or the header row (CSV)."""
-        if self._csv is not None:
-            self._csv.writerow(["shoe", "hand", "player_cards", "banker_cards", "winner",
-                                "burn", *(f"{b}_{k}" for b in self.bet_ids
-                                          for k in ("stake", "returned"))])
-        else:
-            self._line({"type": "header", "format": "nine-handlog", "version": 1, **fields})
-
-    def shoe_start(self, shoe: str, decks: int, burn: tuple[int, ...]) -> None:
-        """A shoe opens (JSON Lines only; a CSV log carries burns on the first hand)."""
-        if self._csv is None:
-            self._line({"type": "shoe", "shoe": shoe, "decks": decks,
-                        "burn": [card_text(c) for c in burn]})
-
-    def hand(self, shoe: str, number: int, player: tuple[int, ...], banker: tuple[int, ...],
-             outcome: str, bets: Mapping[str, tuple[int, int]],
-             burn: tuple[int, ...] = ()) -> None:
-        """One hand record."""
-        if self._csv is not None:
-            money = [str(x) for b in self.bet_ids for x in bets.get(b, ("", ""))]
-            self._csv.writerow([shoe, number, " ".join([CARD_TEXT[c] for c in player]),
-                                " ".join([CARD_TEXT[c] for c in banker]), outcome[0].upper(),
-                                " ".join([CARD_TEXT[c] for c in burn]), *money])
-            return
-        record: dict[str, Any] = {"shoe": shoe, "hand": number,
-                                  "player": [CARD_TEXT[c] for c in player],
-                                  "banker": [CARD_TEXT[c] for c in banker], "outcome": outcome,
-                                  "bets": {b: list(m) for b, m in bets.items()}}
-        if burn:
-            record["burn"] = [card_text(c) for c in burn]
-        self._line(record)
-
-    def shoe_end(self, shoe: str, cards_left: int) -> None:
-        """A shoe closes (JSON Lines only)."""
-        if self._csv is None:
-            self._line({"type": "shoe_end", "shoe": shoe, "cards_left": cards_left})
-
-    def _line(self, record: Mapping[str, Any]) -> None:
-        self.stream.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")

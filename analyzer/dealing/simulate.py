@@ -34,8 +34,9 @@ from fractions import Fraction
 from math import lcm
 from typing import IO, Any
 
-from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE, LogWriter
+from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
 from analyzer.dealing.shuffle import ShoeEnd, burned_cards, shuffled
+from analyzer.dealing.writer import LogWriter
 from analyzer.engine.cardbets import card_coup_features
 from analyzer.engine.enumeration import PUNTO_BANCO_NATURALS, coup_features
 from analyzer.engine.lookup import build_model, coup_lookup

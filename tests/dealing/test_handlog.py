@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
 import pytest
@@ -11,12 +9,12 @@ import pytest
 from analyzer.dealing.handlog import (
     Hand,
     LogOptions,
-    LogWriter,
     Problem,
     ShoeEnd,
     ShoeStart,
+    count_lines,
+    detect_format,
     parse_column_options,
-    read_counts,
     read_log,
     token_card,
 )
@@ -111,41 +109,7 @@ def test_bad_records_become_problems_with_line_numbers(tmp_path: Path) -> None:
     assert [type(r) for r in read_log(csv_log)] == [Hand, Problem]
 
 
-def test_writer_round_trip_in_both_formats() -> None:
-    for fmt in ("jsonl", "csv"):
-        out = io.StringIO()
-        writer = LogWriter(out, fmt, ("banker",))
-        writer.header({"profile": "punto-banco"})
-        writer.shoe_start("1", 8, (index("5S"),))
-        writer.hand("1", 1, (index("9D"), index("TD")), (index("4S"), index("5H")), "player",
-                    {"banker": (100, 0)}, (index("5S"),) if fmt == "csv" else ())
-        suffix = ".jsonl" if fmt == "jsonl" else ".csv"
-        path = Path(f"{__file__}.tmp{suffix}")
-        try:
-            path.write_text(out.getvalue(), encoding="utf-8")
-            hands = [r for r in read_log(path) if isinstance(r, Hand)]
-        finally:
-            path.unlink()
-        assert hands[0].player_values == (9, 0) and hands[0].bets == (("banker", 100, 0),)
-
-
-def test_counts_file(tmp_path: Path) -> None:
-    path = tmp_path / "totals.json"
-    path.write_text(json.dumps({"format": "nine-counts", "hands": 10, "bets": {
-        "tie": {"results": {"Tie": 1, "lose": 9}, "stake": 1000, "returned": 900}}}),
-        encoding="utf-8")
-    counts = read_counts(path)
-    assert counts.hands == 10 and counts.bets[0].results == (("Tie", 1), ("lose", 9))
-    path.write_text(json.dumps({"format": "nine-counts", "hands": 11, "bets": {
-        "tie": {"results": {"Tie": 1, "lose": 9}}}}), encoding="utf-8")
-    with pytest.raises(AnalyzerError, match="results add up to 10, not hands = 11"):
-        read_counts(path)
-
-
-def test_remapped_money_columns_and_running_hand_numbers(tmp_path: Path) -> None:
-    from analyzer.engine.lookup import build_model
-    from analyzer.verify.run import check_file
-
+def test_remapped_money_columns(tmp_path: Path) -> None:
     log = tmp_path / "house.csv"
     log.write_text("Shoe No,Round,Player,Banker,Result,BankBet,BankPaid\n"
                    "A,1,9d Td,4s 3h Kc,P,100,0\n"
@@ -156,9 +120,23 @@ def test_remapped_money_columns_and_running_hand_numbers(tmp_path: Path) -> None
     hands = [r for r in read_log(log, options) if isinstance(r, Hand)]
     assert [h.bets for h in hands] == [(("banker", 100, 0),), (("banker", 100, 0),),
                                        (("banker", 20, 0),)]
-    partial = check_file(log, build_model("punto-banco", 8), options)
-    # shoe B runs on from shoe A's hand numbers: both are whole shoes
-    assert (partial.hands, partial.shoes, partial.whole_shoes) == (3, 2, 2)
-    banker = partial.bets[0]
-    assert (banker.staked_hands, banker.stake, banker.stake_squares, banker.returned) == (
-        3, 220, 100 * 100 * 2 + 20 * 20, 0)
+
+
+def test_the_format_is_told_in_one_place(tmp_path: Path) -> None:
+    counts = tmp_path / "totals.json"
+    counts.write_text('{"format": "nine-counts", "hands": 0}', encoding="utf-8")
+    partial = tmp_path / "partial.json"
+    partial.write_text('{"format": "nine-partial", "version": 1}', encoding="utf-8")
+    lines = tmp_path / "log.json"
+    lines.write_text('{"shoe": "1", "hand": 1}\n', encoding="utf-8")
+    assert [detect_format(p) for p in (counts, partial, lines)] == ["counts", "partial",
+                                                                     "jsonl"]
+    assert detect_format("a.NDJSON.gz") == "jsonl" and detect_format("a.tsv") == "tsv"
+    # a declared format wins, except over a saved partial result
+    assert detect_format(counts, "jsonl") == "jsonl" and detect_format("a.csv", "tsv") == "tsv"
+    assert detect_format(partial, "csv") == "partial"
+    with pytest.raises(AnalyzerError, match="cannot tell the log format from the name"):
+        detect_format("log.txt")
+    with pytest.raises(AnalyzerError, match="holds no hands"):
+        list(read_log(partial))
+    assert count_lines(lines) == 1 and count_lines(tmp_path / "missing.jsonl") == 0

@@ -1,4 +1,8 @@
-"""Shoe-aware verification of card-level profiles: every bet against its exact null."""
+"""Shoe-aware moments: each hand against its exact distribution given the cards dealt.
+
+Card-level profiles test every bet against its exact null (two- and four-card forms, exact
+odds per hand, or the full shoe past the exact-hands limit).
+"""
 
 from __future__ import annotations
 
@@ -24,14 +28,35 @@ from analyzer.engine.shoe_aware import (
 )
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.run import (
-    EXIT_PASS,
-    EXIT_VIOLATIONS,
-    collect,
-    load_partial,
-    save_partial,
-    verify_logs,
-)
+from analyzer.verify.moments import BATCH, ShoeMoments
+from analyzer.verify.partial import load_partial, save_partial
+from analyzer.verify.run import collect, verify_logs
+from analyzer.verify.verdict import EXIT_PASS, EXIT_VIOLATIONS
+
+
+def test_shoe_moments_add_each_hand_given_its_shoe() -> None:
+    model = build_model("punto-banco", 8)
+    moments = ShoeMoments(model)
+    full = list(model.shoe.value_counts())
+    for _ in range(BATCH + 1):  # one batch evaluated as it fills, one hand left queued
+        moments.add(full[:], [100, 0, 0])
+    assert len(moments.rows) == 1
+    moments.flush()
+    table = odds(model.profile, model.shoe)
+    banker = table.bet("banker")
+    hands = BATCH + 1
+    assert moments.expected[0].sum() == pytest.approx(hands)
+    assert moments.ev_sum[0] == pytest.approx(hands * float(banker.ev), rel=1e-9)
+    assert moments.variance_sum[0] == pytest.approx(hands * float(banker.variance), rel=1e-9)
+    assert moments.money_ev[0] == pytest.approx(100 * hands * float(banker.ev), rel=1e-9)
+    assert moments.money_ev[1] == 0.0  # not staked
+    start = [32] * 13
+    moments.add_shoe(start, [0, 4, 0], [True, False, True])  # AS, 2S burned, AS
+    assert moments.rank_mean.sum() == pytest.approx(2)  # two tested cards
+    assert moments.rank_mean[0] == pytest.approx(32 / 416 + 31 / 414)
+    fixed = ShoeMoments(model)
+    fixed.add_shoe(start, [0, 0], [True, True], fixed=True)  # each from the full shoe
+    assert fixed.rank_mean[0] == pytest.approx(2 / 13)
 
 
 def depleted_shoes(name: str, count: int, seed: int) -> np.ndarray:

@@ -1,0 +1,73 @@
+"""Writing hand logs: the simulator's JSON Lines or CSV, in the format :mod:`handlog` reads.
+
+>>> import io
+>>> out = io.StringIO()
+>>> LogWriter(out, "jsonl", ("banker",)).shoe_end("1", 15)
+>>> out.getvalue()
+'{"type":"shoe_end","shoe":"1","cards_left":15}\\n'
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+from analyzer.dealing.handlog import CARD_TEXT, card_text
+from analyzer.errors import AnalyzerError
+
+__all__ = ["LogWriter"]
+
+
+class LogWriter:
+    """Write a hand log (JSON Lines, or CSV with one pair of money columns per bet)."""
+
+    def __init__(self, stream: IO[str], fmt: str, bet_ids: tuple[str, ...]) -> None:
+        if fmt not in ("jsonl", "csv"):
+            raise AnalyzerError(f"cannot write log format {fmt!r} (jsonl or csv)")
+        self.stream = stream
+        self.fmt = fmt
+        self.bet_ids = bet_ids
+        self._csv = csv.writer(stream, lineterminator="\n") if fmt == "csv" else None
+
+    def header(self, fields: Mapping[str, Any]) -> None:
+        """The optional first record (JSON Lines) or the header row (CSV)."""
+        if self._csv is not None:
+            self._csv.writerow(["shoe", "hand", "player_cards", "banker_cards", "winner",
+                                "burn", *(f"{b}_{k}" for b in self.bet_ids
+                                          for k in ("stake", "returned"))])
+        else:
+            self._line({"type": "header", "format": "nine-handlog", "version": 1, **fields})
+
+    def shoe_start(self, shoe: str, decks: int, burn: tuple[int, ...]) -> None:
+        """A shoe opens (JSON Lines only; a CSV log carries burns on the first hand)."""
+        if self._csv is None:
+            self._line({"type": "shoe", "shoe": shoe, "decks": decks,
+                        "burn": [card_text(c) for c in burn]})
+
+    def hand(self, shoe: str, number: int, player: tuple[int, ...], banker: tuple[int, ...],
+             outcome: str, bets: Mapping[str, tuple[int, int]],
+             burn: tuple[int, ...] = ()) -> None:
+        """One hand record."""
+        if self._csv is not None:
+            money = [str(x) for b in self.bet_ids for x in bets.get(b, ("", ""))]
+            self._csv.writerow([shoe, number, " ".join([CARD_TEXT[c] for c in player]),
+                                " ".join([CARD_TEXT[c] for c in banker]), outcome[0].upper(),
+                                " ".join([CARD_TEXT[c] for c in burn]), *money])
+            return
+        record: dict[str, Any] = {"shoe": shoe, "hand": number,
+                                  "player": [CARD_TEXT[c] for c in player],
+                                  "banker": [CARD_TEXT[c] for c in banker], "outcome": outcome,
+                                  "bets": {b: list(m) for b, m in bets.items()}}
+        if burn:
+            record["burn"] = [card_text(c) for c in burn]
+        self._line(record)
+
+    def shoe_end(self, shoe: str, cards_left: int) -> None:
+        """A shoe closes (JSON Lines only)."""
+        if self._csv is None:
+            self._line({"type": "shoe_end", "shoe": shoe, "cards_left": cards_left})
+
+    def _line(self, record: Mapping[str, Any]) -> None:
+        self.stream.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")

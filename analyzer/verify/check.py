@@ -1,0 +1,195 @@
+"""Checking one hand log: every hand replayed and tallied, into the file's :class:`Partial`.
+
+:func:`check_file` streams the log's records and hands each to its piece: the
+:class:`~analyzer.verify.shoes.ShoeTracker` (which shoe, which cards), the
+:class:`~analyzer.verify.replay.Settler` (rules, winner, result labels, payouts), the
+:class:`Tally` (exact counts and money) and, in the shoe-aware model,
+:class:`~analyzer.verify.moments.ShoeMoments`. Violations and malformed records go to the
+file's :class:`~analyzer.verify.partial.IssueLog`, with their file, line, shoe and hand.
+Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.finish`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from analyzer.dealing.handlog import Hand, LogOptions, Problem, ShoeEnd, ShoeStart, read_log
+from analyzer.engine.lookup import Model
+from analyzer.engine.shoe_aware import card_evaluator
+from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.partial import BetTally, IssueLog, Partial
+from analyzer.verify.replay import Payouts, Settler
+from analyzer.verify.shoes import ShoeTracker
+
+__all__ = ["check_file", "Tally"]
+
+
+class Tally:
+    """Hands counted per (results, money) cell, folded into exact per-label counts and money.
+
+    Most hands repeat a cell seen before: its payouts are checked once, when it is new
+    (:meth:`cell`), and the cells are added up into :attr:`counts` and :attr:`money` by
+    :meth:`fold`.
+    """
+
+    LIMIT = 100_000
+
+    def __init__(self, model: Model, settler: Settler) -> None:
+        self.settler = settler
+        self.bet_index = model.bet_index()
+        self.counts = [0] * settler.labels
+        self.money = [[0, 0, 0, 0] for _ in model.bets]  # hands, stake, stake², returned
+        self.hands = 0
+        self.unsettled = 0  # hands too short to settle (a violation each)
+        # (flat labels, bets) -> [hands, violations of those payouts]
+        self.cells: dict[tuple[tuple[int, ...], Payouts], list[Any]] = {}
+
+    def cell(self, labels: tuple[int, ...], bet_labels: dict[str, int],
+             bets: Payouts) -> list[Any]:
+        """A new (results, money) cell, its payouts checked once for all its hands."""
+        if len(self.cells) > self.LIMIT:
+            self.fold()
+        cell = [0, self.settler.payout_problems(bet_labels, bets)]
+        self.cells[(labels, bets)] = cell
+        return cell
+
+    def fold(self) -> None:
+        """Add the cells into the exact per-label counts and money sums."""
+        index = self.bet_index
+        for (labels, bets), (n, _) in self.cells.items():
+            for label in labels:
+                self.counts[label] += n
+            self.hands += n
+            for bet_id, stake, returned in bets:
+                i = index.get(bet_id)
+                if i is None or not stake:  # a zero stake is no staked hand (a payment on
+                    continue                # it is a payout violation, see cell)
+                sums = self.money[i]
+                sums[0] += n
+                sums[1] += n * stake
+                sums[2] += n * stake * stake
+                sums[3] += n * returned
+        self.cells.clear()
+
+
+def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
+               shoe_aware: bool = False, exact_card_bets: bool = True) -> Partial:
+    """Replay one log and return its partial sums (statistics are done by ``finish``).
+
+    ``options.format`` is the log's format as :func:`~analyzer.dealing.handlog.detect_format`
+    told it (``auto``: told here). ``exact_card_bets``: in the shoe-aware model, bets of a
+    card-level profile that need exact odds per hand get them (else they are tested
+    against the full shoe).
+    """
+    options = options or LogOptions()
+    source = str(path)
+    settler = Settler(model, options.rounding)
+    issues = IssueLog(source)
+    evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
+        else None
+    moments = ShoeMoments(model, evaluator) if shoe_aware else None
+    shoes = ShoeTracker(model, issues, moments, evaluator is not None)
+    tally = Tally(model, settler)
+    # the hot loop: bound names
+    entries, entry_for, card_level = settler.entries, settler.entry_for, settler.card_level
+    cells, new_cell = tally.cells, tally.cell
+    violation = issues.violation
+    shoe_hands = shoes.shoe_hands
+    bet_index, bet_count = tally.bet_index, len(model.bets)
+    shoe_aware_hands = 0
+    for rec in read_log(path, options):
+        if type(rec) is Hand:
+            if rec.shoe != shoes.shoe_id or shoes.announced is not None:
+                shoes.new_hand_shoe(rec)
+            elif not rec.shoe and (rec.hand == 1 or rec.burn) and shoes.last_hand:
+                shoes.unnamed_shoe(rec)  # no shoe id logged: hand 1 or a burn opens a shoe
+            elif rec.hand != shoes.last_hand + 1:
+                shoes.gap(rec)
+            shoes.last_hand = rec.hand
+            if rec.burn:
+                shoes.take(rec.burn, rec.line, rec.hand, False)
+            key = (rec.player_values, rec.banker_values)
+            entry = entries.get(key) if not card_level else None
+            if entry is None:
+                entry = entry_for(rec)
+            broken, winner, labels, bet_labels = entry
+            if moments is not None:  # queue the hand's depleted shoe, then deal its cards
+                if labels:
+                    moments.add(shoes.depleted(), _stakes(rec.bets, bet_index, bet_count))
+                    shoe_aware_hands += shoes.tracking
+                shoes.deal(rec)
+            else:
+                shoe_hands.append(rec)
+            if broken is not None:
+                violation(rec, broken[0], broken[1])
+            if not labels:
+                tally.unsettled += 1
+                continue
+            if rec.outcome is not None and rec.outcome != winner:
+                violation(rec, "outcome", f"logged {rec.outcome}, the cards give {winner}")
+            # one count per (results, money) pair: the payouts of a pair are checked once
+            cell = cells.get((labels, rec.bets))
+            if cell is None:
+                cell = new_cell(labels, bet_labels, rec.bets)
+            cell[0] += 1
+            if cell[1]:
+                for kind, message in cell[1]:
+                    violation(rec, kind, message)
+        elif type(rec) is Problem:
+            issues.problem(rec.line, rec.message)
+        elif type(rec) is ShoeStart:
+            shoes.shoe_start(rec)
+        elif type(rec) is ShoeEnd:
+            shoes.announced = None
+    shoes.close_shoe()
+    tally.fold()
+    if moments is not None:
+        moments.flush()
+    return Partial(model.profile.name, model.decks,
+                   "shoe" if moments is not None else "independent", (source,),
+                   tally.hands + tally.unsettled, shoes.shoes, shoes.whole_shoes,
+                   shoe_aware_hands, issues.malformed_count, tuple(issues.malformed),
+                   issues.violation_count, tuple(issues.violations),
+                   tuple(sorted(issues.kinds.items())), _bet_tallies(model, tally, moments),
+                   tuple(shoes.card_counts), *_rank_moments(moments),
+                   undelimited_shoes=shoes.undelimited,
+                   bet_nulls=evaluator.nulls if evaluator is not None else ())
+
+
+def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[int]:
+    """Each bet's stake on a hand, in the model's bet order (0 when not staked)."""
+    stakes = [0] * count
+    for bet_id, stake, _ in bets:
+        i = bet_index.get(bet_id)
+        if i is not None:
+            stakes[i] = stake
+    return stakes
+
+
+def _bet_tallies(model: Model, tally: Tally,
+                 moments: ShoeMoments | None) -> tuple[BetTally, ...]:
+    """Per bet: its result counts and money, and its shoe-aware moments if any."""
+    bets = []
+    offsets = tally.settler.offsets
+    for i, b in enumerate(model.bets):
+        results = tuple(tally.counts[offsets[i]:offsets[i] + len(b.labels)])
+        m = tally.money[i]
+        if moments is not None:
+            bets.append(BetTally(
+                b.bet.id, results, m[0], m[1], m[2], m[3],
+                tuple(float(x) for x in moments.expected[i]),
+                tuple(float(x) for x in moments.covariance[i].reshape(-1)),
+                float(moments.ev_sum[i]), float(moments.variance_sum[i]),
+                float(moments.money_ev[i]), float(moments.money_variance[i])))
+        else:
+            bets.append(BetTally(b.bet.id, results, m[0], m[1], m[2], m[3]))
+    return tuple(bets)
+
+
+def _rank_moments(moments: ShoeMoments | None) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The dealt cards' expected rank counts and their covariance (shoe-aware model)."""
+    if moments is None:
+        return (), ()
+    return (tuple(float(x) for x in moments.rank_mean),
+            tuple(float(x) for x in moments.rank_covariance.reshape(-1)))

@@ -1,0 +1,101 @@
+"""Shoe-aware moments: each hand's exact distribution given the cards already dealt.
+
+Hands dealt from a shoe are not independent draws from the full shoe. When a log holds
+whole shoes, each hand is tested against its exact distribution given every card already
+dealt from its shoe (evaluated in float64 on the same polynomial as
+:mod:`analyzer.engine.odds`); observed minus expected is then a martingale, and the tests
+use its summed conditional covariance. :class:`ShoeMoments` adds those expectations and
+covariances up, per bet and for the dealt cards' ranks, evaluating :data:`BATCH` depleted
+shoes at a time. Unlogged burn cards do no harm: unseen cards are exchangeable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from analyzer.dealing.handlog import CARD_RANK
+from analyzer.engine.lookup import Model
+from analyzer.engine.shoe_aware import (
+    CardShoeAwareEvaluator,
+    ShoeAwareEvaluator,
+    shoe_aware_evaluator,
+)
+
+__all__ = ["BATCH", "ShoeMoments"]
+
+#: Hands evaluated together in the shoe-aware model.
+BATCH = 128
+
+
+class ShoeMoments:
+    """Buffers (depleted shoe, stakes) rows and adds their expectations up in batches.
+
+    Rows are ten point-value counts, or 52 card counts with a card-level evaluator.
+    """
+
+    def __init__(self, model: Model,
+                 evaluator: ShoeAwareEvaluator | CardShoeAwareEvaluator | None = None) -> None:
+        self.model = model
+        self.evaluator = evaluator if evaluator is not None else shoe_aware_evaluator(model)
+        self.rows: list[list[int]] = []
+        self.stakes: list[list[int]] = []
+        nbets = len(model.bets)
+        self.expected = [np.zeros(len(b.labels)) for b in model.bets]
+        self.covariance = [np.zeros((len(b.labels), len(b.labels))) for b in model.bets]
+        self.ev_sum = np.zeros(nbets)
+        self.variance_sum = np.zeros(nbets)
+        self.money_ev = np.zeros(nbets)
+        self.money_variance = np.zeros(nbets)
+        self.rank_mean = np.zeros(13)
+        self.rank_covariance = np.zeros((13, 13))
+        self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
+
+    def add(self, remaining: list[int], stakes: list[int]) -> None:
+        """Queue one hand: the shoe it was dealt from, and each bet's stake on it."""
+        self.rows.append(remaining)
+        self.stakes.append(stakes)
+        if len(self.rows) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Evaluate the queued hands and add their moments up."""
+        if not self.rows:
+            return
+        ev = self.evaluator
+        result = ev.evaluate(np.array(self.rows, dtype=np.float64))
+        stakes = np.array(self.stakes, dtype=np.float64)
+        self.rows, self.stakes = [], []
+        for b, part in enumerate(ev.bet_slices):
+            p = result[:, part]
+            self.expected[b] += p.sum(axis=0)
+            self.covariance[b] += np.diag(p.sum(axis=0)) - p.T @ p
+            mean = p @ self.nets[b]
+            variance = p @ (self.nets[b] ** 2) - mean**2
+            self.ev_sum[b] += mean.sum()
+            self.variance_sum[b] += variance.sum()
+            self.money_ev[b] += (stakes[:, b] * mean).sum()
+            self.money_variance[b] += (stakes[:, b] ** 2 * variance).sum()
+
+    def add_shoe(self, start: Sequence[int], cards: Sequence[int], tested: Sequence[bool],
+                 fixed: bool = False) -> None:
+        """Rank moments of a shoe's cards dealt in order, each given the cards before it.
+
+        Whatever decides which position is dealt next, the next card is uniform over the
+        cards left, so each dealt card's rank has a known conditional distribution.
+        """
+        if not cards:
+            return
+        ranks = np.array([CARD_RANK[c] - 1 for c in cards])
+        one_hot = np.zeros((len(cards), 13))
+        one_hot[np.arange(len(cards)), ranks] = 1.0
+        before = np.asarray(start, dtype=np.float64) - np.cumsum(one_hot, axis=0) + one_hot
+        if fixed:  # a shoe not followed from its start: the full shoe's proportions
+            before = np.tile(np.asarray(start, dtype=np.float64), (len(cards), 1))
+        left = before.sum(axis=1)
+        keep = np.asarray(tested, dtype=bool) & (left > 0)
+        p = before[keep] / left[keep, None]
+        self.rank_mean += p.sum(axis=0)
+        self.rank_covariance += np.diag(p.sum(axis=0)) - p.T @ p
+

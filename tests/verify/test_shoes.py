@@ -1,0 +1,97 @@
+"""Per-shoe bookkeeping: shoes told apart with or without ids, composition, followed shoes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyzer.dealing.handlog import ShoeStart, make_hand
+from analyzer.engine.lookup import build_model
+from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.partial import IssueLog
+from analyzer.verify.run import verify_logs
+from analyzer.verify.shoes import ShoeTracker
+from analyzer.verify.verdict import EXIT_INPUT, EXIT_PASS
+from tests.verify.conftest import cli, csv_rows, drop_columns, write_rows
+
+
+@pytest.mark.parametrize("model", ["independent", "shoe"])
+def test_a_csv_log_without_shoe_ids_opens_a_shoe_at_hand_one(clean_csv: Path, tmp_path: Path,
+                                                              model: str) -> None:
+    no_shoe = tmp_path / "no-shoe.csv"
+    write_rows(no_shoe, drop_columns(csv_rows(clean_csv), "shoe"))
+    with_ids = verify_logs([str(clean_csv)], model_name=model)
+    verdict = verify_logs([str(no_shoe)], model_name=model)
+    assert verdict.malformed_count == 0, verdict.malformed[:3]
+    assert verdict.exit_code == with_ids.exit_code == EXIT_PASS
+    assert (verdict.shoes, verdict.whole_shoes, verdict.hands) == (8, 8, with_ids.hands)
+    assert [t.statistic for t in verdict.tests] == pytest.approx(
+        [t.statistic for t in with_ids.tests])
+    # hand numbers running on across shoes: the burn entry on each shoe's first hand opens it
+    rows = drop_columns(csv_rows(clean_csv), "shoe")
+    for number, row in enumerate(rows[1:], start=1):
+        row[0] = str(number)
+    running = tmp_path / "running.csv"
+    write_rows(running, rows)
+    verdict = verify_logs([str(running)], model_name=model)
+    assert verdict.malformed_count == 0 and verdict.shoes == 8
+    assert verdict.exit_code == EXIT_PASS
+
+
+def test_shoes_that_cannot_be_told_apart_skip_the_composition_check(clean_csv: Path,
+                                                                     tmp_path: Path) -> None:
+    rows = drop_columns(csv_rows(clean_csv), "shoe", "burn")
+    for number, row in enumerate(rows[1:], start=1):
+        row[0] = str(number)
+    blind = tmp_path / "blind.csv"
+    write_rows(blind, rows)
+    verdict = verify_logs([str(blind)], model_name="independent")
+    assert verdict.malformed_count == 0 and verdict.exit_code == EXIT_PASS
+    assert any("could not be told apart" in note for note in verdict.notes)
+    code, out, _ = cli("verify", str(blind), "--model", "independent")
+    assert code == EXIT_PASS and "could not be told apart" in out
+    # a real shoe without an id that holds too many of a card is still caught
+    one_deck = tmp_path / "one-deck.csv"
+    one_deck.write_text("hand,player_cards,banker_cards\n1,As 2c,3d Kh\n2,As 5c,Td Jh\n",
+                        encoding="utf-8")
+    for model in ("independent", "shoe"):
+        verdict = verify_logs([str(one_deck)], decks=1, model_name=model)
+        assert verdict.exit_code == EXIT_INPUT, model
+        assert [i.kind for i in verdict.malformed] == ["composition"]
+
+
+def test_a_followed_shoe_deals_its_cards_in_order() -> None:
+    model = build_model("punto-banco", 1)
+    issues = IssueLog("log.jsonl")
+    shoes = ShoeTracker(model, issues, ShoeMoments(model))
+    shoes.shoe_start(ShoeStart(1, "7", 1, (0,)))  # AS burned
+    assert (shoes.shoes, shoes.whole_shoes, shoes.tracking) == (1, 1, True)
+    full = list(model.shoe.value_counts())
+    left = shoes.depleted()
+    assert sum(left) == sum(full) - 1 and left[1] == full[1] - 1  # an ace fewer
+    hand = make_hand(2, "7", 1, (38, 35), (4, 8, 12))  # TD 9C, 2S 3S 4S
+    shoes.deal(hand)
+    assert shoes.sequence == [0, 38, 4, 35, 8, 12] and shoes.tested == [False] + [True] * 5
+    assert sum(shoes.depleted()) == sum(full) - 6
+    shoes.close_shoe()
+    assert sum(shoes.card_counts) == 5 and shoes.card_counts[0] == 0  # burns are not dealt
+    assert issues.malformed_count == 0
+    shoes.open_shoe("8", False, (), 3)
+    assert shoes.depleted() == full  # not followed: the full shoe
+    shoes.take((0, 0), 4, 1, True)  # two aces of spades in a one-deck shoe
+    assert issues.malformed_count == 1 and issues.malformed[0].kind == "composition"
+    assert "card AS appears 2 times in shoe 8" in issues.malformed[0].message
+
+
+def test_a_gap_in_the_hand_numbers_stops_following_the_shoe() -> None:
+    model = build_model("punto-banco", 8)
+    issues = IssueLog("log.csv")
+    shoes = ShoeTracker(model, issues)
+    shoes.new_hand_shoe(make_hand(2, "1", 1, (38, 35), (0, 4)))
+    assert shoes.tracking and shoes.whole_shoes == 1
+    shoes.last_hand = 1
+    shoes.gap(make_hand(3, "1", 3, (38, 35), (0, 4)))
+    assert not shoes.tracking
+    assert [(i.line, i.kind) for i in issues.malformed] == [(3, "sequence")]
+    assert "hand number 3 follows 1 in shoe 1" in issues.malformed[0].message
