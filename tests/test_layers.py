@@ -91,9 +91,10 @@ def test_every_module_is_small_documented_and_declares_its_names(name: str) -> N
     assert len(text.splitlines()) <= MAX_LINES
     assert ast.get_docstring(tree), f"{name} has no docstring saying what it owns"
     if path.name != "__main__.py":
-        assert any(isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
-            for node in tree.body), f"{name} has no __all__"
+        assert any(isinstance(target, ast.Name) and target.id == "__all__"
+                   for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)
+                   for target in (node.targets if isinstance(node, ast.Assign)
+                                  else [node.target])), f"{name} has no __all__"
 
 
 def test_the_layering_check_catches_an_upward_import(tmp_path: Path) -> None:

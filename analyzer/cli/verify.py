@@ -15,7 +15,9 @@ from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.verify import render_junit, render_verdict
-from analyzer.verify.run import collect, finish, save_partial
+from analyzer.verify.partial import save_partial
+from analyzer.verify.run import collect
+from analyzer.verify.verdict import finish
 
 __all__ = ["expand_logs", "simulate", "verify"]
 

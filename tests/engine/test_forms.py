@@ -16,7 +16,8 @@ from analyzer.engine.odds import odds
 from analyzer.engine.shoe_aware import NULL_FOUR_CARD, NULL_TWO_CARD, card_evaluator
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify import EXIT_PASS, verify_logs
+from analyzer.verify import EXIT_PASS
+from analyzer.verify.run import verify_logs
 
 BETS = {
     "side-bets": ("either-pair", "perfect-pair", "perfect-pair-both"),

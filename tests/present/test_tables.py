@@ -28,7 +28,7 @@ from analyzer.present.tables.publication import (
     write_tables,
 )
 from analyzer.present.tables.sections import ALPHA, RTP_ERROR
-from analyzer.verify.run import rtp_hands_needed
+from analyzer.verify.statistics import rtp_hands_needed
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 

@@ -11,7 +11,9 @@ import pytest
 import analyzer.verify.run as run
 from analyzer.dealing.handlog import LogOptions, detect_format
 from analyzer.errors import AnalyzerError
-from analyzer.verify import EXIT_PASS, collect, save_partial, verify_logs
+from analyzer.verify import EXIT_PASS
+from analyzer.verify.partial import save_partial
+from analyzer.verify.run import collect, verify_logs
 from tests.verify.conftest import cli, split_log, write_log
 
 
