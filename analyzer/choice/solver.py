@@ -38,13 +38,15 @@ import numpy as np
 from scipy.optimize import linprog
 
 from analyzer.choice.game import ChoiceGame, build_game
+from analyzer.choice.strategy import banker_vector, load_strategy, player_vector
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import STOOD, ChoiceRules, hand_label
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BankerChoice", "Certificate", "Equilibrium", "evaluate_game", "Evaluation", "METHOD",
-           "MIXED_TOLERANCE", "observation_is_stand", "PlayerChoice", "solve", "solve_game"]
+__all__ = ["BankerChoice", "Certificate", "Equilibrium", "evaluate_game", "evaluate_strategies",
+           "Evaluation", "METHOD", "MIXED_TOLERANCE", "observation_is_stand", "PlayerChoice",
+           "solve", "solve_game"]
 
 #: How far from 0 or 1 a floating-point draw probability must be to count as mixed.
 MIXED_TOLERANCE = 1e-7
@@ -482,3 +484,14 @@ def evaluate_game(game: ChoiceGame, x: Sequence[Fraction],
 def observation_is_stand(observation: str) -> bool:
     """Whether a banker cell follows the player standing."""
     return observation == STOOD
+
+
+def evaluate_strategies(game: ChoiceGame, player: str, banker: str) -> Evaluation:
+    """:func:`evaluate_game` for strategies named as ``nine evaluate`` names them: a strategy
+    file, ``"house"`` (draw on 0-4) or ``"equilibrium"`` (the certified solution)."""
+    equilibrium = solve_game(game) if "equilibrium" in (player, banker) else None
+    x = ([cell.draw for cell in equilibrium.player] if equilibrium and player == "equilibrium"
+         else player_vector(load_strategy(player, "player"), game))
+    y = ([cell.draw for cell in equilibrium.banker] if equilibrium and banker == "equilibrium"
+         else banker_vector(load_strategy(banker, "banker"), game))
+    return evaluate_game(game, x, y)

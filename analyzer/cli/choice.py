@@ -11,7 +11,7 @@ import click
 from analyzer.choice import solver
 from analyzer.choice.game import build_game
 from analyzer.choice.session import people_from_options, play_session
-from analyzer.choice.strategy import banker_vector, load_strategy, player_vector, strategy_text
+from analyzer.choice.strategy import strategy_text
 from analyzer.choice.table_report import table_report
 from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
 from analyzer.errors import AnalyzerError
@@ -127,15 +127,9 @@ def evaluate(profile: str, player_strategy: str, banker_strategy: str, players: 
     """Exact value of a strategy pair, each side's best response and exploitability."""
     _, rules, shoe, information = _choice_setup(
         profile, players, by, decks, infinite, remove, shoe_file, card_order)
-    game = build_game(rules, shoe, information)
-    equilibrium = None
-    if "equilibrium" in (player_strategy, banker_strategy):
-        equilibrium = solver.solve_game(game)
-    x = ([c.draw for c in equilibrium.player] if player_strategy == "equilibrium"
-         and equilibrium else player_vector(load_strategy(player_strategy, "player"), game))
-    y = ([c.draw for c in equilibrium.banker] if banker_strategy == "equilibrium"
-         and equilibrium else banker_vector(load_strategy(banker_strategy, "banker"), game))
-    click.echo(render_evaluation(solver.evaluate_game(game, x, y), fmt), nl=False)
+    result = solver.evaluate_strategies(build_game(rules, shoe, information), player_strategy,
+                                        banker_strategy)
+    click.echo(render_evaluation(result, fmt), nl=False)
 
 
 @click.command()
