@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -74,13 +75,9 @@ def test_one_player_gives_the_heads_up_value_exactly(decks: int) -> None:
         assert dynamics(game, [plan], bank, rounds=3).equilibrium
 
 
-def test_three_people_match_dealing_every_card_sequence() -> None:
-    game = build_table(RULES, TINY, 2)
-    rng = random.Random(3)
-    plans = [tuple(Fraction(rng.randint(0, 1)) for _ in HANDS) for _ in range(2)]
-    bank = BankerPlan(2, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(9))
-                               for _ in HANDS))
-    values = seat_values(game, plans, bank)
+def _deal_every_sequence(plans: list[Any], bank: BankerPlan) -> tuple[list[int], int]:
+    """Both seats' summed results over every ordered deal of nine values from the tiny shoe,
+    each played by :func:`play_hand`, and the number of deals (independent of the weights)."""
     counts = Counter(v for v, n in enumerate(TINY.value_counts()) for _ in range(n))
     totals = [0, 0]
     deals = 0
@@ -100,6 +97,17 @@ def test_three_people_match_dealing_every_card_sequence() -> None:
                 counts[value] += 1
 
     deal([], 1)
+    return totals, deals
+
+
+def test_three_people_match_dealing_every_card_sequence() -> None:
+    game = build_table(RULES, TINY, 2)
+    rng = random.Random(3)
+    plans = [tuple(Fraction(rng.randint(0, 1)) for _ in HANDS) for _ in range(2)]
+    bank = BankerPlan(2, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(9))
+                               for _ in HANDS))
+    values = seat_values(game, plans, bank)
+    totals, deals = _deal_every_sequence(plans, bank)
     assert deals == 10 * 9 * 8 * 7 * 6 * 5 * 4 * 3 * 2
     assert values.players == (Fraction(totals[0], deals), Fraction(totals[1], deals))
     assert values.players[0] != values.players[1]  # this banker plan treats seats unequally
@@ -116,25 +124,7 @@ def test_informed_strategies_match_dealing_every_card_sequence() -> None:
     bank = BankerPlan(2, tuple(tuple(Fraction(rng.randint(0, 1)) for _ in range(9))
                                for _ in HANDS))
     values = seat_values(game, plans, bank)
-    counts = Counter(v for v, n in enumerate(TINY.value_counts()) for _ in range(n))
-    totals = [0, 0]
-    deals = 0
-
-    def deal(sequence: list[int], ways: int) -> None:
-        nonlocal deals
-        if len(sequence) == 9:
-            results, _ = play_hand(sequence, plans, bank, RULES, random.Random(0))
-            for seat in range(2):
-                totals[seat] += ways * results[seat]
-            deals += ways
-            return
-        for value, left in list(counts.items()):
-            if left:
-                counts[value] -= 1
-                deal([*sequence, value], ways * left)
-                counts[value] += 1
-
-    deal([], 1)
+    totals, deals = _deal_every_sequence(plans, bank)
     assert values.players == (Fraction(totals[0], deals), Fraction(totals[1], deals))
     # The banker's and seat 1's best responses see seat 2's informed play.
     _, banker_best = banker_best_response(game, plans)
