@@ -155,5 +155,8 @@ def deck_formulas(profile: Profile | str, bet_ids: Sequence[str] = ()) -> tuple[
     """Formulas for the listed bets (every bet of the profile when none are listed)."""
     if isinstance(profile, str):
         profile = load_profile(profile)
+    if profile.tableau is None:
+        raise AnalyzerError(f"profile {profile.name!r} has no fixed tableau (its players choose): "
+                            "it has no EV formula in the deck count; use nine solve")
     ids = list(bet_ids) or [b.id for b in profile.bets]
     return tuple(deck_formula(profile, bet_id) for bet_id in ids)

@@ -17,6 +17,7 @@ contains its solution.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -65,16 +66,23 @@ class PayoutSolution:
 def parse_edge(text: str) -> Fraction:
     """A house edge as ``0.05``, ``5%`` or ``1/20``, exactly.
 
+    An edge is between -100% and 100% and written without an exponent, so a hostile value
+    cannot make the exact arithmetic run for ever.
+
     >>> parse_edge("5%"), parse_edge("0.0125"), parse_edge("1/20")
     (Fraction(1, 20), Fraction(1, 80), Fraction(1, 20))
     """
     raw = text.strip()
+    number = raw[:-1].strip() if raw.endswith("%") else raw
+    if len(number) > 40 or not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?|-?\.[0-9]+", number):
+        raise AnalyzerError(f"edge {text!r} is not a number (e.g. 0.05, 5% or 1/20)")
     try:
-        if raw.endswith("%"):
-            return Fraction(raw[:-1].strip()) / 100
-        return Fraction(raw)
-    except (ValueError, ZeroDivisionError):
+        edge = Fraction(number) / (100 if raw.endswith("%") else 1)
+    except ZeroDivisionError:
         raise AnalyzerError(f"edge {text!r} is not a number (e.g. 0.05, 5% or 1/20)") from None
+    if not -1 < edge < 1:
+        raise AnalyzerError(f"edge {text!r} must lie between -100% and 100%")
+    return edge
 
 
 def find_line(bet: Bet, line: int | str) -> int:

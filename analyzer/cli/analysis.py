@@ -13,8 +13,11 @@ from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
 from analyzer.cli.common import (
+    DEALING_DECKS,
     FORMAT_OPTION,
+    SEED,
     build_shoe,
+    check_bets,
     friendly,
     profile_option,
     progress_bar,
@@ -64,10 +67,11 @@ def solve_payout(profile: str, bet_id: str, line: str, edge: str, decks: int | N
 
 @click.command()
 @profile_option()
-@click.option("--decks", type=int, default=None, help="Decks [default: the profile's].")
-@click.option("--samples", type=int, default=2000, show_default=True,
-              help="Seeded depleted shoes for the count's correlation with the exact EV.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--decks", type=DEALING_DECKS, default=None, help="Decks [default: the profile's].")
+@click.option("--samples", type=click.IntRange(0, 100_000), default=2000, show_default=True,
+              help="Seeded depleted shoes for the count's correlation with the exact EV "
+                   "(0 to 100,000).")
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
               help="Write a PNG bar chart of the removal effects (needs matplotlib).")
 @click.option("--bet", "bets", multiple=True, help="Bets to plot (repeatable) [default: all].")
@@ -76,6 +80,7 @@ def solve_payout(profile: str, bet_id: str, line: str, edge: str, decks: int | N
 def eor(profile: str, decks: int | None, samples: int, seed: int, plot_file: str | None,
         bets: tuple[str, ...], fmt: str) -> None:
     """Exact effects of removal per card and the best balanced linear count of each bet."""
+    check_bets(profile, bets)
     result = removal_effects(profile, decks, samples, seed)
     click.echo(render_removal(result, fmt), nl=False)
     if plot_file:
@@ -84,11 +89,12 @@ def eor(profile: str, decks: int | None, samples: int, seed: int, plot_file: str
 
 @click.command()
 @profile_option()
-@click.option("--decks", type=int, default=None, help="Decks [default: the profile's].")
-@click.option("--shoes", type=int, default=100, show_default=True, help="Shoes to deal.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--decks", type=DEALING_DECKS, default=None, help="Decks [default: the profile's].")
+@click.option("--shoes", type=click.IntRange(1, 10_000), default=100, show_default=True,
+              help="Shoes to deal (1 to 10,000).")
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--every", type=int, default=10, show_default=True,
+@click.option("--every", type=click.IntRange(1, 1_000), default=10, show_default=True,
               help="Show every N-th hand number in the by-hand table.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
               help="Write a PNG of EV by hand number with the windows (needs matplotlib).")
@@ -98,8 +104,9 @@ def eor(profile: str, decks: int | None, samples: int, seed: int, plot_file: str
 def shoe(profile: str, decks: int | None, shoes: int, seed: int, quiet: bool, every: int,
          plot_file: str | None, bets: tuple[str, ...], fmt: str) -> None:
     """Deal shoes by the profile's procedure; exact EV of every bet before every hand."""
+    check_bets(profile, bets)
     with progress_bar("nine shoe", quiet) as on_progress:
         result = simulate_shoes(profile, decks, shoes, seed, on_progress=on_progress)
-    click.echo(render_shoe(result, fmt, max(every, 1)), nl=False)
+    click.echo(render_shoe(result, fmt, every), nl=False)
     if plot_file:
         click.echo(f"wrote {plot_shoe(result, plot_file, bets)}", err=True)

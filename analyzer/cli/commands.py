@@ -13,7 +13,9 @@ on stderr and exit with status 2 (never a traceback): see
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -82,6 +84,40 @@ class LazyGroup(click.Group):
                 raise TypeError(f"{target} is not a click command")
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command; every failure is one line on stderr, never a traceback.
+
+        Usage errors (a bad option value, an unknown option) exit 2 like bad input; running
+        out of memory or nesting too deep exits 2 naming the limit; any other failure is an
+        internal error, exit 70 (``NINE_DEBUG=1`` shows its traceback).
+        """
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.Abort:
+            click.echo("nine: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            where = f"{exc.ctx.command_path}: " if isinstance(exc, click.UsageError) and exc.ctx \
+                else "nine: "
+            message = " ".join(exc.format_message().split())
+            click.echo(f"{where}error: {message}", err=True)
+            sys.exit(exc.exit_code)
+        except (MemoryError, RecursionError) as exc:
+            kind = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
+            click.echo(f"nine: error: {kind} (see the limits in the README)", err=True)
+            sys.exit(2)
+        except Exception as exc:
+            if os.environ.get("NINE_DEBUG"):
+                raise
+            click.echo(f"nine: internal error: {type(exc).__name__}: {exc} (NINE_DEBUG=1 shows "
+                       "the traceback; please report it)", err=True)
+            sys.exit(70)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The commands and their summaries, as click lists them, importing none."""

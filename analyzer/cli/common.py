@@ -4,8 +4,9 @@ the shoe they describe, and the progress bar drawn from a library ``on_progress`
 
 from __future__ import annotations
 
+import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
@@ -13,12 +14,29 @@ from typing import Any, TypeVar
 import click
 
 from analyzer.errors import AnalyzerError
+from analyzer.rules.profile import MAX_DECKS, load_profile
 from analyzer.rules.shoe import Shoe, make_shoe
 
-__all__ = ["build_shoe", "F", "FORMAT_OPTION", "friendly", "profile_option", "progress_bar",
-           "shoe_options"]
+__all__ = ["build_shoe", "check_bets", "DEALING_DECKS", "EXACT_DECKS", "F", "FORMAT_OPTION",
+           "friendly", "probability", "profile_option", "progress_bar", "SEED", "shoe_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: Decks of a shoe the exact engine prices (``nine odds`` and friends): the engine is exact at
+#: any size, and a profile may name at most this many.
+EXACT_DECKS = click.IntRange(1, MAX_DECKS)
+#: Decks of a shoe that is dealt card by card (``nine shoe``, ``simulate``, ``session``,
+#: ``eor`` samples): every card is held in memory per shoe; casinos use 1 to 12.
+DEALING_DECKS = click.IntRange(1, 64)
+#: Seeds of Python's random generator, as the commands document them.
+SEED = click.IntRange(0, 2**63 - 1)
+
+
+def probability(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """An option callback: a probability strictly between 0 and 1 (``nan`` refused)."""
+    if not math.isfinite(value) or not 0 < value < 1:
+        raise click.BadParameter(f"{value!r} is not a probability strictly between 0 and 1")
+    return value
 
 
 def friendly(func: F) -> F:
@@ -56,7 +74,7 @@ def shoe_options(func: F) -> F:
     func = click.option("--remove", default="", metavar="CARDS",
                         help='Cards taken out of the shoe, e.g. "4S 4H TD".')(func)
     func = click.option("--infinite", is_flag=True, help="The infinite-deck limit.")(func)
-    func = click.option("--decks", type=int, default=None,
+    func = click.option("--decks", type=EXACT_DECKS, default=None,
                         help="Number of 52-card decks [default: the profile's].")(func)
     return func
 
@@ -65,6 +83,13 @@ FORMAT_OPTION = click.option(
     "--format", "fmt", default="text", show_default=True,
     type=click.Choice(["text", "markdown", "csv", "json", "latex", "html"]),
     help="Output format.")
+
+
+def check_bets(profile: str, bets: Sequence[str]) -> None:
+    """Every bet named by ``--bet`` exists in the profile (checked before any long work)."""
+    rules = load_profile(profile)
+    for bet_id in bets:
+        rules.bet(bet_id)
 
 
 def build_shoe(profile_decks: int, decks: int | None, infinite: bool, remove: str,

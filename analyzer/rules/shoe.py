@@ -180,7 +180,7 @@ class Shoe:
 
 def _parse_count(text: str, where: str) -> int:
     try:
-        n = int(text) if len(text) <= 12 else -1 - MAX_COUNT
+        n = int(text) if len(text) <= 12 else MAX_COUNT + 1
     except ValueError:
         raise AnalyzerError(f"{where}: count {text!r} is not an integer") from None
     if n < 0:

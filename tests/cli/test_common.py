@@ -47,7 +47,7 @@ def test_shoe_too_small(tmp_path: Path) -> None:
 
 
 def test_negative_decks() -> None:
-    assert_one_line_error(["odds", "--decks", "-2"], "decks must be a positive integer")
+    assert_one_line_error(["odds", "--decks", "-2"], "-2 is not in the range 1<=x<=100000")
 
 
 def test_unknown_profile() -> None:

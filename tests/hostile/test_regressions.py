@@ -1,0 +1,71 @@
+"""Every hostile case once found to end in a traceback, a wrong exit code, a hang or a huge
+allocation: each is now one error line and exit 2 (nothing of the work started)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.test_fuzz import assert_clean, run
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILE = (ROOT / "analyzer" / "profiles" / "punto-banco.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["eor", "--samples", "-1"], "'--samples': -1 is not in the range 0<=x<=100000"),
+    (["eor", "--samples", "100000000"], "'--samples': 100000000 is not in the range"),
+    (["eor", "--seed", "-1"], "'--seed': -1 is not in the range"),
+    (["eor", "--bet", "nope", "--samples", "0"], "has no bet 'nope'"),
+    (["shoe", "--every", "0"], "'--every': 0 is not in the range 1<=x<=1000"),
+    (["shoe", "--decks", "100000"], "'--decks': 100000 is not in the range 1<=x<=64"),
+    (["shoe", "--decks", "1000000"], "'--decks': 1000000 is not in the range 1<=x<=64"),
+    (["shoe", "--shoes", "0"], "'--shoes': 0 is not in the range"),
+    (["formula", "--profile", "lucky9-home"], "has no fixed tableau"),
+    (["solve-payout", "--bet", "tie", "--line", "1", "--edge", "1e308"], "is not a number"),
+    (["solve-payout", "--bet", "tie", "--line", "1", "--edge", "200%"], "between -100% and"),
+    (["odds", "--decks", "0"], "'--decks': 0 is not in the range 1<=x<=100000"),
+    (["odds", "--decks", "true"], "'--decks': 'true' is not a valid integer"),
+])
+def test_bad_options_are_refused_before_any_work(args: list[str], message: str) -> None:
+    code, output = run(args)
+    assert_clean(code, output)
+    assert code == 2 and message in output
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a binary file, not text"),
+    (PROFILE.replace("Punto banco", "Punto banc\xe9").encode("latin-1"), "not UTF-8 (byte 0xe9)"),
+    (PROFILE.encode("utf-16"), "UTF-16 encoded"),
+    (gzip.compress(PROFILE.encode())[:200], "the gzip stream is truncated"),
+    (gzip.compress(PROFILE.encode()), None),  # gzip is found by its magic bytes
+    (("a = " + "[" * 500 + "]" * 500 + "\n").encode(), "nested more than 64 levels"),
+    (("name = 1" + "0" * 5000 + "\n").encode(), "digits"),
+    (b"\xef\xbb\xbf" + PROFILE.encode(), None),  # a UTF-8 byte-order mark is accepted
+])
+def test_profiles_in_any_encoding_are_one_line(tmp_path: Path, data: bytes,
+                                               message: str | None) -> None:
+    path = tmp_path / "hostile.toml"
+    path.write_bytes(data)
+    code, output = run(["odds", "--profile", str(path), "--decks", "1", "--no-distributions"])
+    assert_clean(code, output)
+    if message is None:
+        assert code == 0
+    else:
+        assert code == 2 and message in output and str(path) in output
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"decks 1\nKD 99999999999999999999\n", "above 100,000"),
+    (b"decks 1\nKD 100001\n", "above 100,000"),
+    ("decks 1\nremove K\u2660 K\u2660 K\u2660 K\u2660 K\u2660\n".encode(), "none left"),
+    (b"decks 1\nremove 4\xa3\n", "not UTF-8"),
+])
+def test_shoe_files_are_one_line(tmp_path: Path, data: bytes, message: str) -> None:
+    path = tmp_path / "hostile.shoe"
+    path.write_bytes(data)
+    code, output = run(["odds", "--shoe", str(path), "--no-distributions"])
+    assert_clean(code, output)
+    assert code == 2 and message in output
