@@ -28,15 +28,15 @@ beats an ``any`` holding. The common house rule, for either side::
 
 from __future__ import annotations
 
-import tomllib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Literal
 
 from analyzer.choice.game import ChoiceGame
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import parse_toml, read_text
 from analyzer.rules.choice_rules import STOOD, hand_label, parse_hand
 
 __all__ = ["HOUSE_RULE", "Key", "Side", "Strategy", "banker_vector", "check_observations",
@@ -76,6 +76,9 @@ class Strategy:
         return self.default
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def _probability(value: Any, where: str) -> Fraction:
     if isinstance(value, bool):
         raise AnalyzerError(f"{where}: expected a probability, 'draw' or 'stand'")
@@ -83,8 +86,12 @@ def _probability(value: Any, where: str) -> Fraction:
         return Fraction(1)
     if value == "stand":
         return Fraction(0)
+    # no exponents: "1e-999999999" would make the exact arithmetic run for ever
+    text = repr(value) if isinstance(value, float) else str(value).strip()
+    if len(text) > 40 or not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", text):
+        raise AnalyzerError(f"{where}: {value!r} is not a probability, 'draw' or 'stand'")
     try:
-        probability = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+        probability = Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise AnalyzerError(f"{where}: {value!r} is not a probability, 'draw' or 'stand'"
                             ) from None
@@ -95,13 +102,14 @@ def _probability(value: Any, where: str) -> Fraction:
 
 def _keys(text: str, where: str) -> list[Key]:
     if "-" in text:
-        if not (text.replace("-", "").isdigit() and len(text.split("-")) == 2):
+        if not (text.replace("-", "").isascii() and text.replace("-", "").isdigit()
+                and len(text.split("-")) == 2):
             raise AnalyzerError(f"{where}: {text!r}: a range of totals is written like '0-4'")
         low, high = (int(part) for part in text.split("-"))
         if not 0 <= low <= high <= 9:
             raise AnalyzerError(f"{where}: total range {text!r} must lie in 0-9")
         return [("total", t) for t in range(low, high + 1)]
-    if text.isdigit() and len(text) == 1:
+    if text in _DIGITS:
         return [("total", int(text))]
     try:
         return [("hand", parse_hand(text))]
@@ -116,17 +124,14 @@ def _observation(text: str, where: str) -> str:
         return name
     symbols = {"t": "0", "j": "0", "q": "0", "k": "0", "a": "1", "10": "0"}
     name = symbols.get(name, name)
-    if name.isdigit() and len(name) == 1:
+    if name in _DIGITS:
         return name
     raise AnalyzerError(f"{where}: unknown observation {text!r} (any, drew, stood, 0-9, T, A)")
 
 
 def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
     """Parse a strategy document; ``side`` fills in a missing ``side`` field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise AnalyzerError(f"{where}: invalid TOML: {exc}") from None
+    data = parse_toml(text, where)
     unknown = set(data) - {"side", "default", "draw", "name", "by", "note", "profile"}
     if unknown:
         raise AnalyzerError(f"{where}: {sorted(unknown)[0]}: unknown field")
@@ -183,12 +188,7 @@ def load_strategy(name_or_path: str, side: Side) -> Strategy:
     """A strategy file, or ``house`` (draw on 4 or less, stand on 5 or more)."""
     if name_or_path == "house":
         return parse_strategy(HOUSE_RULE, "house rule", side)
-    path = Path(name_or_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AnalyzerError(f"{path}: cannot read strategy ({exc.strerror})") from None
-    return parse_strategy(text, str(path), side)
+    return parse_strategy(read_text(name_or_path), name_or_path, side)
 
 
 def player_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:

@@ -69,3 +69,17 @@ def test_shoe_files_are_one_line(tmp_path: Path, data: bytes, message: str) -> N
     code, output = run(["odds", "--shoe", str(path), "--no-distributions"])
     assert_clean(code, output)
     assert code == 2 and message in output
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('side = "player"\n[draw]\n"\u00b2" = "draw"\n', "is not a total"),
+    ('side = "player"\n[draw]\n"5" = "1e-999999999"\n', "is not a probability"),
+    ('side = "player"\n[draw]\n"5" = 1.5\n', "not between 0 and 1"),
+    ('side = "player"\n[draw]\n"5" = nan\n', "not a finite number"),
+])
+def test_strategy_files_are_one_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "player.toml"
+    path.write_text(text, encoding="utf-8")
+    code, output = run(["evaluate", "--player", str(path), "--infinite", "--by", "total"])
+    assert_clean(code, output)
+    assert code == 2 and message in output and str(path) in output
