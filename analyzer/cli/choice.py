@@ -13,7 +13,15 @@ from analyzer.choice.game import build_game
 from analyzer.choice.session import people_from_options, play_session
 from analyzer.choice.strategy import strategy_text
 from analyzer.choice.table_report import table_report
-from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
+from analyzer.cli.common import (
+    DEALING_DECKS,
+    FORMAT_OPTION,
+    SEED,
+    build_shoe,
+    friendly,
+    profile_option,
+    shoe_options,
+)
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.choice import (
     render_equilibrium,
@@ -27,6 +35,9 @@ from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["evaluate", "session", "solve"]
+
+#: Most rotations of one session: the ledger of every hand is kept and printed.
+MAX_ROTATIONS = 5_000
 
 _CHOICE_PROFILE = "A choice-game profile (lucky9-home, chemin-de-fer) or TOML file."
 
@@ -47,8 +58,8 @@ def _choice_setup(profile: str, players: int, by: str | None, decks: int | None,
 
 @click.command()
 @profile_option("lucky9-home", _CHOICE_PROFILE)
-@click.option("--players", type=int, default=1, show_default=True,
-              help="People facing the banker (the solver is heads-up: 1).")
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="People facing the banker, 1 to 8 (the solver is heads-up: 1).")
 @click.option("--by", type=click.Choice(["total", "cards"]), default=None,
               help="What each side sees of its own hand [default: the profile's].")
 @shoe_options
@@ -59,7 +70,7 @@ def _choice_setup(profile: str, players: int, by: str | None, decks: int | None,
               help="Write the player's equilibrium strategy file here.")
 @click.option("--save-banker", type=click.Path(dir_okay=False), default=None,
               help="Write the banker's equilibrium strategy file here.")
-@click.option("--rounds", type=int, default=4, show_default=True,
+@click.option("--rounds", type=click.IntRange(1, 1_000), default=4, show_default=True,
               help="--players 2 or more: rounds of best-response dynamics.")
 @click.option("--player", "player_start", default="house", show_default=True,
               help="--players 2 or more: every player's starting strategy: a file, 'house' "
@@ -67,7 +78,7 @@ def _choice_setup(profile: str, players: int, by: str | None, decks: int | None,
 @click.option("--banker", "banker_start", default="house", show_default=True,
               help="--players 2 or more: the banker's starting strategy: a file, 'house', "
                    "'equilibrium' (heads-up) or 'best-response'.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="--players 3 or more with a finite shoe: simulation seed (estimates).")
 @click.option("--own-hand", "own_hand", is_flag=True,
               help="--players 2 or more: dynamics over players' strategies that see their "
@@ -114,8 +125,8 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
               help="Player strategy file, 'house' (draw 0-4) or 'equilibrium'.")
 @click.option("--banker", "banker_strategy", default="house", show_default=True,
               help="Banker strategy file, 'house' (draw 0-4) or 'equilibrium'.")
-@click.option("--players", type=int, default=1, show_default=True,
-              help="People facing the banker (heads-up: 1).")
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="People facing the banker, 1 to 8 (heads-up: 1).")
 @click.option("--by", type=click.Choice(["total", "cards"]), default=None,
               help="What best responses may see of their own hand [default: the profile's].")
 @shoe_options
@@ -135,16 +146,19 @@ def evaluate(profile: str, player_strategy: str, banker_strategy: str, players: 
 @click.command()
 @profile_option("lucky9-home",
                 "A choice-game profile with a rotating bank (lucky9-home) or TOML file.")
-@click.option("--people", type=int, required=True, help="People at the table, banker included.")
-@click.option("--rotations", type=int, required=True,
-              help="Rotations of the bank (each is one hand banked by every person).")
-@click.option("--seed", type=int, required=True, help="Seed of the shuffles and mixed choices.")
-@click.option("--stake", type=int, default=1, show_default=True, help="Counters staked per hand.")
+@click.option("--people", type=click.IntRange(2, 9), required=True,
+              help="People at the table, banker included (2 to 9).")
+@click.option("--rotations", type=click.IntRange(0, MAX_ROTATIONS), required=True,
+              help="Rotations of the bank (each is one hand banked by every person; at most "
+                   "5,000: the whole ledger is kept, about 40 KB per rotation).")
+@click.option("--seed", type=SEED, required=True, help="Seed of the shuffles and mixed choices.")
+@click.option("--stake", type=click.IntRange(1, 10**9), default=1, show_default=True,
+              help="Counters staked per hand.")
 @click.option("--player", "players", multiple=True, metavar="FILE",
               help="Player strategy ('house' or a file): once for everyone or once per person.")
 @click.option("--banker", "bankers", multiple=True, metavar="FILE",
               help="Banker strategy ('house' or a file): once for everyone or once per person.")
-@click.option("--decks", type=int, default=None, help="Decks [default: the profile's].")
+@click.option("--decks", type=DEALING_DECKS, default=None, help="Decks [default: the profile's].")
 @click.option("--infinite", is_flag=True, help="Deal with replacement (the infinite deck).")
 @FORMAT_OPTION
 @friendly
@@ -154,8 +168,6 @@ def session(profile: str, people: int, rotations: int, seed: int, stake: int,
     """Play a seeded session with a rotating bank; print the ledger and expected nets."""
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
-    if rotations < 0:
-        raise AnalyzerError("--rotations: must be 0 or more")
     shoe = build_shoe(rules_profile.default_decks, decks, infinite, "", None, "rank-first")
     found = people_from_options(people, players, bankers)
     result = play_session(found, rotations, seed, shoe, rules, stake)

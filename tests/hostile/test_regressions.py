@@ -83,3 +83,16 @@ def test_strategy_files_are_one_line(tmp_path: Path, text: str, message: str) ->
     code, output = run(["evaluate", "--player", str(path), "--infinite", "--by", "total"])
     assert_clean(code, output)
     assert code == 2 and message in output and str(path) in output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["solve", "--players", "14"], "'--players': 14 is not in the range 1<=x<=8"),
+    (["solve", "--rounds", "-1"], "'--rounds': -1 is not in the range"),
+    (["session", "--people", "9", "--rotations", "100000000", "--seed", "1"],
+     "'--rotations': 100000000 is not in the range 0<=x<=5000"),
+    (["session", "--people", "16", "--rotations", "1", "--seed", "1"], "'--people': 16 is not"),
+])
+def test_choice_game_options_are_bounded_before_any_work(args: list[str], message: str) -> None:
+    code, output = run(args)
+    assert_clean(code, output)
+    assert code == 2 and message in output
