@@ -14,11 +14,12 @@ and hit frequency of each bet follow exactly from its result distribution.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
-from math import sqrt
+from functools import cache, cached_property
+from math import lcm, sqrt
+from typing import Any
 
 from analyzer import __version__
 from analyzer.engine.enumeration import (
@@ -30,13 +31,14 @@ from analyzer.engine.enumeration import (
     term_weights,
     terms,
 )
+from analyzer.engine.tally import TallyPlan, build_plan
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import net_payout, settle_codes
 from analyzer.rules.profile import Bet, Profile, Tableau, load_profile
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["bet_odds", "BetOdds", "CONVENTION", "Distribution", "INFINITE_CARD_CONVENTION",
-           "INFINITE_CONVENTION", "LineOdds", "odds", "OddsTable"]
+           "INFINITE_CONVENTION", "DISTRIBUTIONS", "LineOdds", "odds", "OddsTable"]
 
 CONVENTION = ("ordered 6-card sequences from the full shoe; a coup that ends after 4 or 5 "
               "cards is weighted by the ways to fill the unused positions")
@@ -47,13 +49,21 @@ INFINITE_CARD_CONVENTION = ("infinite deck, card level: 13**6 * 4**4 = 52**4 * 1
 
 @dataclass(frozen=True)
 class LineOdds:
-    """One payline: its payout, ways over the denominator, probability and share of return."""
+    """One payline: its payout, ways over the denominator, probability and share of return.
+
+    ``probability`` is built (as an exact fraction) when first read.
+    """
 
     name: str
     condition: str
     pays: Fraction
     ways: int
-    probability: Fraction
+    total: int = field(repr=False)
+
+    @cached_property
+    def probability(self) -> Fraction:
+        """Ways over the denominator, exact."""
+        return Fraction(self.ways, self.total)
 
     @property
     def contribution(self) -> Fraction:
@@ -63,18 +73,50 @@ class LineOdds:
 
 @dataclass(frozen=True)
 class BetOdds:
-    """The exact odds of one bet."""
+    """The exact odds of one bet: integer ways per settled result over ``total``.
+
+    The fractions (EV, variance, hit frequency) are built from the integers when first read.
+    """
 
     id: str
     name: str
     pay_rule: str
     lines: tuple[LineOdds, ...]
     lose_ways: int
-    lose_probability: Fraction
-    ev: Fraction
-    variance: Fraction
-    hit_frequency: Fraction
+    total: int = field(repr=False)
+    #: (net payout, ways) of every settled result
+    results: tuple[tuple[Fraction, int], ...] = field(repr=False)
     note: str = ""
+
+    @cached_property
+    def lose_probability(self) -> Fraction:
+        """Probability that no line holds."""
+        return Fraction(self.lose_ways, self.total)
+
+    @cached_property
+    def _moments(self) -> tuple[Fraction, Fraction]:
+        scale = lcm(*(payout.denominator for payout, _ in self.results))
+        first = sum(payout.numerator * (scale // payout.denominator) * n
+                    for payout, n in self.results)
+        second = sum((payout.numerator * (scale // payout.denominator)) ** 2 * n
+                     for payout, n in self.results)
+        ev = Fraction(first, self.total * scale)
+        return ev, Fraction(second, self.total * scale * scale) - ev * ev
+
+    @property
+    def ev(self) -> Fraction:
+        """Expected net result per unit staked."""
+        return self._moments[0]
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result per unit staked."""
+        return self._moments[1]
+
+    @cached_property
+    def hit_frequency(self) -> Fraction:
+        """Probability of a net win."""
+        return Fraction(sum(n for payout, n in self.results if payout > 0), self.total)
 
     @property
     def house_edge(self) -> Fraction:
@@ -140,15 +182,36 @@ def _bet_tally(tableau: Tableau, bet: Bet) -> Tally:
     return compile_tally(tableau, codes, labels)
 
 
-@cache
-def _distribution_tallies(tableau: Tableau) -> tuple[Tally, Tally, Tally]:
+#: The distributions every odds table carries: name, and the coup features that key them.
+DISTRIBUTIONS = ("player total x banker total", "naturals", "cards dealt")
+
+
+def _distribution_codings(tableau: Tableau) -> list[tuple[Any, Sequence[Hashable] | None]]:
     f = coups(tableau).features
-    totals = compile_tally(tableau, f["player_total"] * 10 + f["banker_total"],
-                           [(p, b) for p in range(10) for b in range(10)])
-    naturals = compile_tally(tableau, f["player_natural"] * 1 + f["banker_natural"] * 2,
-                             ["none", "player", "banker", "both"])
-    dealt = compile_tally(tableau, f["cards_dealt"])
-    return totals, naturals, dealt
+    return [(f["player_total"] * 10 + f["banker_total"],
+             [(p, b) for p in range(10) for b in range(10)]),
+            (f["player_natural"] * 1 + f["banker_natural"] * 2,
+             ["none", "player", "banker", "both"]),
+            (f["cards_dealt"], None)]
+
+
+@cache
+def _odds_plan(tableau: Tableau, bets: tuple[Bet, ...]) -> TallyPlan:
+    """The fused tallies of ``odds()``: the value-level bets, then the distributions."""
+    from analyzer.engine import plan_cache
+
+    def build() -> TallyPlan:
+        f = coups(tableau).features
+        codings = [settle_codes(bet, f) for bet in bets]
+        return build_plan(tableau, [*codings, *_distribution_codings(tableau)])
+
+    return plan_cache.cached_plan(tableau, bets, "odds", build)
+
+
+@cache
+def _sorted_cells(keys: tuple[Hashable, ...]) -> tuple[int, ...]:
+    """A distribution's cells in the order they are published (by the key's text)."""
+    return tuple(sorted(range(len(keys)), key=lambda i: str(keys[i])))
 
 
 def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
@@ -167,41 +230,54 @@ def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
 def bet_odds(bet: Bet, ways: Mapping[Hashable, int], total: int) -> BetOdds:
     """Exact odds of a bet from its result counts (result -> ways) over ``total``."""
     line_ways = [0] * len(bet.lines)
-    ev = Fraction(0)
-    second = Fraction(0)
-    hits = 0
     lose = 0
+    results = []
     for result, n in ways.items():
         assert isinstance(result, tuple)
-        payout = net_payout(bet, result)
-        ev += payout * n
-        second += payout * payout * n
+        results.append((_payout(bet, result), n))
         if not result:
             lose += n
         for i in result:
             line_ways[i] += n
-        if payout > 0:
-            hits += n
-    ev /= total
-    variance = second / total - ev * ev
-    lines = tuple(LineOdds(line.name, line.when.text, line.pays, n, Fraction(n, total))
+    lines = tuple(LineOdds(line.name, line.when.text, line.pays, n, total)
                   for line, n in zip(bet.lines, line_ways, strict=True))
-    return BetOdds(bet.id, bet.name, bet.pay_rule, lines, lose, Fraction(lose, total), ev,
-                   variance, Fraction(hits, total), bet.note)
+    return BetOdds(bet.id, bet.name, bet.pay_rule, lines, lose, total, tuple(results),
+                   bet.note)
 
 
-def odds(profile: Profile | str, shoe: Shoe) -> OddsTable:
-    """Exact odds of every bet of ``profile`` (a Profile, name, alias or file) on ``shoe``."""
+_payouts: dict[tuple[int, tuple[int, ...]], tuple[Bet, Fraction]] = {}
+
+
+def _payout(bet: Bet, result: tuple[int, ...]) -> Fraction:
+    """:func:`net_payout`, remembered per (bet object, result)."""
+    key = (id(bet), result)
+    found = _payouts.get(key)
+    if found is None or found[0] is not bet:
+        found = (bet, net_payout(bet, result))
+        _payouts[key] = found
+    return found[1]
+
+
+def odds(profile: Profile | str, shoe: Shoe, kernel: str | None = None) -> OddsTable:
+    """Exact odds of every bet of ``profile`` (a Profile, name, alias or file) on ``shoe``.
+
+    ``kernel`` picks the tally's implementation (see :mod:`analyzer.engine.backend`); every
+    choice gives the same integers.
+    """
     if isinstance(profile, str):
         profile = load_profile(profile)
     tableau = _check_profile(profile)
-    weights = term_weights(terms(tableau), shoe)
     total = denominator(shoe)
     convention = INFINITE_CONVENTION if shoe.is_infinite else CONVENTION
+    card_level = [bet.card_level for bet in profile.bets]
+    value_bets = tuple(bet for bet in profile.bets if not bet.card_level)
+    plan = _odds_plan(tableau, value_bets)
+    tallied = plan.evaluate(shoe, kernel)
+    by_bet = dict(zip((id(bet) for bet in value_bets), tallied, strict=False))
+    scale = 1
+    weights: Any = None
     # Card-level bets (ranks, suits) go through analyzer.engine.cardbets, imported only when a
     # profile has one so a values-only profile pays nothing for them.
-    card_level = [bet.card_level for bet in profile.bets]
-    scale = 1
     if any(card_level):
         import analyzer.engine.cardbets as cardbets
 
@@ -209,24 +285,28 @@ def odds(profile: Profile | str, shoe: Shoe) -> OddsTable:
         scale = total // denominator(shoe)
         if scale > 1:
             convention = INFINITE_CARD_CONVENTION
+        weights = term_weights(terms(tableau), shoe)
         if total > INT64_LIMIT and weights.dtype != object:
             weights = weights.astype(object)
 
-    def bet_ways(bet: Bet, cards: bool) -> dict[Hashable, int]:
+    def bet_ways(bet: Bet, cards: bool) -> Mapping[Hashable, int]:
         if cards:
             return cardbets.evaluate_card_tally(cardbets.card_tally(tableau, bet), shoe,
                                                 weights)
-        return {key: n * scale for key, n in _bet_tally(tableau, bet).evaluate(weights).items()}
+        found = by_bet[id(bet)]
+        return {key: n * scale for key, n in found.items()} if scale > 1 else found
 
     bets = tuple(bet_odds(bet, bet_ways(bet, cards), total)
                  for bet, cards in zip(profile.bets, card_level, strict=True))
-    totals, naturals, dealt = _distribution_tallies(tableau)
 
-    def distribution(name: str, tally: Tally) -> Distribution:
-        cells = {key: n * scale for key, n in tally.evaluate(weights).items()}
-        return Distribution(name, tuple(sorted(cells.items(), key=lambda kv: str(kv[0]))))
+    def distribution(name: str, cells: dict[Hashable, int]) -> Distribution:
+        keys = tuple(cells)
+        values = list(cells.values())
+        return Distribution(name, tuple((keys[i], values[i] * scale)
+                                        for i in _sorted_cells(keys)))
 
+    distributions = [distribution(name, cells)
+                     for name, cells in zip(DISTRIBUTIONS, tallied[len(value_bets):],
+                                            strict=True)]
     return OddsTable(profile.name, profile.title, shoe.describe(), total, convention, bets,
-                     distribution("player total x banker total", totals),
-                     distribution("naturals", naturals),
-                     distribution("cards dealt", dealt), profile.illustrative)
+                     *distributions, profile.illustrative)
