@@ -23,10 +23,22 @@ from numba import njit
 if TYPE_CHECKING:
     from analyzer.engine.tally import TallyPlan
 
-__all__ = ["BLOCK", "batch_values", "tally_sums"]
+__all__ = ["BLOCK", "batch_values", "garner_digits", "tally_sums"]
 
 #: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles).
 BLOCK = 32
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reduce(x: Any, p: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
+    """``x mod p`` for ``0 <= x < 2**62`` without a division: the quotient from a float
+    estimate (off by at most one or two), then corrected in exact int64."""
+    r = x - np.int64(float(x) * inverse) * p
+    while r < 0:
+        r += p
+    while r >= p:
+        r -= p
+    return r
 
 
 @njit(cache=True, nogil=True)
@@ -37,13 +49,16 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
     entries = entry_term.shape[0]
     cells = cell_starts.shape[0]
     keys = key_starts.shape[0]
-    out = np.empty((moduli.shape[0], keys), dtype=np.int64)
-    weights = np.empty(terms, dtype=np.int64)
-    cell_sums = np.empty(cells, dtype=np.int64)
-    table_low = np.empty(low.shape[0], dtype=np.int64)
-    table_high = np.empty(high.shape[0], dtype=np.int64)
-    for i in range(moduli.shape[0]):
+    width = moduli.shape[0]
+    out = np.empty((width, keys), dtype=np.int64)
+    # every modulus side by side: one pass over the entries serves them all
+    weights = np.empty((terms, width), dtype=np.int64)
+    cell_sums = np.zeros((cells, width), dtype=np.int64)
+    table_low = np.empty((low.shape[0], width), dtype=np.int64)
+    table_high = np.empty((high.shape[0], width), dtype=np.int64)
+    for i in range(width):
         p = moduli[i]
+        inverse = 1.0 / p if p else 0.0
         for half in range(2):
             patterns = low if half == 0 else high
             table = table_low if half == 0 else table_high
@@ -52,38 +67,113 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
                 for column in range(5):
                     x = x * factors[i, half * 5 + column, patterns[r, column]]
                     if p:
-                        x = x % p
-                table[r] = x
-        for t in range(terms):
-            w = fill[i, cards[t]] * table_low[half_index[0, t]]
-            if p:
-                w = w % p
-            w = w * table_high[half_index[1, t]]
-            if p:
-                w = w % p
-            weights[t] = w
+                        x = _reduce(x, p, inverse)
+                table[r, i] = x
+        if p:
+            for t in range(terms):
+                w = _reduce(fill[i, cards[t]] * table_low[half_index[0, t], i], p, inverse)
+                weights[t, i] = _reduce(w * table_high[half_index[1, t], i], p, inverse)
+        else:
+            for t in range(terms):
+                weights[t, i] = (fill[i, cards[t]] * table_low[half_index[0, t], i]
+                                 * table_high[half_index[1, t], i])
+    if width == 1:
+        flat = weights[:, 0]
         for c in range(cells):
             stop = cell_starts[c + 1] if c + 1 < cells else entries
             s = np.int64(0)
             for e in range(cell_starts[c], stop):
-                s += weights[entry_term[e]] * entry_count[e]
-            cell_sums[c] = s % p if p else s
-        for q in range(keys):
-            stop = key_starts[q + 1] if q + 1 < keys else key_cells.shape[0]
+                s += flat[entry_term[e]] * entry_count[e]
+            cell_sums[c, 0] = s
+    else:
+        for c in range(cells):
+            stop = cell_starts[c + 1] if c + 1 < cells else entries
+            for e in range(cell_starts[c], stop):
+                t = entry_term[e]
+                n = entry_count[e]
+                for i in range(width):
+                    cell_sums[c, i] += weights[t, i] * n
+    for i in range(width):
+        p = moduli[i]
+        if p:
+            inverse = 1.0 / p
+            for c in range(cells):
+                cell_sums[c, i] = _reduce(cell_sums[c, i], p, inverse)
+    for q in range(keys):
+        stop = key_starts[q + 1] if q + 1 < keys else key_cells.shape[0]
+        for i in range(width):
             s = np.int64(0)
             for c in range(key_starts[q], stop):
-                s += cell_sums[key_cells[c]]
-            out[i, q] = s % p if p else s
+                s += cell_sums[key_cells[c], i]
+            p = moduli[i]
+            out[i, q] = _reduce(s, p, 1.0 / p) if p else s
     return out
 
 
-def tally_sums(factors: npt.NDArray[np.int64], fill: npt.NDArray[np.int64],
-               moduli: npt.NDArray[np.int64], plan: TallyPlan) -> npt.NDArray[np.int64]:
-    """Per modulus (0: exact int64) the key sums of a plan: see ``TallyPlan.key_sums``."""
+@njit(cache=True, nogil=True)
+def _shoe_tables(counts: Any, moduli: Any) -> Any:  # pragma: no cover - compiled
+    """Falling-factorial factors and fill of a finite shoe per modulus (as ``shoe_factors``)."""
+    width = moduli.shape[0]
+    factors = np.ones((width, 10, 7), dtype=np.int64)
+    fill = np.ones((width, 7), dtype=np.int64)
+    n = np.int64(0)
+    for v in range(10):
+        n += counts[v]
+    for i in range(width):
+        p = moduli[i]
+        inverse = 1.0 / p if p else 0.0
+        for v in range(10):
+            for m in range(6):
+                step = max(counts[v] - m, 0)
+                x = factors[i, v, m] * (step % p if p else step)
+                factors[i, v, m + 1] = _reduce(x, p, inverse) if p else x
+        for k in range(5, -1, -1):
+            x = fill[i, k + 1] * ((n - k) % p if p else n - k)
+            fill[i, k] = _reduce(x, p, inverse) if p else x
+    return factors, fill
+
+
+@njit(cache=True, nogil=True)
+def _garner(residues: Any, moduli: Any, inverses: Any) -> Any:  # pragma: no cover
+    """Mixed-radix digits of the integers with these residues (``inverses[i, j]`` is
+    ``moduli[j]**-1 mod moduli[i]``): ``x = d_0 + p_0 (d_1 + p_1 (d_2 + ...))``."""
+    width, count = residues.shape
+    digits = np.empty_like(residues)
+    for q in range(count):
+        for i in range(width):
+            p = moduli[i]
+            inverse = 1.0 / p
+            d = residues[i, q]
+            for j in range(i):
+                d = d - digits[j, q] % p
+                if d < 0:
+                    d += p
+                d = _reduce(d * inverses[i, j], p, inverse)
+            digits[i, q] = d
+    return digits
+
+
+def tally_sums(factors: npt.NDArray[np.int64] | None, fill: npt.NDArray[np.int64] | None,
+               moduli: npt.NDArray[np.int64], plan: TallyPlan,
+               counts: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+    """Per modulus (0: exact int64) the key sums of a plan: see ``TallyPlan.key_sums``.
+
+    A finite shoe may be given by its ten value ``counts`` instead of its factor tables.
+    """
+    if counts is not None:
+        factors, fill = _shoe_tables(counts, moduli)
     result: npt.NDArray[np.int64] = _tally(
         factors, fill, moduli, plan.cards, plan.half_index, plan.patterns_low,
         plan.patterns_high, plan.entry_term, plan.entry_count, plan.cell_starts,
         plan.key_cells, plan.key_starts)
+    return result
+
+
+def garner_digits(residues: npt.NDArray[np.int64], moduli: tuple[int, ...],
+                  inverses: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Garner's mixed-radix digits (see :func:`analyzer.engine.modular.reconstruct`)."""
+    result: npt.NDArray[np.int64] = _garner(residues, np.array(moduli, dtype=np.int64),
+                                            inverses)
     return result
 
 

@@ -32,7 +32,8 @@ import numpy.typing as npt
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MODULI", "mod_falling", "mod_mul", "primes_for", "reconstruct"]
+__all__ = ["MODULI", "from_digits", "garner_inverses", "mod_falling", "mod_mul", "primes_for",
+           "reconstruct"]
 
 #: The eight largest primes below 2**31 (checked prime in tests/engine/test_modular.py):
 #: together they hold any integer below about 2**247.
@@ -86,6 +87,26 @@ def _garner(primes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
                  for i in range(len(primes)))
 
 
+@cache
+def garner_inverses(primes: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """``inverses[i, j] = primes[j]**-1 mod primes[i]`` for j < i (0 elsewhere; read-only)."""
+    table = np.zeros((len(primes), len(primes)), dtype=np.int64)
+    for i, row in enumerate(_garner(primes)):
+        table[i, :len(row)] = row
+    table.setflags(write=False)
+    return table
+
+
+def from_digits(digits: npt.NDArray[np.int64], primes: Sequence[int]) -> list[int]:
+    """Python integers from mixed-radix digits: ``d_0 + p_0 (d_1 + p_1 (d_2 + ...))``."""
+    columns = [d.tolist() for d in digits]
+    result = columns[-1]
+    for i in range(len(primes) - 2, -1, -1):
+        p = primes[i]
+        result = [low + p * high for low, high in zip(columns[i], result, strict=True)]
+    return [int(x) for x in result]
+
+
 def reconstruct(residues: npt.ArrayLike, primes: Sequence[int]) -> list[int]:
     """Python integers from residues (``residues[i][n] = x_n mod primes[i]``).
 
@@ -104,11 +125,4 @@ def reconstruct(residues: npt.ArrayLike, primes: Sequence[int]) -> list[int]:
             # d = (d - digit_j) * p_j**-1 mod p_i; every operand below 2**31
             d = ((d - digits[j] % p) % p) * inverse[i][j] % p
         digits.append(d)
-    if len(primes) == 1:
-        return [int(x) for x in digits[0].tolist()]
-    columns = [d.tolist() for d in digits]
-    result = columns[-1]
-    for i in range(len(primes) - 2, -1, -1):
-        p = primes[i]
-        result = [low + p * high for low, high in zip(columns[i], result, strict=True)]
-    return result
+    return from_digits(np.array(digits, dtype=np.int64).reshape(len(primes), -1), primes)

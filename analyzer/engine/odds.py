@@ -14,11 +14,12 @@ and hit frequency of each bet follow exactly from its result distribution.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from math import lcm, sqrt
+from operator import itemgetter
 from typing import Any
 
 from analyzer import __version__
@@ -208,10 +209,53 @@ def _odds_plan(tableau: Tableau, bets: tuple[Bet, ...]) -> TallyPlan:
     return plan_cache.cached_plan(tableau, bets, "odds", build)
 
 
-@cache
-def _sorted_cells(keys: tuple[Hashable, ...]) -> tuple[int, ...]:
-    """A distribution's cells in the order they are published (by the key's text)."""
-    return tuple(sorted(range(len(keys)), key=lambda i: str(keys[i])))
+@dataclass(frozen=True, eq=False)
+class _Compiled:
+    """A profile ready for ``odds()``: its plan and, per tally, how its sums become records."""
+
+    profile: Profile
+    tableau: Tableau
+    card_level: tuple[bool, ...]
+    plan: TallyPlan
+    #: per bet: its slice of the plan's sums (None for a card-level bet)
+    slices: tuple[slice | None, ...]
+    #: per distribution: its slice, its keys in publishing order (by the key's text) and a
+    #: getter of its sums in that order
+    distributions: tuple[tuple[slice, tuple[Hashable, ...], Callable[[Any], Any]], ...]
+
+
+_compiled_profiles: dict[int, _Compiled] = {}
+
+
+def _compiled(profile: Profile) -> _Compiled:
+    """The compiled profile, remembered per profile object (no hashing of its bets)."""
+    found = _compiled_profiles.get(id(profile))
+    if found is not None and found.profile is profile:
+        return found
+    tableau = _check_profile(profile)
+    card_level = tuple(bet.card_level for bet in profile.bets)
+    value_bets = tuple(bet for bet, cards in zip(profile.bets, card_level, strict=True)
+                       if not cards)
+    plan = _odds_plan(tableau, value_bets)
+    offsets = plan.key_offsets.tolist()
+    slices: list[slice | None] = []
+    position = 0
+    for cards in card_level:
+        slices.append(None if cards else slice(offsets[position], offsets[position + 1]))
+        position += not cards
+    distributions = []
+    for j in range(len(value_bets), len(plan.keys)):
+        keys = plan.keys[j]
+        order = sorted(range(len(keys)), key=lambda i, k=keys: str(k[i]))
+        getter = itemgetter(*order) if len(order) > 1 else (lambda v: (v[0],))
+        distributions.append((slice(offsets[j], offsets[j + 1]),
+                              tuple(keys[i] for i in order), getter))
+    if len(_compiled_profiles) > 256:
+        _compiled_profiles.clear()
+    compiled = _Compiled(profile, tableau, card_level, plan, tuple(slices),
+                         tuple(distributions))
+    _compiled_profiles[id(profile)] = compiled
+    return compiled
 
 
 def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
@@ -266,47 +310,39 @@ def odds(profile: Profile | str, shoe: Shoe, kernel: str | None = None) -> OddsT
     """
     if isinstance(profile, str):
         profile = load_profile(profile)
-    tableau = _check_profile(profile)
+    compiled = _compiled(profile)
+    plan = compiled.plan
+    tableau = compiled.tableau
+    sums = plan.key_sums(shoe, kernel)
     total = denominator(shoe)
     convention = INFINITE_CONVENTION if shoe.is_infinite else CONVENTION
-    card_level = [bet.card_level for bet in profile.bets]
-    value_bets = tuple(bet for bet in profile.bets if not bet.card_level)
-    plan = _odds_plan(tableau, value_bets)
-    tallied = plan.evaluate(shoe, kernel)
-    by_bet = dict(zip((id(bet) for bet in value_bets), tallied, strict=False))
     scale = 1
     weights: Any = None
     # Card-level bets (ranks, suits) go through analyzer.engine.cardbets, imported only when a
     # profile has one so a values-only profile pays nothing for them.
-    if any(card_level):
+    if any(compiled.card_level):
         import analyzer.engine.cardbets as cardbets
 
         total = cardbets.card_denominator(shoe)
         scale = total // denominator(shoe)
         if scale > 1:
             convention = INFINITE_CARD_CONVENTION
+            sums = [n * scale for n in sums]
         weights = term_weights(terms(tableau), shoe)
         if total > INT64_LIMIT and weights.dtype != object:
             weights = weights.astype(object)
-
-    def bet_ways(bet: Bet, cards: bool) -> Mapping[Hashable, int]:
-        if cards:
-            return cardbets.evaluate_card_tally(cardbets.card_tally(tableau, bet), shoe,
-                                                weights)
-        found = by_bet[id(bet)]
-        return {key: n * scale for key, n in found.items()} if scale > 1 else found
-
-    bets = tuple(bet_odds(bet, bet_ways(bet, cards), total)
-                 for bet, cards in zip(profile.bets, card_level, strict=True))
-
-    def distribution(name: str, cells: dict[Hashable, int]) -> Distribution:
-        keys = tuple(cells)
-        values = list(cells.values())
-        return Distribution(name, tuple((keys[i], values[i] * scale)
-                                        for i in _sorted_cells(keys)))
-
-    distributions = [distribution(name, cells)
-                     for name, cells in zip(DISTRIBUTIONS, tallied[len(value_bets):],
-                                            strict=True)]
-    return OddsTable(profile.name, profile.title, shoe.describe(), total, convention, bets,
-                     *distributions, profile.illustrative)
+    keys = plan.keys
+    bets = []
+    for j, (bet, part) in enumerate(zip(profile.bets, compiled.slices, strict=True)):
+        if part is None:
+            ways: Mapping[Hashable, int] = cardbets.evaluate_card_tally(
+                cardbets.card_tally(tableau, bet), shoe, weights)
+        else:
+            ways = dict(zip(keys[j - sum(compiled.card_level[:j])], sums[part], strict=True))
+        bets.append(bet_odds(bet, ways, total))
+    distributions = [Distribution(name, tuple(zip(cell_keys, getter(sums[part]), strict=True)))
+                     for name, (part, cell_keys, getter) in zip(DISTRIBUTIONS,
+                                                                compiled.distributions,
+                                                                strict=True)]
+    return OddsTable(profile.name, profile.title, shoe.describe(), total, convention,
+                     tuple(bets), *distributions, profile.illustrative)

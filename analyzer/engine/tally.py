@@ -47,7 +47,7 @@ from analyzer.engine.enumeration import (
     denominator,
     terms,
 )
-from analyzer.engine.modular import primes_for, reconstruct
+from analyzer.engine.modular import from_digits, garner_inverses, primes_for, reconstruct
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Tableau
 from analyzer.rules.shoe import Shoe
@@ -112,15 +112,22 @@ class TallyPlan:
         bound = denominator(shoe)
         primes: tuple[int, ...] = () if bound <= INT64_LIMIT else primes_for(bound)
         moduli = primes or (0,)
-        factors, fill = shoe_factors(shoe, moduli)
         if backend.use_kernels(kernel, "tally"):
             from analyzer.engine import kernels
 
-            residues = kernels.tally_sums(factors, fill, np.array(moduli, dtype=np.int64),
-                                          self)
-        else:
-            residues = np.stack([self._numpy_sums(factors[i], fill[i], p)
-                                 for i, p in enumerate(moduli)])
+            array = np.array(moduli, dtype=np.int64)
+            if shoe.is_infinite:
+                residues = kernels.tally_sums(*shoe_factors(shoe, moduli), array, self)
+            else:
+                residues = kernels.tally_sums(None, None, array, self,
+                                              np.array(shoe.value_counts(), dtype=np.int64))
+            if not primes:
+                return residues[0].tolist()  # type: ignore[no-any-return]
+            digits = kernels.garner_digits(residues, primes, garner_inverses(primes))
+            return from_digits(digits, primes)
+        factors, fill = shoe_factors(shoe, moduli)
+        residues = np.stack([self._numpy_sums(factors[i], fill[i], p)
+                             for i, p in enumerate(moduli)])
         if not primes:
             return [int(x) for x in residues[0].tolist()]
         return reconstruct(residues, primes)
@@ -173,21 +180,30 @@ def shoe_factors(shoe: Shoe, moduli: Sequence[int] = (0,)) -> tuple[IntArray, In
     if shoe.is_infinite:
         table = [[w**m for m in range(_BASE)] for w in INFINITE_VALUE_WEIGHTS]
         rest = [INFINITE_BASE ** (SEQUENCE_LENGTH - k) for k in range(_BASE)]
-    else:
-        n = shoe.size
-        table = [[perm(c, m) for m in range(_BASE)] for c in shoe.value_counts()]
-        rest = [perm(n - k, SEQUENCE_LENGTH - k) for k in range(_BASE)]
-    factors = np.empty((len(moduli), 10, _BASE), dtype=np.int64)
-    fill = np.empty((len(moduli), _BASE), dtype=np.int64)
+        factors = np.array([[[x % p if p else x for x in row] for row in table]
+                            for p in moduli], dtype=np.int64)
+        fill = np.array([[x % p if p else x for x in rest] for p in moduli], dtype=np.int64)
+        return factors, fill
+    counts = shoe.value_counts()
+    n = sum(counts)
+    if 0 in moduli and perm(n, SEQUENCE_LENGTH) > INT64_LIMIT:
+        raise AnalyzerError("exact int64 tally asked for a shoe past int64")
+    steps = np.arange(SEQUENCE_LENGTH, dtype=np.int64)
+    # factor m + 1 of value v is (c_v - m), of the fill from k cards (N - k); both >= 0
+    value_steps = np.maximum(np.array(counts, dtype=np.int64)[:, None] - steps, 0)
+    fill_steps = n - steps[::-1]
+    factors = np.ones((len(moduli), 10, _BASE), dtype=np.int64)
+    fill = np.ones((len(moduli), _BASE), dtype=np.int64)
     for i, p in enumerate(moduli):
-        if p:
-            factors[i] = [[x % p for x in row] for row in table]
-            fill[i] = [x % p for x in rest]
-        else:
-            if max(rest[0], *(max(row) for row in table)) > INT64_LIMIT:
-                raise AnalyzerError("exact int64 tally asked for a shoe past int64")
-            factors[i] = table
-            fill[i] = rest
+        row = value_steps % p if p else value_steps
+        extra = fill_steps % p if p else fill_steps
+        for m in range(SEQUENCE_LENGTH):
+            # every partial product is at most perm(N, 6), or below 2**62 before reduction
+            factors[i, :, m + 1] = factors[i, :, m] * row[:, m]
+            fill[i, SEQUENCE_LENGTH - m - 1] = fill[i, SEQUENCE_LENGTH - m] * extra[m]
+            if p:
+                factors[i, :, m + 1] %= p
+                fill[i, SEQUENCE_LENGTH - m - 1] %= p
     return factors, fill
 
 
