@@ -178,21 +178,24 @@ def garner_digits(residues: npt.NDArray[np.int64], moduli: tuple[int, ...],
 
 
 @njit(cache=True, nogil=True)
-def _batch(counts: Any, payoff: Any, group_cards: Any, group_low: Any, group_starts: Any,
-           term_high: Any, low: Any, high: Any, block: int) -> Any:  # pragma: no cover
+def _batch(counts: Any, payoff: Any, cards: Any, low_index: Any, high_index: Any, low: Any,
+           high: Any) -> Any:  # pragma: no cover - compiled
+    """Rows padded to a multiple of BLOCK; the same arithmetic, in the same order, as
+    ``BatchEvaluator._evaluate_chunk`` (weights ``(fill x A) x B``, then one matrix product
+    per block): the two agree to the last bit."""
+    # rows are taken as 1-D views once, so the loops over shoes index from zero (no
+    # negative-index wraparound per element) and vectorise
     shoes = counts.shape[0]
-    columns = payoff.shape[1]
+    columns = payoff.shape[0]
+    terms = cards.shape[0]
     out = np.empty((shoes, columns))
-    falling = np.empty((10, 7, block))
-    fill = np.empty((7, block))
-    table_low = np.empty((low.shape[0], block))
-    table_high = np.empty((high.shape[0], block))
-    acc = np.empty((columns, block))
-    inner = np.empty((columns, block))
-    groups = group_cards.shape[0]
-    for start in range(0, shoes, block):
-        n = min(block, shoes - start)
-        for s in range(n):
+    falling = np.empty((10, 7, BLOCK))
+    fill = np.empty((7, BLOCK))
+    table_low = np.empty((low.shape[0], BLOCK))
+    table_high = np.empty((high.shape[0], BLOCK))
+    weights = np.empty((terms, BLOCK))
+    for start in range(0, shoes, BLOCK):
+        for s in range(BLOCK):
             size = 0.0
             for v in range(10):
                 c = counts[start + s, v]
@@ -209,46 +212,41 @@ def _batch(counts: Any, payoff: Any, group_cards: Any, group_low: Any, group_sta
             patterns = low if half == 0 else high
             table = table_low if half == 0 else table_high
             for r in range(patterns.shape[0]):
-                for s in range(n):
-                    table[r, s] = falling[half * 5, patterns[r, 0], s]
+                row = table[r]
+                first = falling[half * 5, patterns[r, 0]]
+                for s in range(BLOCK):
+                    row[s] = first[s]
                 for column in range(1, 5):
-                    row = falling[half * 5 + column, patterns[r, column]]
-                    for s in range(n):
-                        table[r, s] *= row[s]
-        acc[:, :n] = 0.0
-        for g in range(groups):
-            inner[:, :n] = 0.0
-            for t in range(group_starts[g], group_starts[g + 1]):
-                b = table_high[term_high[t]]
-                for j in range(columns):
-                    weight = payoff[t, j]
-                    if weight != 0.0:
-                        for s in range(n):
-                            inner[j, s] += weight * b[s]
-            k = group_cards[g]
-            a = table_low[group_low[g]]
-            for s in range(n):
-                scale = fill[k, s] * a[s]
-                for j in range(columns):
-                    acc[j, s] += scale * inner[j, s]
-        for s in range(n):
+                    other = falling[half * 5 + column, patterns[r, column]]
+                    for s in range(BLOCK):
+                        row[s] *= other[s]
+        for t in range(terms):
+            w = weights[t]
+            f = fill[cards[t]]
+            a = table_low[low_index[t]]
+            b = table_high[high_index[t]]
+            for s in range(BLOCK):
+                w[s] = f[s] * a[s] * b[s]
+        res = payoff @ weights
+        for s in range(min(BLOCK, shoes - start)):
             for j in range(columns):
-                out[start + s, j] = acc[j, s] / fill[0, s]
+                out[start + s, j] = res[j, s] / fill[0, s]
     return out
 
 
 def batch_values(counts: npt.NDArray[np.float64], payoff: npt.NDArray[np.float64],
-                 group_cards: npt.NDArray[np.int64], group_low: npt.NDArray[np.int64],
-                 group_starts: npt.NDArray[np.int64], term_high: npt.NDArray[np.int64],
-                 low: npt.NDArray[np.int64], high: npt.NDArray[np.int64]
-                 ) -> npt.NDArray[np.float64]:
-    """``sum_t payoff[t, j] ways_t(shoe) / (N)_6`` for every shoe (rows of ten value counts).
-
-    Terms come sorted by (cards, low-half pattern) in groups: ``group_starts[g]`` opens group
-    ``g`` with ``group_cards[g]`` cards and low pattern ``group_low[g]``; ``term_high[t]``
-    is term ``t``'s high-half pattern; ``payoff`` is (terms x columns).
-    """
-    result: npt.NDArray[np.float64] = _batch(
-        np.ascontiguousarray(counts, dtype=np.float64), np.ascontiguousarray(payoff),
-        group_cards, group_low, group_starts, term_high, low, high, BLOCK)
-    return result
+                 cards: npt.NDArray[np.int64], low_index: npt.NDArray[np.int64],
+                 high_index: npt.NDArray[np.int64], low: npt.NDArray[np.int64],
+                 high: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """``sum_t payoff[j, t] ways_t(shoe) / (N)_6`` for every shoe (rows of ten value counts),
+    ``payoff`` being (columns x terms): see ``BatchEvaluator``."""
+    rows = np.asarray(counts, dtype=np.float64)
+    shoes = rows.shape[0]
+    if shoes == 0:
+        return np.empty((0, payoff.shape[0]))
+    padded = np.empty((-(-shoes // BLOCK) * BLOCK, 10))
+    padded[:shoes] = rows
+    padded[shoes:] = rows[0]
+    result: npt.NDArray[np.float64] = _batch(padded, np.ascontiguousarray(payoff), cards,
+                                             low_index, high_index, low, high)
+    return result[:shoes]
