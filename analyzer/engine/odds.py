@@ -227,6 +227,10 @@ class _Compiled:
 _compiled_profiles: dict[int, _Compiled] = {}
 
 
+def _first(values: Sequence[int]) -> tuple[int]:
+    return (values[0],)
+
+
 def _compiled(profile: Profile) -> _Compiled:
     """The compiled profile, remembered per profile object (no hashing of its bets)."""
     found = _compiled_profiles.get(id(profile))
@@ -246,8 +250,9 @@ def _compiled(profile: Profile) -> _Compiled:
     distributions = []
     for j in range(len(value_bets), len(plan.keys)):
         keys = plan.keys[j]
-        order = sorted(range(len(keys)), key=lambda i, k=keys: str(k[i]))
-        getter = itemgetter(*order) if len(order) > 1 else (lambda v: (v[0],))
+        texts = [str(key) for key in keys]
+        order = sorted(range(len(keys)), key=texts.__getitem__)
+        getter: Callable[[Any], Any] = itemgetter(*order) if len(order) > 1 else _first
         distributions.append((slice(offsets[j], offsets[j + 1]),
                               tuple(keys[i] for i in order), getter))
     if len(_compiled_profiles) > 256:
@@ -344,5 +349,6 @@ def odds(profile: Profile | str, shoe: Shoe, kernel: str | None = None) -> OddsT
                      for name, (part, cell_keys, getter) in zip(DISTRIBUTIONS,
                                                                 compiled.distributions,
                                                                 strict=True)]
+    totals, naturals, dealt = distributions
     return OddsTable(profile.name, profile.title, shoe.describe(), total, convention,
-                     tuple(bets), *distributions, profile.illustrative)
+                     tuple(bets), totals, naturals, dealt, profile.illustrative)

@@ -16,6 +16,7 @@ folder that cannot be written just means no cache.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -128,7 +129,7 @@ def read_plan(path: Path) -> TallyPlan:
     try:
         with np.load(path, allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in (*_ARRAYS, "keys", "digest")}
-    except (OSError, ValueError, KeyError, EOFError) as exc:
+    except Exception as exc:  # noqa: BLE001 - any failure to read (zip, npy, I/O) means rebuild
         raise AnalyzerError(f"unreadable compiled plan: {exc}") from None
     if arrays["digest"].tobytes().decode("ascii", "replace") != _digest(arrays):
         raise AnalyzerError("compiled plan fails its digest")
@@ -140,7 +141,8 @@ def read_plan(path: Path) -> TallyPlan:
                      for group in json.loads(arrays["keys"].tobytes().decode()))
     except (ValueError, TypeError, UnicodeDecodeError):
         raise AnalyzerError("compiled plan keys do not parse") from None
-    plan = TallyPlan(*(arrays[name] for name in _ARRAYS), keys=keys)
+    fields: dict[str, Any] = {name: arrays[name] for name in _ARRAYS}
+    plan = TallyPlan(**fields, keys=keys)
     check_plan(plan)
     return plan
 
@@ -158,8 +160,6 @@ def cached_plan(tableau: Tableau, bets: tuple[Bet, ...], kind: str,
         except AnalyzerError:
             pass  # corrupt or foreign: rebuilt below and replaced
     plan = build()
-    try:
+    with contextlib.suppress(OSError):  # an unwritable cache folder means no cache
         write_plan(path, plan)
-    except OSError:
-        pass  # an unwritable cache folder means no cache
     return plan
