@@ -14,14 +14,11 @@ numba's user-wide cache directory when the package folder is read-only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
-
-if TYPE_CHECKING:
-    from analyzer.engine.tally import TallyPlan
 
 __all__ = ["BLOCK", "batch_values", "garner_digits", "tally_sums"]
 
@@ -154,9 +151,10 @@ def _garner(residues: Any, moduli: Any, inverses: Any) -> Any:  # pragma: no cov
 
 
 def tally_sums(factors: npt.NDArray[np.int64] | None, fill: npt.NDArray[np.int64] | None,
-               moduli: npt.NDArray[np.int64], plan: TallyPlan,
+               moduli: npt.NDArray[np.int64], plan: Any,
                counts: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
-    """Per modulus (0: exact int64) the key sums of a plan: see ``TallyPlan.key_sums``.
+    """Per modulus (0: exact int64) the key sums of a plan (an
+    :class:`analyzer.engine.tally.TallyPlan`, not imported here): see its ``key_sums``.
 
     A finite shoe may be given by its ten value ``counts`` instead of its factor tables.
     """

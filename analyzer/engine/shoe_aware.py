@@ -16,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
+from analyzer.engine import backend
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
 from analyzer.engine.enumeration import INT64_LIMIT, coups, denominator, term_weights, terms
-from analyzer.engine import backend
 from analyzer.engine.evaluator import BatchEvaluator, value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
