@@ -8,6 +8,7 @@ keeps the best of each, and the verdict reads the ratio as well as the absolute 
   this process), with the largest relative error against the exact engine;
 * 64 and 1,000 decks against 8 decks (exact, residues and CRT past int64);
 * cold ``nine odds --decks 8`` against a bare ``python -c "import numpy"``;
+* ``nine verify`` from the command line, hands per second, ``--jobs 2`` against ``--jobs 1``;
 * ``nine tables`` (every published table), cold.
 """
 
@@ -30,7 +31,7 @@ from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["batch_figures", "cold_start_figures", "composition_figures", "main",
-           "scaling_figures", "tables_seconds"]
+           "scaling_figures", "tables_seconds", "verify_figures"]
 
 
 def _interleaved(sides: dict[str, Callable[[], object]], rounds: int, number: int,
@@ -116,6 +117,36 @@ def cold_start_figures(rounds: int = 9) -> dict[str, float]:
     return {**best, "uncached": uncached}
 
 
+def verify_figures(hands: int = 200_000, card_hands: int = 50_000) -> dict[str, float]:
+    """Hands per second of ``nine verify`` from the command line (start-up included): the
+    shoe-aware model of punto banco with ``--jobs 2`` (the default) and ``--jobs 1`` (the
+    baseline), lucky-baccarat's 19 bets shoe-aware, and the independent model."""
+    from analyzer.dealing.simulate import simulate
+
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        logs = {}
+        for profile, count in (("punto-banco", hands), ("lucky-baccarat", card_hands)):
+            logs[profile] = Path(folder) / f"{profile}.csv"
+            with logs[profile].open("w", encoding="utf-8", newline="") as stream:
+                simulate(profile, 8, max(1, round(count / 80.8)), 1, stream, "csv")
+        lines = {p: sum(1 for _ in path.open(encoding="utf-8")) - 1 for p, path in logs.items()}
+        runs = {"shoe-aware, --jobs 2": ("punto-banco", "shoe", 2),
+                "shoe-aware, --jobs 1": ("punto-banco", "shoe", 1),
+                "lucky-baccarat shoe-aware, --jobs 2": ("lucky-baccarat", "shoe", 2),
+                "independent, --jobs 2": ("punto-banco", "independent", 2)}
+        for name, (profile, model, jobs) in runs.items():
+            command = [sys.executable, "-m", "analyzer", "verify", str(logs[profile]),
+                       "--profile", profile, "--model", model, "--jobs", str(jobs)]
+            best = float("inf")
+            for _ in range(2):
+                start = time.perf_counter()
+                subprocess.run(command, capture_output=True, check=False)
+                best = min(best, time.perf_counter() - start)
+            figures[name] = lines[profile] / best
+    return figures
+
+
 def tables_seconds() -> float:
     """``nine tables`` for everything, cold, into a scratch folder."""
     with tempfile.TemporaryDirectory() as folder:
@@ -157,6 +188,17 @@ def main(rows: np.ndarray, with_tables: bool = True) -> None:
           f"numpy import {cold['numpy'] * 1e3:.0f} ms = {ratio:.2f}x; target <= 300 ms and "
           f"<= 2x: {_verdict(cold['odds'] <= 0.3 and ratio <= 2)} (first run, building the "
           f"plan cache: {cold['uncached'] * 1e3:.0f} ms)")
+    verify = verify_figures()
+    pair = verify["shoe-aware, --jobs 2"], verify["shoe-aware, --jobs 1"]
+    print(f"  nine verify, shoe-aware, punto banco     {pair[0]:9,.0f} hands/s (--jobs 2)   "
+          f"--jobs 1 {pair[1]:,.0f}/s = {pair[0] / pair[1]:.2f}x; target >= 100,000/s: "
+          f"{_verdict(pair[0] >= 100_000)}")
+    lucky = verify["lucky-baccarat shoe-aware, --jobs 2"]
+    print(f"  nine verify, shoe-aware, lucky-baccarat  {lucky:9,.0f} hands/s (19 bets)   "
+          f"target >= 40,000/s: {_verdict(lucky >= 40_000)}")
+    independent = verify["independent, --jobs 2"]
+    print(f"  nine verify, independent model           {independent:9,.0f} hands/s"
+          f"             target >= 250,000/s: {_verdict(independent >= 250_000)}")
     if with_tables:
         seconds = tables_seconds()
         print(f"  `nine tables` (every published table)    {seconds:9.1f} s    target "
