@@ -35,14 +35,12 @@ BLOCK = 32
 
 @njit(cache=True, nogil=True, inline="always")
 def _reduce(x: Any, p: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
-    """``x mod p`` for ``0 <= x < 2**62`` without a division: the quotient from a float
-    estimate (off by at most one or two), then corrected in exact int64."""
+    """``x mod p`` for ``0 <= x < 2**62`` and ``p < 2**31`` without a division: the
+    quotient from a float estimate (its error is below 2**-20, so it is off by at most
+    one), then one branch-free correction each way in exact int64."""
     r = x - np.int64(float(x) * inverse) * p
-    while r < 0:
-        r += p
-    while r >= p:
-        r -= p
-    return r
+    r = r + p if r < 0 else r
+    return r - p if r >= p else r
 
 
 @njit(cache=True, nogil=True)
@@ -60,6 +58,9 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
     cell_sums = np.zeros((cells, width), dtype=np.int64)
     table_low = np.empty((low.shape[0], width), dtype=np.int64)
     table_high = np.empty((high.shape[0], width), dtype=np.int64)
+    smallest = 7
+    for t in range(terms):
+        smallest = min(smallest, cards[t])
     for i in range(width):
         p = moduli[i]
         inverse = 1.0 / p if p else 0.0
@@ -69,14 +70,21 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
             for r in range(patterns.shape[0]):
                 x = np.int64(1)
                 for column in range(5):
-                    x = x * factors[i, half * 5 + column, patterns[r, column]]
-                    if p:
-                        x = _reduce(x, p, inverse)
+                    m = patterns[r, column]
+                    if m:  # a value the pattern does not hold contributes 1
+                        x = x * factors[i, half * 5 + column, m]
+                        if p:
+                            x = _reduce(x, p, inverse)
                 table[r, i] = x
         if p:
+            # fill x low-half factor once per (cards, low pattern): one reduction per term
+            fill_low = np.empty((7, low.shape[0]), dtype=np.int64)
+            for k in range(smallest, 7):
+                for r in range(low.shape[0]):
+                    fill_low[k, r] = _reduce(fill[i, k] * table_low[r, i], p, inverse)
             for t in range(terms):
-                w = _reduce(fill[i, cards[t]] * table_low[half_index[0, t], i], p, inverse)
-                weights[t, i] = _reduce(w * table_high[half_index[1, t], i], p, inverse)
+                weights[t, i] = _reduce(fill_low[cards[t], half_index[0, t]]
+                                        * table_high[half_index[1, t], i], p, inverse)
         else:
             for t in range(terms):
                 weights[t, i] = (fill[i, cards[t]] * table_low[half_index[0, t], i]

@@ -99,12 +99,14 @@ def garner_inverses(primes: tuple[int, ...]) -> npt.NDArray[np.int64]:
 
 def from_digits(digits: npt.NDArray[np.int64], primes: Sequence[int]) -> list[int]:
     """Python integers from mixed-radix digits: ``d_0 + p_0 (d_1 + p_1 (d_2 + ...))``."""
-    columns = [d.tolist() for d in digits]
-    result = columns[-1]
-    for i in range(len(primes) - 2, -1, -1):
+    if len(primes) == 1:
+        return [int(x) for x in digits[0].tolist()]
+    # the top two digits fold in int64: d + p d' < 2**31 + 2**62
+    result = (digits[-2] + np.int64(primes[-2]) * digits[-1]).tolist()
+    for i in range(len(primes) - 3, -1, -1):
         p = primes[i]
-        result = [low + p * high for low, high in zip(columns[i], result, strict=True)]
-    return [int(x) for x in result]
+        result = [low + p * high for low, high in zip(digits[i].tolist(), result, strict=True)]
+    return result
 
 
 def reconstruct(residues: npt.ArrayLike, primes: Sequence[int]) -> list[int]:
