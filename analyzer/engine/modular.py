@@ -102,7 +102,7 @@ def from_digits(digits: npt.NDArray[np.int64], primes: Sequence[int]) -> list[in
     if len(primes) == 1:
         return [int(x) for x in digits[0].tolist()]
     # the top two digits fold in int64: d + p d' < 2**31 + 2**62
-    result = (digits[-2] + np.int64(primes[-2]) * digits[-1]).tolist()
+    result: list[int] = (digits[-2] + np.int64(primes[-2]) * digits[-1]).tolist()
     for i in range(len(primes) - 3, -1, -1):
         p = primes[i]
         result = [low + p * high for low, high in zip(digits[i].tolist(), result, strict=True)]
