@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
@@ -101,6 +100,8 @@ def _decode_key(value: Any) -> Hashable:
 
 def write_plan(path: Path, plan: TallyPlan) -> None:
     """Store a plan atomically (a temporary file renamed over ``path``)."""
+    import tempfile  # only when writing: a cold read does not pay for it
+
     arrays: dict[str, Any] = {name: getattr(plan, name) for name in _ARRAYS}
     keys = json.dumps([list(map(_encode_key, keys)) for keys in plan.keys])
     arrays["keys"] = np.frombuffer(keys.encode(), dtype=np.uint8)
