@@ -101,6 +101,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     shoe_hands = shoes.shoe_hands
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
+    stakes_of: dict[Payouts, list[int]] = {}
     for rec in read_log(path, options, segment):
         if type(rec) is Hand:
             if rec.shoe != shoes.shoe_id or shoes.announced is not None:
@@ -119,7 +120,12 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
             broken, winner, labels, bet_labels = entry
             if moments is not None:  # queue the hand's depleted shoe, then deal its cards
                 if labels:
-                    moments.add(shoes.depleted(), _stakes(rec.bets, bet_index, bet_count))
+                    stakes = stakes_of.get(rec.bets)
+                    if stakes is None:  # most hands repeat a few bet patterns
+                        if len(stakes_of) > Tally.LIMIT:
+                            stakes_of.clear()
+                        stakes = stakes_of[rec.bets] = _stakes(rec.bets, bet_index, bet_count)
+                    moments.add(shoes.depleted(), stakes)
                     shoe_aware_hands += shoes.tracking
                 shoes.deal(rec)
             else:
