@@ -54,7 +54,8 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
     width = moduli.shape[0]
     out = np.empty((width, keys), dtype=np.int64)
     # every modulus side by side: one pass over the entries serves them all
-    weights = np.empty((terms, width), dtype=np.int64)
+    # two to four moduli: four columns side by side (the unused ones zero), read as one row
+    weights = np.zeros((terms, 4 if 1 < width <= 4 else width), dtype=np.int64)
     cell_sums = np.zeros((cells, width), dtype=np.int64)
     table_low = np.empty((low.shape[0], width), dtype=np.int64)
     table_high = np.empty((high.shape[0], width), dtype=np.int64)
@@ -100,13 +101,11 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
     elif width <= 4:
         # up to four moduli (any shoe below about 2**123 ways): four accumulators side by
         # side, the unused ones on zero weights
-        padded = np.zeros((terms, 4), dtype=np.int64)
-        padded[:, :width] = weights
         for c in range(cells):
             stop = cell_starts[c + 1] if c + 1 < cells else entries
             s0 = s1 = s2 = s3 = np.int64(0)
             for e in range(cell_starts[c], stop):
-                row = padded[entry_term[e]]
+                row = weights[entry_term[e]]
                 n = entry_count[e]
                 s0 += row[0] * n
                 s1 += row[1] * n

@@ -18,7 +18,14 @@ from threadpoolctl import threadpool_limits
 
 from analyzer.engine import backend
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
-from analyzer.engine.enumeration import INT64_LIMIT, coups, denominator, term_weights, terms
+from analyzer.engine.enumeration import (
+    INT64_LIMIT,
+    SEQUENCE_LENGTH,
+    coups,
+    denominator,
+    term_weights,
+    terms,
+)
 from analyzer.engine.evaluator import BatchEvaluator, value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
@@ -323,14 +330,18 @@ def full_shoe_value_moments(model: Model) -> tuple[tuple[float, ...], tuple[floa
     np.add.at(sequences, term_set.of_coup, coups(tableau).arrangements)
     weights = term_weights(term_set, model.shoe)
     total = denominator(model.shoe)
-    ways = [int(w) * int(q) for w, q in zip(weights, sequences, strict=True)]
-    multiplicity = term_set.multiplicity.tolist()
-    mean = [Fraction(sum(w * m[v] for w, m in zip(ways, multiplicity, strict=True)), total)
-            for v in range(10)]
-    covariance = []
-    for v in range(10):
-        for u in range(10):
-            second = Fraction(sum(w * m[v] * m[u] for w, m in zip(ways, multiplicity,
-                                                                  strict=True)), total)
-            covariance.append(float(second - mean[v] * mean[u]))
+    multiplicity = term_set.multiplicity
+    if total * SEQUENCE_LENGTH**2 <= INT64_LIMIT:
+        # every sum below 36 x the denominator: exact in int64, as matrix products
+        ways = weights.astype(np.int64) * sequences
+        firsts = (ways @ multiplicity).tolist()
+        seconds = ((multiplicity * ways[:, None]).T @ multiplicity).tolist()
+    else:
+        exact = weights.astype(object) * sequences.astype(object)
+        objects = multiplicity.astype(object)
+        firsts = (exact @ objects).tolist()
+        seconds = ((objects * exact[:, None]).T @ objects).tolist()
+    mean = [Fraction(int(firsts[v]), total) for v in range(10)]
+    covariance = [float(Fraction(int(seconds[v][u]), total) - mean[v] * mean[u])
+                  for v in range(10) for u in range(10)]
     return tuple(float(x) for x in mean), tuple(covariance)
