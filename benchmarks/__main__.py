@@ -7,20 +7,16 @@ measured in the same run: the plain nested-loop enumeration over card values.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from math import perm
 
 import numpy as np
 
-from analyzer.engine.evaluator import BatchEvaluator
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from benchmarks import choice, drift, engine, table, verify
+from benchmarks import choice, drift, engine, table, targets, verify
 
 
 def plain_enumeration(counts: list[int]) -> tuple[int, int, int]:
@@ -130,41 +126,15 @@ def main() -> None:
     print(f"  exact main-bet odds, a depleted 8-deck shoe  "
           f"{engine_depleted * 1e3:9.3f} ms")
 
-    evaluator = BatchEvaluator.for_profile(profile)
-    rows = depleted_shoes(10_000)
-    batch = best_of(lambda: evaluator.evaluate(rows), 3)
-    print(f"  batch evaluator, punto banco, 10,000 shoes  {batch * 1e3:9.1f} ms"
-          f"   = {10_000 / batch:,.0f} compositions/s (target >= 10,000/s)")
-    exact = [odds(profile, _shoe_of(row))
-             for row in rows[:20]]
-    error = max(abs(evaluator.evaluate(rows[:20])[i, j] - float(t.bets[j].ev))
-                / abs(float(t.bets[j].ev)) for i, t in enumerate(exact) for j in range(3))
-    print(f"  batch max relative error vs exact (20 shoes)  {error:9.1e}"
-          "   (documented bound 1e-12)")
-
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "analyzer", "odds", "--decks", "8"], check=True,
-                   capture_output=True)
-    cold = time.perf_counter() - start
-    print(f"  `nine odds` cold start to finished output     {cold * 1e3:9.0f} ms"
-          "   (target < 1 s)")
+    targets.main(depleted_shoes(10_000), with_tables=False)
     _side_bet_figures(engine)
     choice.bench(baseline)
     table.bench(baseline)
     verify.bench(baseline)
     drift.bench(baseline)
-    _tables_figure()
-
-
-def _tables_figure() -> None:
-    """``nine tables`` for everything, cold, into a scratch folder."""
-    with tempfile.TemporaryDirectory() as folder:
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "analyzer", "tables", "--out", folder],
-                       check=True, capture_output=True)
-        seconds = time.perf_counter() - start
-    print(f"  `nine tables` (every published table), cold     {seconds:9.1f} s"
-          "    (target < 180 s)")
+    seconds = targets.tables_seconds()
+    print(f"  `nine tables` (every published table), cold   {seconds:9.1f} s"
+          f"    (target <= 15 s: {'met' if seconds <= 15 else 'NOT MET'})")
 
 
 def _side_bet_figures(punto_banco_seconds: float) -> None:

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 REFERENCE = Path(__file__).parent / "reference"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_plan_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Compiled plans go to a folder of this test session, not the user's cache."""
+    before = os.environ.get("NINE_CACHE_DIR")
+    os.environ["NINE_CACHE_DIR"] = str(tmp_path_factory.mktemp("nine-cache"))
+    yield
+    if before is None:
+        os.environ.pop("NINE_CACHE_DIR", None)
+    else:
+        os.environ["NINE_CACHE_DIR"] = before
 
 
 def reference(name: str) -> dict[str, Any]:

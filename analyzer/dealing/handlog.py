@@ -62,6 +62,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from analyzer.dealing.segments import Segment, SegmentReader
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import DECK, CardOrder
 
@@ -69,7 +70,7 @@ __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", 
            "COUNTS_FORMAT", "detect_format", "FIELDS", "FORMATS", "Hand", "int_field",
            "LogOptions", "make_hand", "normalize_outcome", "open_text", "parse_column_options",
            "PARTIAL_FORMAT", "Problem", "read_log", "Record", "ROUNDING", "ShoeEnd",
-           "ShoeStart", "token_card"]
+           "ShoeStart", "token_card", "find_columns"]
 
 #: Point value of each card index 0-51 (``Card.index``).
 CARD_VALUE: tuple[int, ...] = tuple(card.points for card in DECK)
@@ -360,14 +361,16 @@ def _card_cache(order: CardOrder) -> _CardCache:
     return _CardCache(order)
 
 
-def read_log(path: str | Path, options: LogOptions | None = None) -> Iterator[Record]:
-    """Every record of a hand log in file order; unreadable ones as :class:`Problem`."""
+def read_log(path: str | Path, options: LogOptions | None = None,
+             segment: Segment | None = None) -> Iterator[Record]:
+    """Every record of a hand log in file order; unreadable ones as :class:`Problem`.
+    ``segment``: only that run of whole shoes (:mod:`analyzer.dealing.segments`)."""
     options = options or LogOptions()
     fmt = detect_format(path) if options.format == "auto" else options.format
     if fmt == "jsonl":
-        yield from _read_jsonl(path, options)
+        yield from _read_jsonl(path, options, segment)
     elif fmt in ("csv", "tsv"):
-        yield from _read_csv(path, options, "\t" if fmt == "tsv" else ",")
+        yield from _read_csv(path, options, "\t" if fmt == "tsv" else ",", segment)
     elif fmt == "counts":
         raise AnalyzerError(f"{path}: an aggregated-counts file holds no hands (read_counts)")
     elif fmt == "partial":
@@ -407,11 +410,12 @@ def _bets_field(raw: Any) -> tuple[tuple[str, int, int], ...]:
     return tuple(bets)
 
 
-def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
+def _read_jsonl(path: str | Path, options: LogOptions,
+                segment: Segment | None = None) -> Iterator[Record]:
     cards = _card_cache(options.card_order)
     loads = json.loads
-    with open_text(path) as stream:
-        for number, text in enumerate(stream, start=1):
+    with open_text(path) if segment is None else SegmentReader(path, segment, False) as stream:
+        for number, text in enumerate(stream, start=1 + (segment or (0, 0, 0))[2]):
             if not text.strip():
                 continue
             try:
@@ -468,7 +472,7 @@ def _read_jsonl(path: str | Path, options: LogOptions) -> Iterator[Record]:
                 yield Problem(number, f"malformed record ({type(exc).__name__}: {exc})")
 
 
-def _find_columns(headers: list[str], options: LogOptions, path: str | Path
+def find_columns(headers: list[str], options: LogOptions, path: str | Path
                   ) -> tuple[dict[str, int], dict[str, tuple[int | None, int | None]]]:
     """Column index of each field, and per bet its (stake, returned) columns."""
     lowered = [h.strip().lower() for h in headers]
@@ -512,15 +516,17 @@ def _find_columns(headers: list[str], options: LogOptions, path: str | Path
     return found, {bet_id: (pair[0], pair[1]) for bet_id, pair in bets.items()}
 
 
-def _read_csv(path: str | Path, options: LogOptions, delimiter: str) -> Iterator[Record]:
+def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
+              segment: Segment | None = None) -> Iterator[Record]:
     cards = _card_cache(options.card_order)
-    with open_text(path) as stream:
+    shift = segment.lines_before - 1 if segment is not None else 0  # the header is line 1
+    with open_text(path) if segment is None else SegmentReader(path, segment, True) as stream:
         reader = csv.reader(stream, delimiter=delimiter)
         try:
             headers = next(reader)
         except StopIteration:
             raise AnalyzerError(f"{path}: empty CSV log (no header row)") from None
-        columns, bet_columns = _find_columns(headers, options, path)
+        columns, bet_columns = find_columns(headers, options, path)
         shoe_col = columns.get("shoe")
         hand_col = columns["hand"]
         player_col = columns["player_cards"]
@@ -536,7 +542,7 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str) -> Iterator
         money_of = operator.itemgetter(*money_columns) if len(money_columns) > 1 else None
         money_cache: dict[Any, tuple[tuple[str, int, int], ...]] = {}
         for row in reader:
-            number = reader.line_num
+            number = reader.line_num + shift
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue
             if len(row) != width:

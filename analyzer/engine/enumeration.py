@@ -263,7 +263,10 @@ def terms(tableau: Tableau) -> Terms:
     counts = np.zeros((len(table), 10), dtype=np.int64)
     for v in range(10):
         counts[:, v] = (cards == v).sum(axis=1)
-    multiplicity, of_coup = np.unique(counts, axis=0, return_inverse=True)
+    # a 1-D key (base 7, value 0 most significant) sorts the rows as np.unique(axis=0) would
+    key = counts @ (7 ** np.arange(9, -1, -1, dtype=np.int64))
+    _, first, of_coup = np.unique(key, return_index=True, return_inverse=True)
+    multiplicity = counts[first]
     return Terms(multiplicity, multiplicity.sum(axis=1), of_coup.reshape(-1).astype(np.int64))
 
 

@@ -20,10 +20,12 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
+from analyzer.engine import backend
 from analyzer.engine.cardbets import hand_card_features
 from analyzer.engine.enumeration import terms
 from analyzer.engine.forms import CARD_VALUES, FourCardForm
 from analyzer.engine.odds import _bet_tally, _check_profile, odds
+from analyzer.engine.tally import HALVES, half_patterns
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import net_payout, settle
 from analyzer.rules.cards import DECK
@@ -193,11 +195,6 @@ def two_card_payoff(profile: Profile, index: int) -> FloatArray | None:
     return None
 
 
-#: The batch evaluator splits the ten point values into two halves; a term's weight is the
-#: product of one factor per half (looked up in a per-shoe table) and the fill factor.
-_HALVES = ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9))
-
-
 @dataclass(frozen=True)
 class BatchEvaluator:
     """Expected values of every bet for many shoes at once, in float64.
@@ -209,6 +206,10 @@ class BatchEvaluator:
     products and the final dot product, so the relative error against the exact engine is
     about 1e-15 (bound documented as 1e-12; measured in ``tests/test_odds.py`` and
     ``make bench``).
+
+    Two implementations (see :mod:`analyzer.engine.backend`): numpy, ``chunk`` shoes at a
+    time (the reference: 32 keeps the intermediates in cache), and the fused kernel of
+    :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 32.
     """
 
     profile: Profile
@@ -217,7 +218,8 @@ class BatchEvaluator:
     cards: npt.NDArray[np.int64]
     half_index: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
     half_patterns: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    chunk: int = 256
+    #: shoes per block in numpy (the fused kernel's block is fixed at 32, the same)
+    chunk: int = 32
 
     @classmethod
     def for_profile(cls, profile: Profile | str) -> BatchEvaluator:
@@ -235,17 +237,22 @@ class BatchEvaluator:
                 value = float(net_payout(bet, key))
                 np.add.at(payoff[row], tally.term_index[start:stop],
                           value * tally.count[start:stop])
-        indexes = []
-        patterns = []
-        for half in _HALVES:
-            part = term_set.multiplicity[:, list(half)]
-            unique, inverse = np.unique(part, axis=0, return_inverse=True)
-            indexes.append(inverse.reshape(-1).astype(np.int64))
-            patterns.append(unique.astype(np.int64))
-        return cls(profile, tuple(b.id for b in profile.bets), payoff, term_set.cards,
-                   (indexes[0], indexes[1]), (patterns[0], patterns[1]))
+        return cls.from_payoff(profile, payoff)
 
-    def evaluate(self, value_counts: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    @classmethod
+    def from_payoff(cls, profile: Profile, payoff: npt.NDArray[np.float64],
+                    bet_ids: tuple[str, ...] | None = None) -> BatchEvaluator:
+        """An evaluator of any (columns x terms) matrix of the profile's tableau: column
+        ``j`` of a shoe is ``sum_t payoff[j, t] ways_t / (N)_6``."""
+        assert profile.tableau is not None
+        term_set = terms(profile.tableau)
+        low_index, low, high_index, high = half_patterns(term_set.multiplicity)
+        ids = bet_ids if bet_ids is not None else tuple(b.id for b in profile.bets)
+        return cls(profile, ids, np.ascontiguousarray(payoff), term_set.cards,
+                   (low_index, high_index), (low, high))
+
+    def evaluate(self, value_counts: npt.ArrayLike,
+                 kernel: str | None = None) -> npt.NDArray[np.float64]:
         """EV of every bet (columns) for each shoe (rows of ten point-value counts)."""
         counts = np.asarray(value_counts, dtype=np.float64)
         if counts.ndim != 2 or counts.shape[1] != 10:
@@ -254,6 +261,11 @@ class BatchEvaluator:
             raise AnalyzerError("batch shoes cannot have negative counts")
         if (counts.sum(axis=1) < 6).any():
             raise AnalyzerError("every batch shoe needs at least 6 cards")
+        if self.chunk == 32 and backend.use_kernels(kernel, "batch", counts.shape[0]):
+            from analyzer.engine import kernels
+
+            return kernels.batch_values(counts, self.payoff, self.cards, *self.half_index,
+                                        *self.half_patterns)
         result = np.empty((counts.shape[0], len(self.bet_ids)), dtype=np.float64)
         for start in range(0, counts.shape[0], self.chunk):
             result[start:start + self.chunk] = self._evaluate_chunk(
@@ -273,7 +285,7 @@ class BatchEvaluator:
             fill[k] = fill[k + 1] * (size - k)
         weights = fill[self.cards]
         factor = np.empty_like(weights)
-        for half, index, pattern in zip(_HALVES, self.half_index, self.half_patterns,
+        for half, index, pattern in zip(HALVES, self.half_index, self.half_patterns,
                                         strict=True):
             table = np.ones((pattern.shape[0], shoes))
             for column, value in enumerate(half):

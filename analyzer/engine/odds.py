@@ -14,11 +14,13 @@ and hit frequency of each bet follow exactly from its result distribution.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
-from math import sqrt
+from functools import cache, cached_property
+from math import lcm, sqrt
+from operator import itemgetter
+from typing import Any
 
 from analyzer import __version__
 from analyzer.engine.enumeration import (
@@ -30,13 +32,14 @@ from analyzer.engine.enumeration import (
     term_weights,
     terms,
 )
+from analyzer.engine.tally import TallyPlan, build_plan
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import net_payout, settle_codes
 from analyzer.rules.profile import Bet, Profile, Tableau, load_profile
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["bet_odds", "BetOdds", "CONVENTION", "Distribution", "INFINITE_CARD_CONVENTION",
-           "INFINITE_CONVENTION", "LineOdds", "odds", "OddsTable"]
+           "INFINITE_CONVENTION", "DISTRIBUTIONS", "LineOdds", "odds", "OddsTable"]
 
 CONVENTION = ("ordered 6-card sequences from the full shoe; a coup that ends after 4 or 5 "
               "cards is weighted by the ways to fill the unused positions")
@@ -47,13 +50,21 @@ INFINITE_CARD_CONVENTION = ("infinite deck, card level: 13**6 * 4**4 = 52**4 * 1
 
 @dataclass(frozen=True)
 class LineOdds:
-    """One payline: its payout, ways over the denominator, probability and share of return."""
+    """One payline: its payout, ways over the denominator, probability and share of return.
+
+    ``probability`` is built (as an exact fraction) when first read.
+    """
 
     name: str
     condition: str
     pays: Fraction
     ways: int
-    probability: Fraction
+    total: int = field(repr=False)
+
+    @cached_property
+    def probability(self) -> Fraction:
+        """Ways over the denominator, exact."""
+        return Fraction(self.ways, self.total)
 
     @property
     def contribution(self) -> Fraction:
@@ -63,18 +74,50 @@ class LineOdds:
 
 @dataclass(frozen=True)
 class BetOdds:
-    """The exact odds of one bet."""
+    """The exact odds of one bet: integer ways per settled result over ``total``.
+
+    The fractions (EV, variance, hit frequency) are built from the integers when first read.
+    """
 
     id: str
     name: str
     pay_rule: str
     lines: tuple[LineOdds, ...]
     lose_ways: int
-    lose_probability: Fraction
-    ev: Fraction
-    variance: Fraction
-    hit_frequency: Fraction
+    total: int = field(repr=False)
+    #: (net payout, ways) of every settled result
+    results: tuple[tuple[Fraction, int], ...] = field(repr=False)
     note: str = ""
+
+    @cached_property
+    def lose_probability(self) -> Fraction:
+        """Probability that no line holds."""
+        return Fraction(self.lose_ways, self.total)
+
+    @cached_property
+    def _moments(self) -> tuple[Fraction, Fraction]:
+        scale = lcm(*(payout.denominator for payout, _ in self.results))
+        first = sum(payout.numerator * (scale // payout.denominator) * n
+                    for payout, n in self.results)
+        second = sum((payout.numerator * (scale // payout.denominator)) ** 2 * n
+                     for payout, n in self.results)
+        ev = Fraction(first, self.total * scale)
+        return ev, Fraction(second, self.total * scale * scale) - ev * ev
+
+    @property
+    def ev(self) -> Fraction:
+        """Expected net result per unit staked."""
+        return self._moments[0]
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result per unit staked."""
+        return self._moments[1]
+
+    @cached_property
+    def hit_frequency(self) -> Fraction:
+        """Probability of a net win."""
+        return Fraction(sum(n for payout, n in self.results if payout > 0), self.total)
 
     @property
     def house_edge(self) -> Fraction:
@@ -140,15 +183,84 @@ def _bet_tally(tableau: Tableau, bet: Bet) -> Tally:
     return compile_tally(tableau, codes, labels)
 
 
-@cache
-def _distribution_tallies(tableau: Tableau) -> tuple[Tally, Tally, Tally]:
+#: The distributions every odds table carries: name, and the coup features that key them.
+DISTRIBUTIONS = ("player total x banker total", "naturals", "cards dealt")
+
+
+def _distribution_codings(tableau: Tableau) -> list[tuple[Any, Sequence[Hashable] | None]]:
     f = coups(tableau).features
-    totals = compile_tally(tableau, f["player_total"] * 10 + f["banker_total"],
-                           [(p, b) for p in range(10) for b in range(10)])
-    naturals = compile_tally(tableau, f["player_natural"] * 1 + f["banker_natural"] * 2,
-                             ["none", "player", "banker", "both"])
-    dealt = compile_tally(tableau, f["cards_dealt"])
-    return totals, naturals, dealt
+    return [(f["player_total"] * 10 + f["banker_total"],
+             [(p, b) for p in range(10) for b in range(10)]),
+            (f["player_natural"] * 1 + f["banker_natural"] * 2,
+             ["none", "player", "banker", "both"]),
+            (f["cards_dealt"], None)]
+
+
+@cache
+def _odds_plan(tableau: Tableau, bets: tuple[Bet, ...]) -> TallyPlan:
+    """The fused tallies of ``odds()``: the value-level bets, then the distributions."""
+    from analyzer.engine import plan_cache
+
+    def build() -> TallyPlan:
+        f = coups(tableau).features
+        codings = [settle_codes(bet, f) for bet in bets]
+        return build_plan(tableau, [*codings, *_distribution_codings(tableau)])
+
+    return plan_cache.cached_plan(tableau, bets, "odds", build)
+
+
+@dataclass(frozen=True, eq=False)
+class _Compiled:
+    """A profile ready for ``odds()``: its plan and, per tally, how its sums become records."""
+
+    profile: Profile
+    tableau: Tableau
+    card_level: tuple[bool, ...]
+    plan: TallyPlan
+    #: per bet: its slice of the plan's sums (None for a card-level bet)
+    slices: tuple[slice | None, ...]
+    #: per distribution: its slice, its keys in publishing order (by the key's text) and a
+    #: getter of its sums in that order
+    distributions: tuple[tuple[slice, tuple[Hashable, ...], Callable[[Any], Any]], ...]
+
+
+_compiled_profiles: dict[int, _Compiled] = {}
+
+
+def _first(values: Sequence[int]) -> tuple[int]:
+    return (values[0],)
+
+
+def _compiled(profile: Profile) -> _Compiled:
+    """The compiled profile, remembered per profile object (no hashing of its bets)."""
+    found = _compiled_profiles.get(id(profile))
+    if found is not None and found.profile is profile:
+        return found
+    tableau = _check_profile(profile)
+    card_level = tuple(bet.card_level for bet in profile.bets)
+    value_bets = tuple(bet for bet, cards in zip(profile.bets, card_level, strict=True)
+                       if not cards)
+    plan = _odds_plan(tableau, value_bets)
+    offsets = plan.key_offsets.tolist()
+    slices: list[slice | None] = []
+    position = 0
+    for cards in card_level:
+        slices.append(None if cards else slice(offsets[position], offsets[position + 1]))
+        position += not cards
+    distributions = []
+    for j in range(len(value_bets), len(plan.keys)):
+        keys = plan.keys[j]
+        texts = [str(key) for key in keys]
+        order = sorted(range(len(keys)), key=texts.__getitem__)
+        getter: Callable[[Any], Any] = itemgetter(*order) if len(order) > 1 else _first
+        distributions.append((slice(offsets[j], offsets[j + 1]),
+                              tuple(keys[i] for i in order), getter))
+    if len(_compiled_profiles) > 256:
+        _compiled_profiles.clear()
+    compiled = _Compiled(profile, tableau, card_level, plan, tuple(slices),
+                         tuple(distributions))
+    _compiled_profiles[id(profile)] = compiled
+    return compiled
 
 
 def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
@@ -167,66 +279,76 @@ def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
 def bet_odds(bet: Bet, ways: Mapping[Hashable, int], total: int) -> BetOdds:
     """Exact odds of a bet from its result counts (result -> ways) over ``total``."""
     line_ways = [0] * len(bet.lines)
-    ev = Fraction(0)
-    second = Fraction(0)
-    hits = 0
     lose = 0
+    results = []
     for result, n in ways.items():
         assert isinstance(result, tuple)
-        payout = net_payout(bet, result)
-        ev += payout * n
-        second += payout * payout * n
+        results.append((_payout(bet, result), n))
         if not result:
             lose += n
         for i in result:
             line_ways[i] += n
-        if payout > 0:
-            hits += n
-    ev /= total
-    variance = second / total - ev * ev
-    lines = tuple(LineOdds(line.name, line.when.text, line.pays, n, Fraction(n, total))
+    lines = tuple(LineOdds(line.name, line.when.text, line.pays, n, total)
                   for line, n in zip(bet.lines, line_ways, strict=True))
-    return BetOdds(bet.id, bet.name, bet.pay_rule, lines, lose, Fraction(lose, total), ev,
-                   variance, Fraction(hits, total), bet.note)
+    return BetOdds(bet.id, bet.name, bet.pay_rule, lines, lose, total, tuple(results),
+                   bet.note)
 
 
-def odds(profile: Profile | str, shoe: Shoe) -> OddsTable:
-    """Exact odds of every bet of ``profile`` (a Profile, name, alias or file) on ``shoe``."""
+_payouts: dict[tuple[int, tuple[int, ...]], tuple[Bet, Fraction]] = {}
+
+
+def _payout(bet: Bet, result: tuple[int, ...]) -> Fraction:
+    """:func:`net_payout`, remembered per (bet object, result)."""
+    key = (id(bet), result)
+    found = _payouts.get(key)
+    if found is None or found[0] is not bet:
+        found = (bet, net_payout(bet, result))
+        _payouts[key] = found
+    return found[1]
+
+
+def odds(profile: Profile | str, shoe: Shoe, kernel: str | None = None) -> OddsTable:
+    """Exact odds of every bet of ``profile`` (a Profile, name, alias or file) on ``shoe``.
+
+    ``kernel`` picks the tally's implementation (see :mod:`analyzer.engine.backend`); every
+    choice gives the same integers.
+    """
     if isinstance(profile, str):
         profile = load_profile(profile)
-    tableau = _check_profile(profile)
-    weights = term_weights(terms(tableau), shoe)
+    compiled = _compiled(profile)
+    plan = compiled.plan
+    tableau = compiled.tableau
+    sums = plan.key_sums(shoe, kernel)
     total = denominator(shoe)
     convention = INFINITE_CONVENTION if shoe.is_infinite else CONVENTION
+    scale = 1
+    weights: Any = None
     # Card-level bets (ranks, suits) go through analyzer.engine.cardbets, imported only when a
     # profile has one so a values-only profile pays nothing for them.
-    card_level = [bet.card_level for bet in profile.bets]
-    scale = 1
-    if any(card_level):
+    if any(compiled.card_level):
         import analyzer.engine.cardbets as cardbets
 
         total = cardbets.card_denominator(shoe)
         scale = total // denominator(shoe)
         if scale > 1:
             convention = INFINITE_CARD_CONVENTION
+            sums = [n * scale for n in sums]
+        weights = term_weights(terms(tableau), shoe)
         if total > INT64_LIMIT and weights.dtype != object:
             weights = weights.astype(object)
-
-    def bet_ways(bet: Bet, cards: bool) -> dict[Hashable, int]:
-        if cards:
-            return cardbets.evaluate_card_tally(cardbets.card_tally(tableau, bet), shoe,
-                                                weights)
-        return {key: n * scale for key, n in _bet_tally(tableau, bet).evaluate(weights).items()}
-
-    bets = tuple(bet_odds(bet, bet_ways(bet, cards), total)
-                 for bet, cards in zip(profile.bets, card_level, strict=True))
-    totals, naturals, dealt = _distribution_tallies(tableau)
-
-    def distribution(name: str, tally: Tally) -> Distribution:
-        cells = {key: n * scale for key, n in tally.evaluate(weights).items()}
-        return Distribution(name, tuple(sorted(cells.items(), key=lambda kv: str(kv[0]))))
-
-    return OddsTable(profile.name, profile.title, shoe.describe(), total, convention, bets,
-                     distribution("player total x banker total", totals),
-                     distribution("naturals", naturals),
-                     distribution("cards dealt", dealt), profile.illustrative)
+    keys = plan.keys
+    bets = []
+    for j, (bet, part) in enumerate(zip(profile.bets, compiled.slices, strict=True)):
+        if part is None:
+            ways: Mapping[Hashable, int] = cardbets.evaluate_card_tally(
+                cardbets.card_tally(tableau, bet), shoe, weights)
+        else:
+            ways = dict(zip(keys[j - sum(compiled.card_level[:j])], sums[part], strict=True))
+        bets.append(bet_odds(bet, ways, total))
+    distributions = [Distribution(name, tuple(zip(cell_keys, getter(sums[part]), strict=True)))
+                     for name, (part, cell_keys, getter) in zip(DISTRIBUTIONS,
+                                                                compiled.distributions,
+                                                                strict=True)]
+    totals, naturals, dealt = distributions
+    return OddsTable(profile.name, profile.title, shoe.describe(), total, convention,
+                     tuple(bets), totals, naturals, dealt, profile.illustrative)

@@ -16,9 +16,17 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
+from analyzer.engine import backend
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
-from analyzer.engine.enumeration import INT64_LIMIT, coups, denominator, term_weights, terms
-from analyzer.engine.evaluator import value_counts
+from analyzer.engine.enumeration import (
+    INT64_LIMIT,
+    SEQUENCE_LENGTH,
+    coups,
+    denominator,
+    term_weights,
+    terms,
+)
+from analyzer.engine.evaluator import BatchEvaluator, value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
 from analyzer.rules.bets import settle_codes
@@ -91,6 +99,9 @@ class ShoeAwareEvaluator:
             expand[keep] = inverse.reshape(-1)
             self.expand = expand
             matrix = unique
+        #: the same columns for the fused kernel (terms in their own order)
+        self.batch = BatchEvaluator.from_payoff(model.profile, np.ascontiguousarray(matrix),
+                                                tuple(str(i) for i in range(matrix.shape[0])))
         # per number of cards k, its terms with the most distinct values first, so each
         # further factor multiplies a leading block of rows
         self.groups: list[tuple[int, npt.NDArray[np.int64], list[int],
@@ -110,8 +121,31 @@ class ShoeAwareEvaluator:
             # (columns x terms) @ (terms x shoes): contiguous, the fast BLAS orientation
             self.groups.append((k, slots, rows, np.ascontiguousarray(matrix[:, members])))
 
-    def evaluate(self, value_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """Rows of ten value counts -> per row the columns' expectations (probabilities)."""
+    def evaluate(self, value_counts: npt.NDArray[np.float64],
+                 kernel: str | None = None) -> npt.NDArray[np.float64]:
+        """Rows of ten value counts -> per row the columns' expectations (probabilities).
+
+        ``kernel``: see :mod:`analyzer.engine.backend` (the numpy loops here are the
+        reference; the fused kernel agrees to rounding).
+        """
+        n = value_counts.shape[0]
+        if backend.use_kernels(kernel, "shoe-aware", n):
+            from analyzer.engine import kernels
+
+            batch = self.batch
+            result = kernels.batch_values(value_counts, batch.payoff, batch.cards,
+                                          *batch.half_index, *batch.half_patterns).T
+        else:
+            result = self._numpy(value_counts)
+        out: npt.NDArray[np.float64] = result.T
+        if self.expand is not None:
+            out = np.concatenate([out, np.zeros((n, 1))], axis=1)[:, self.expand]
+            for part, label in self.complements:
+                out[:, part.start + label] = 1.0 - out[:, part].sum(axis=1)
+        return out
+
+    def _numpy(self, value_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """(columns x shoes) expectations, in numpy."""
         counts = np.ascontiguousarray(value_counts.T)  # (10, n): shoes on the inner axis
         n = counts.shape[1]
         falling = np.empty((10, 7, n))
@@ -130,17 +164,14 @@ class ShoeAwareEvaluator:
             denominator = np.prod([size - j for j in range(k)], axis=0)
             # BLAS, single-threaded (see the top of this module): 1.5-2x faster than einsum
             result += (matrix @ weights) / denominator
-        out: npt.NDArray[np.float64] = result.T
-        if self.expand is not None:
-            out = np.concatenate([out, np.zeros((n, 1))], axis=1)[:, self.expand]
-            for part, label in self.complements:
-                out[:, part.start + label] = 1.0 - out[:, part].sum(axis=1)
-        return out
+        return result
 
 
 @cache
 def shoe_aware_evaluator(model: Model) -> ShoeAwareEvaluator:
-    return ShoeAwareEvaluator(model)
+    """The (cached) evaluator of a model's point-value bets: only the independent label
+    probabilities are computed (``compact``), the rest follow from them."""
+    return ShoeAwareEvaluator(model, compact=True)
 
 
 #: Null models of the shoe-aware mode, per bet (reported with every test of the bet).
@@ -299,14 +330,18 @@ def full_shoe_value_moments(model: Model) -> tuple[tuple[float, ...], tuple[floa
     np.add.at(sequences, term_set.of_coup, coups(tableau).arrangements)
     weights = term_weights(term_set, model.shoe)
     total = denominator(model.shoe)
-    ways = [int(w) * int(q) for w, q in zip(weights, sequences, strict=True)]
-    multiplicity = term_set.multiplicity.tolist()
-    mean = [Fraction(sum(w * m[v] for w, m in zip(ways, multiplicity, strict=True)), total)
-            for v in range(10)]
-    covariance = []
-    for v in range(10):
-        for u in range(10):
-            second = Fraction(sum(w * m[v] * m[u] for w, m in zip(ways, multiplicity,
-                                                                  strict=True)), total)
-            covariance.append(float(second - mean[v] * mean[u]))
+    multiplicity = term_set.multiplicity
+    if total * SEQUENCE_LENGTH**2 <= INT64_LIMIT:
+        # every sum below 36 x the denominator: exact in int64, as matrix products
+        ways = weights.astype(np.int64) * sequences
+        firsts = (ways @ multiplicity).tolist()
+        seconds = ((multiplicity * ways[:, None]).T @ multiplicity).tolist()
+    else:
+        exact = weights.astype(object) * sequences.astype(object)
+        objects = multiplicity.astype(object)
+        firsts = (exact @ objects).tolist()
+        seconds = ((objects * exact[:, None]).T @ objects).tolist()
+    mean = [Fraction(int(firsts[v]), total) for v in range(10)]
+    covariance = [float(Fraction(int(seconds[v][u]), total) - mean[v] * mean[u])
+                  for v in range(10) for u in range(10)]
     return tuple(float(x) for x in mean), tuple(covariance)

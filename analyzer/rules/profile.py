@@ -367,15 +367,35 @@ def shipped_profiles() -> tuple[Profile, ...]:
     found = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
-            found.append(_parse_text(entry.read_text(encoding="utf-8"),
-                                     f"profiles/{entry.name}"))
+            # the same object as a load by name
+            same = _shipped_by_name(entry.name[:-len(".toml")])
+            found.append(same if same is not None else _parse_text(
+                entry.read_text(encoding="utf-8"), f"profiles/{entry.name}"))
     return tuple(found)
+
+
+@cache
+def _shipped_by_name(key: str) -> Profile | None:
+    """The shipped profile stored as ``profiles/<key>.toml`` when its name is ``key``
+    (every shipped profile's file is named after it), parsed alone."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key):
+        return None
+    entry = resources.files("analyzer") / "profiles" / f"{key}.toml"
+    if not entry.is_file():
+        return None
+    profile = _parse_text(entry.read_text(encoding="utf-8"), f"profiles/{key}.toml")
+    return profile if profile.name == key else None
 
 
 def load_profile(name_or_path: str | Path) -> Profile:
     """A shipped profile by name or alias, or a user's TOML file by path."""
     text = str(name_or_path)
     key = text.lower()
+    # by name, one file is parsed; by alias, every shipped profile
+    if isinstance(name_or_path, str):
+        found = _shipped_by_name(key)
+        if found is not None:
+            return found
     for profile in shipped_profiles():
         if key == profile.name or key in profile.aliases:
             return profile

@@ -24,6 +24,10 @@ __all__ = ["make_shoe", "MAX_COUNT", "MIN_SHOE_SIZE", "Shoe"]
 #: Most copies of one card a shoe file may ask for (100,000 decks).
 MAX_COUNT = 100_000
 
+#: The card indices of each point value 0-9.
+_CARDS_OF_VALUE = tuple(tuple(i for i, card in enumerate(DECK) if card.points == v)
+                        for v in range(10))
+
 #: A coup can use up to six cards; the published convention counts ordered 6-card sequences.
 MIN_SHOE_SIZE = 6
 
@@ -148,10 +152,8 @@ class Shoe:
 
     def value_counts(self) -> tuple[int, ...]:
         """Cards of each point value 0-9 (the infinite deck: 16, 4, 4, ...)."""
-        values = [0] * 10
-        for card, n in zip(DECK, self.counts, strict=True):
-            values[card.points] += n
-        return tuple(values)
+        counts = self.counts
+        return tuple(sum(counts[i] for i in cards) for cards in _CARDS_OF_VALUE)
 
     def rank_counts(self) -> dict[Rank, int]:
         """Cards of each rank."""

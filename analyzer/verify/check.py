@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.dealing.handlog import Hand, LogOptions, Problem, ShoeEnd, ShoeStart, read_log
+from analyzer.dealing.segments import Segment
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import card_evaluator
 from analyzer.verify.moments import ShoeMoments
@@ -74,13 +75,15 @@ class Tally:
 
 
 def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
-               shoe_aware: bool = False, exact_card_bets: bool = True) -> Partial:
+               shoe_aware: bool = False, exact_card_bets: bool = True,
+               segment: Segment | None = None) -> Partial:
     """Replay one log and return its partial sums (statistics are done by ``finish``).
 
     ``options.format`` is the log's format as :func:`~analyzer.dealing.handlog.detect_format`
     told it (``auto``: told here). ``exact_card_bets``: in the shoe-aware model, bets of a
     card-level profile that need exact odds per hand get them (else they are tested
-    against the full shoe).
+    against the full shoe). ``segment``: only that run of whole shoes of the file
+    (:func:`~analyzer.dealing.segments.find_segments`).
     """
     options = options or LogOptions()
     source = str(path)
@@ -98,7 +101,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     shoe_hands = shoes.shoe_hands
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
-    for rec in read_log(path, options):
+    stakes_of: dict[Payouts, list[int]] = {}
+    for rec in read_log(path, options, segment):
         if type(rec) is Hand:
             if rec.shoe != shoes.shoe_id or shoes.announced is not None:
                 shoes.new_hand_shoe(rec)
@@ -116,7 +120,12 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
             broken, winner, labels, bet_labels = entry
             if moments is not None:  # queue the hand's depleted shoe, then deal its cards
                 if labels:
-                    moments.add(shoes.depleted(), _stakes(rec.bets, bet_index, bet_count))
+                    stakes = stakes_of.get(rec.bets)
+                    if stakes is None:  # most hands repeat a few bet patterns
+                        if len(stakes_of) > Tally.LIMIT:
+                            stakes_of.clear()
+                        stakes = stakes_of[rec.bets] = _stakes(rec.bets, bet_index, bet_count)
+                    moments.add(shoes.depleted(), stakes)
                     shoe_aware_hands += shoes.tracking
                 shoes.deal(rec)
             else:

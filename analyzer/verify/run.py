@@ -15,6 +15,7 @@ and are tested against the full shoe otherwise.
 
 from __future__ import annotations
 
+import csv
 import importlib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -29,8 +30,11 @@ from analyzer.dealing.handlog import (
     ShoeStart,
     count_lines,
     detect_format,
+    find_columns,
+    open_text,
     read_log,
 )
+from analyzer.dealing.segments import Segment, find_segments
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator
 from analyzer.errors import AnalyzerError
@@ -54,6 +58,8 @@ class Work(NamedTuple):
     options: LogOptions
     shoe_aware: bool
     exact_card_bets: bool
+    #: only this run of whole shoes of the file (None: all of it)
+    segment: Segment | None = None
 
 
 def _check_one(work: Work) -> Partial:
@@ -65,7 +71,48 @@ def _check_one(work: Work) -> Partial:
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
     return check_file(work.path, model, replace(work.options, format=fmt), work.shoe_aware,
-                      work.exact_card_bets)
+                      work.exact_card_bets, work.segment)
+
+
+def _split(work: list[Work], jobs: int) -> list[Work]:
+    """With fewer hand logs than processes, each large uncompressed log in runs of whole
+    shoes (one per process), so one file uses every process."""
+    logs = [w for w in work if w.format in ("csv", "tsv", "jsonl")]
+    if jobs < 2 or not logs or len(logs) >= jobs:
+        return work
+    out: list[Work] = []
+    for w in work:
+        if w in logs:
+            segments = find_segments(w.path, w.format or "", jobs, _hand_column(w))
+            out.extend(w._replace(segment=s) for s in segments) if len(segments) > 1 \
+                else out.append(w)
+        else:
+            out.append(w)
+    return out
+
+
+def _hand_column(work: Work) -> int | None:
+    """A CSV/TSV log's hand column (None for JSON Lines, or when the header is unreadable)."""
+    if work.format not in ("csv", "tsv"):
+        return None
+    try:
+        with open_text(work.path) as stream:
+            header = next(csv.reader(stream, delimiter="\t" if work.format == "tsv" else ","))
+        return find_columns(header, work.options, work.path)[0]["hand"]
+    except (AnalyzerError, StopIteration, OSError, UnicodeDecodeError):
+        return None
+
+
+def _merge_segments(work: list[Work], partials: list[Partial]) -> list[Partial]:
+    """The partials of one file's segments merged back into one, named by the file."""
+    merged: list[Partial] = []
+    for w, partial in zip(work, partials, strict=True):
+        if w.segment is not None and w.segment.start > 0 and merged \
+                and merged[-1].sources == (w.path,):
+            merged[-1] = replace(merge([merged[-1], partial]), sources=(w.path,))
+        else:
+            merged.append(partial)
+    return merged
 
 
 def _format(path: str, options: LogOptions) -> str | None:
@@ -120,11 +167,13 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
             for p, fmt in zip(paths, formats, strict=True)]
     if dask:
         partials = _map_dask(work, dask, jobs)
-    elif jobs > 1 and len(work) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            partials = list(pool.map(_check_one, work))
     else:
-        partials = [_check_one(w) for w in work]
+        pieces = _split(work, jobs)
+        if jobs > 1 and len(pieces) > 1:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
+                partials = _merge_segments(pieces, list(pool.map(_check_one, pieces)))
+        else:
+            partials = [_check_one(w) for w in work]
     models = {p.model for p in partials}
     if len(models) > 1:  # counts files are independent-only; re-read logs to match them
         if any(w.format == "partial" for w in work):

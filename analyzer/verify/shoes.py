@@ -127,6 +127,8 @@ class ShoeTracker:
     def take(self, cards: tuple[int, ...], line: int, hand: int | None, in_hand: bool) -> None:
         """Cards leave the shoe (shoe-aware model, and burns in either model)."""
         following = self.moments is not None
+        counts, composition = self.shoe_counts, self.composition
+        remaining, remaining_cards = self.remaining, self.remaining_cards
         for c in cards:
             if following:
                 if self.tracking:
@@ -134,10 +136,10 @@ class ShoeTracker:
                     self.tested.append(in_hand)
                 elif in_hand:
                     self.untracked.append(c)
-            self.shoe_counts[c] += 1
-            self.remaining[CARD_VALUE[c]] -= 1
-            self.remaining_cards[c] -= 1
-            if self.shoe_counts[c] > self.composition[c] and c not in self.reported:
+            counts[c] += 1
+            remaining[CARD_VALUE[c]] -= 1
+            remaining_cards[c] -= 1
+            if counts[c] > composition[c] and c not in self.reported:
                 self.reported.add(c)
                 self.tracking = False
                 message = (f"card {card_text(c)} appears {self.shoe_counts[c]} times in shoe "

@@ -1,0 +1,50 @@
+"""Which implementation runs the engine's hot loops: the numpy reference or the fused
+kernels of :mod:`analyzer.engine.kernels` (numba, compiled once and cached on disk).
+
+Importing numba and loading the cached kernels costs about half a second, more than a
+single exact tally or a small batch takes in numpy, so the choice is made per call:
+
+* ``NINE_KERNELS=numpy`` or ``numba`` in the environment forces one (``numba`` falls back to
+  numpy when numba is not installed);
+* otherwise (``auto``) the kernels run once they are loaded, or once the numpy work done in
+  this process would have paid for loading them (:data:`WORK_BEFORE_KERNELS` estimated
+  seconds). A one-shot ``nine odds`` never imports numba.
+
+A caller may also name the kernel (``"numpy"`` or ``"numba"``) for one call, as the tests
+and benchmarks do. Both give the same exact integers; float results agree to rounding.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import cache
+from importlib.util import find_spec
+
+__all__ = ["ESTIMATED_SECONDS", "KERNEL_MODULE", "WORK_BEFORE_KERNELS", "kernels_available",
+           "use_kernels"]
+
+KERNEL_MODULE = "analyzer.engine.kernels"
+#: Switch to the kernels after this many estimated seconds of numpy work in one process.
+WORK_BEFORE_KERNELS = 0.5
+#: Estimated numpy seconds per unit of work, by kind of call.
+ESTIMATED_SECONDS = {"tally": 4e-4, "batch": 4e-5, "shoe-aware": 4e-5}
+_done = {"seconds": 0.0}
+
+
+@cache
+def kernels_available() -> bool:
+    """Is numba installed (without importing it)?"""
+    return find_spec("numba") is not None
+
+
+def use_kernels(kernel: str | None, kind: str, work: int = 1) -> bool:
+    """Should this call (``work`` units of ``kind``) run the fused kernels?"""
+    if kernel is None:
+        kernel = os.environ.get("NINE_KERNELS", "auto")
+    if kernel == "numpy" or not kernels_available():
+        return False
+    if kernel == "numba" or KERNEL_MODULE in sys.modules:
+        return True
+    _done["seconds"] += ESTIMATED_SECONDS.get(kind, 1e-3) * work
+    return _done["seconds"] > WORK_BEFORE_KERNELS

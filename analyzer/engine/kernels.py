@@ -1,0 +1,285 @@
+"""Fused loops for the engine's hot paths, compiled by numba and cached on disk.
+
+Imported only through :mod:`analyzer.engine.backend` (importing numba costs about half a
+second). Each kernel has a numpy reference it must match:
+
+* :func:`tally_sums` - :meth:`analyzer.engine.tally.TallyPlan.key_sums`: exact int64 (or
+  residues modulo primes below 2**31), identical integers;
+* :func:`batch_values` - :class:`analyzer.engine.evaluator.BatchEvaluator` and the shoe-aware
+  evaluator: float64, shoes in blocks of :data:`BLOCK` so every intermediate stays in cache.
+
+The first call compiles (a few seconds) and writes numba's cache beside this file, or in
+numba's user-wide cache directory when the package folder is read-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import scipy.linalg.cython_blas  # noqa: F401 - the BLAS numba's matrix products call
+from numba import njit
+from threadpoolctl import threadpool_limits
+
+# The products here are small: a multi-threaded BLAS only adds contention (measured 5-7x
+# slower on a loaded 2-core machine, 20x for the shoe-aware columns of lucky-baccarat).
+# scipy's BLAS is loaded just above, so the limit reaches it too.
+threadpool_limits(limits=1, user_api="blas")
+
+__all__ = ["BLOCK", "batch_values", "garner_digits", "tally_sums"]
+
+#: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles).
+BLOCK = 32
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reduce(x: Any, p: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
+    """``x mod p`` for ``0 <= x < 2**62`` and ``p < 2**31`` without a division: the
+    quotient from a float estimate (its error is below 2**-20, so it is off by at most
+    one), then one branch-free correction each way in exact int64."""
+    r = x - np.int64(float(x) * inverse) * p
+    r = r + p if r < 0 else r
+    return r - p if r >= p else r
+
+
+@njit(cache=True, nogil=True)
+def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, low: Any,
+           high: Any, entry_term: Any, entry_count: Any, cell_starts: Any, key_cells: Any,
+           key_starts: Any) -> Any:  # pragma: no cover - compiled
+    terms = cards.shape[0]
+    entries = entry_term.shape[0]
+    cells = cell_starts.shape[0]
+    keys = key_starts.shape[0]
+    width = moduli.shape[0]
+    out = np.empty((width, keys), dtype=np.int64)
+    # every modulus side by side: one pass over the entries serves them all
+    # two to four moduli: four columns side by side (the unused ones zero), read as one row
+    weights = np.zeros((terms, 4 if 1 < width <= 4 else width), dtype=np.int64)
+    cell_sums = np.zeros((cells, width), dtype=np.int64)
+    table_low = np.empty((low.shape[0], width), dtype=np.int64)
+    table_high = np.empty((high.shape[0], width), dtype=np.int64)
+    smallest = 7
+    for t in range(terms):
+        smallest = min(smallest, cards[t])
+    for i in range(width):
+        p = moduli[i]
+        inverse = 1.0 / p if p else 0.0
+        for half in range(2):
+            patterns = low if half == 0 else high
+            table = table_low if half == 0 else table_high
+            for r in range(patterns.shape[0]):
+                x = np.int64(1)
+                for column in range(5):
+                    m = patterns[r, column]
+                    if m:  # a value the pattern does not hold contributes 1
+                        x = x * factors[i, half * 5 + column, m]
+                        if p:
+                            x = _reduce(x, p, inverse)
+                table[r, i] = x
+        if p:
+            # fill x low-half factor once per (cards, low pattern): one reduction per term
+            fill_low = np.empty((7, low.shape[0]), dtype=np.int64)
+            for k in range(smallest, 7):
+                for r in range(low.shape[0]):
+                    fill_low[k, r] = _reduce(fill[i, k] * table_low[r, i], p, inverse)
+            for t in range(terms):
+                weights[t, i] = _reduce(fill_low[cards[t], half_index[0, t]]
+                                        * table_high[half_index[1, t], i], p, inverse)
+        else:
+            for t in range(terms):
+                weights[t, i] = (fill[i, cards[t]] * table_low[half_index[0, t], i]
+                                 * table_high[half_index[1, t], i])
+    if width == 1:
+        flat = weights[:, 0]
+        for c in range(cells):
+            stop = cell_starts[c + 1] if c + 1 < cells else entries
+            s = np.int64(0)
+            for e in range(cell_starts[c], stop):
+                s += flat[entry_term[e]] * entry_count[e]
+            cell_sums[c, 0] = s
+    elif width <= 4:
+        # up to four moduli (any shoe below about 2**123 ways): four accumulators side by
+        # side, the unused ones on zero weights
+        for c in range(cells):
+            stop = cell_starts[c + 1] if c + 1 < cells else entries
+            s0 = s1 = s2 = s3 = np.int64(0)
+            for e in range(cell_starts[c], stop):
+                row = weights[entry_term[e]]
+                n = entry_count[e]
+                s0 += row[0] * n
+                s1 += row[1] * n
+                s2 += row[2] * n
+                s3 += row[3] * n
+            cell_sums[c, 0] = s0
+            cell_sums[c, 1] = s1
+            if width > 2:
+                cell_sums[c, 2] = s2
+            if width > 3:
+                cell_sums[c, 3] = s3
+    else:
+        for c in range(cells):
+            stop = cell_starts[c + 1] if c + 1 < cells else entries
+            for e in range(cell_starts[c], stop):
+                t = entry_term[e]
+                n = entry_count[e]
+                for i in range(width):
+                    cell_sums[c, i] += weights[t, i] * n
+    for i in range(width):
+        p = moduli[i]
+        if p:
+            inverse = 1.0 / p
+            for c in range(cells):
+                cell_sums[c, i] = _reduce(cell_sums[c, i], p, inverse)
+    for q in range(keys):
+        stop = key_starts[q + 1] if q + 1 < keys else key_cells.shape[0]
+        for i in range(width):
+            s = np.int64(0)
+            for c in range(key_starts[q], stop):
+                s += cell_sums[key_cells[c], i]
+            p = moduli[i]
+            out[i, q] = _reduce(s, p, 1.0 / p) if p else s
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _shoe_tables(counts: Any, moduli: Any) -> Any:  # pragma: no cover - compiled
+    """Falling-factorial factors and fill of a finite shoe per modulus (as ``shoe_factors``)."""
+    width = moduli.shape[0]
+    factors = np.ones((width, 10, 7), dtype=np.int64)
+    fill = np.ones((width, 7), dtype=np.int64)
+    n = np.int64(0)
+    for v in range(10):
+        n += counts[v]
+    for i in range(width):
+        p = moduli[i]
+        inverse = 1.0 / p if p else 0.0
+        for v in range(10):
+            for m in range(6):
+                step = max(counts[v] - m, 0)
+                x = factors[i, v, m] * (step % p if p else step)
+                factors[i, v, m + 1] = _reduce(x, p, inverse) if p else x
+        for k in range(5, -1, -1):
+            x = fill[i, k + 1] * ((n - k) % p if p else n - k)
+            fill[i, k] = _reduce(x, p, inverse) if p else x
+    return factors, fill
+
+
+@njit(cache=True, nogil=True)
+def _garner(residues: Any, moduli: Any, inverses: Any) -> Any:  # pragma: no cover
+    """Mixed-radix digits of the integers with these residues (``inverses[i, j]`` is
+    ``moduli[j]**-1 mod moduli[i]``): ``x = d_0 + p_0 (d_1 + p_1 (d_2 + ...))``."""
+    width, count = residues.shape
+    digits = np.empty_like(residues)
+    for q in range(count):
+        for i in range(width):
+            p = moduli[i]
+            inverse = 1.0 / p
+            d = residues[i, q]
+            for j in range(i):
+                d = d - digits[j, q] % p
+                if d < 0:
+                    d += p
+                d = _reduce(d * inverses[i, j], p, inverse)
+            digits[i, q] = d
+    return digits
+
+
+def tally_sums(factors: npt.NDArray[np.int64] | None, fill: npt.NDArray[np.int64] | None,
+               moduli: npt.NDArray[np.int64], plan: Any,
+               counts: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+    """Per modulus (0: exact int64) the key sums of a plan (an
+    :class:`analyzer.engine.tally.TallyPlan`, not imported here): see its ``key_sums``.
+
+    A finite shoe may be given by its ten value ``counts`` instead of its factor tables.
+    """
+    if counts is not None:
+        factors, fill = _shoe_tables(counts, moduli)
+    result: npt.NDArray[np.int64] = _tally(
+        factors, fill, moduli, plan.cards, plan.half_index, plan.patterns_low,
+        plan.patterns_high, plan.entry_term, plan.entry_count, plan.cell_starts,
+        plan.key_cells, plan.key_starts)
+    return result
+
+
+def garner_digits(residues: npt.NDArray[np.int64], moduli: tuple[int, ...],
+                  inverses: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Garner's mixed-radix digits (see :func:`analyzer.engine.modular.reconstruct`)."""
+    result: npt.NDArray[np.int64] = _garner(residues, np.array(moduli, dtype=np.int64),
+                                            inverses)
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _batch(counts: Any, payoff: Any, cards: Any, low_index: Any, high_index: Any, low: Any,
+           high: Any) -> Any:  # pragma: no cover - compiled
+    """Rows padded to a multiple of BLOCK; the same arithmetic, in the same order, as
+    ``BatchEvaluator._evaluate_chunk`` (weights ``(fill x A) x B``, then one matrix product
+    per block): the two agree to the last bit."""
+    # rows are taken as 1-D views once, so the loops over shoes index from zero (no
+    # negative-index wraparound per element) and vectorise
+    shoes = counts.shape[0]
+    columns = payoff.shape[0]
+    terms = cards.shape[0]
+    out = np.empty((shoes, columns))
+    falling = np.empty((10, 7, BLOCK))
+    fill = np.empty((7, BLOCK))
+    table_low = np.empty((low.shape[0], BLOCK))
+    table_high = np.empty((high.shape[0], BLOCK))
+    weights = np.empty((terms, BLOCK))
+    for start in range(0, shoes, BLOCK):
+        for s in range(BLOCK):
+            size = 0.0
+            for v in range(10):
+                c = counts[start + s, v]
+                size += c
+                f = 1.0
+                falling[v, 0, s] = 1.0
+                for m in range(1, 7):
+                    f *= c - (m - 1)
+                    falling[v, m, s] = f
+            fill[6, s] = 1.0
+            for k in range(5, -1, -1):
+                fill[k, s] = fill[k + 1, s] * (size - k)
+        for half in range(2):
+            patterns = low if half == 0 else high
+            table = table_low if half == 0 else table_high
+            for r in range(patterns.shape[0]):
+                row = table[r]
+                first = falling[half * 5, patterns[r, 0]]
+                for s in range(BLOCK):
+                    row[s] = first[s]
+                for column in range(1, 5):
+                    other = falling[half * 5 + column, patterns[r, column]]
+                    for s in range(BLOCK):
+                        row[s] *= other[s]
+        for t in range(terms):
+            w = weights[t]
+            f = fill[cards[t]]
+            a = table_low[low_index[t]]
+            b = table_high[high_index[t]]
+            for s in range(BLOCK):
+                w[s] = f[s] * a[s] * b[s]
+        res = payoff @ weights
+        for s in range(min(BLOCK, shoes - start)):
+            for j in range(columns):
+                out[start + s, j] = res[j, s] / fill[0, s]
+    return out
+
+
+def batch_values(counts: npt.NDArray[np.float64], payoff: npt.NDArray[np.float64],
+                 cards: npt.NDArray[np.int64], low_index: npt.NDArray[np.int64],
+                 high_index: npt.NDArray[np.int64], low: npt.NDArray[np.int64],
+                 high: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """``sum_t payoff[j, t] ways_t(shoe) / (N)_6`` for every shoe (rows of ten value counts),
+    ``payoff`` being (columns x terms): see ``BatchEvaluator``."""
+    rows = np.asarray(counts, dtype=np.float64)
+    shoes = rows.shape[0]
+    if shoes == 0:
+        return np.empty((0, payoff.shape[0]))
+    padded = np.empty((-(-shoes // BLOCK) * BLOCK, 10))
+    padded[:shoes] = rows
+    padded[shoes:] = rows[0]
+    result: npt.NDArray[np.float64] = _batch(padded, np.ascontiguousarray(payoff), cards,
+                                             low_index, high_index, low, high)
+    return result[:shoes]

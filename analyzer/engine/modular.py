@@ -1,0 +1,130 @@
+"""Exact integer arithmetic past int64 with int64 arrays: residues modulo primes below 2**31.
+
+A non-negative integer ``x`` below ``M = p_1 p_2 ... p_k`` is fixed by its residues
+``x mod p_i`` (the Chinese remainder theorem). Every residue is below 2**31, so the product
+of two residues is below 2**62 and an int64 array can multiply and add residues exactly
+(reducing after each product, or after summing up to 2**31 products of a residue and a
+number below 2**32). Only the final sums are turned back into Python integers
+(:func:`reconstruct`, Garner's mixed-radix form: a few vectorised int64 passes, then one
+Horner step per digit in Python ints).
+
+Used by the exact tally (:mod:`analyzer.engine.tally`) past about 27 decks; reusable by any
+exact count that outgrows int64 (a sum of products of non-negative integers with a known
+upper bound): pick :func:`primes_for` the bound, compute the sum modulo each prime in int64,
+then :func:`reconstruct`.
+
+>>> primes = primes_for(10**30)
+>>> len(primes)
+4
+>>> x = [3**60, 0, 10**29 + 7]
+>>> residues = np.array([[v % p for v in x] for p in primes], dtype=np.int64)
+>>> reconstruct(residues, primes) == x
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.errors import AnalyzerError
+
+__all__ = ["MODULI", "from_digits", "garner_inverses", "mod_falling", "mod_mul", "primes_for",
+           "reconstruct"]
+
+#: The eight largest primes below 2**31 (checked prime in tests/engine/test_modular.py):
+#: together they hold any integer below about 2**247.
+MODULI = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
+          2147483543, 2147483497)
+
+
+def primes_for(bound: int) -> tuple[int, ...]:
+    """The fewest of :data:`MODULI` whose product exceeds ``bound`` (every value to be
+    reconstructed must lie in ``0 .. bound``).
+
+    >>> primes_for(2**62), len(primes_for(2**70))
+    ((2147483647, 2147483629, 2147483587), 3)
+    """
+    product = 1
+    chosen: list[int] = []
+    for p in MODULI:
+        if product > bound:
+            break
+        chosen.append(p)
+        product *= p
+    if product <= bound:
+        raise AnalyzerError(f"exact arithmetic bound of {bound.bit_length()} bits is beyond "
+                            f"the {len(MODULI)} moduli ({product.bit_length()} bits)")
+    return tuple(chosen)
+
+
+def mod_mul(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64] | int,
+            p: int) -> npt.NDArray[np.int64]:
+    """``a * b mod p`` for residues below 2**31 (int64, exact)."""
+    result: npt.NDArray[np.int64] = (a * b) % p
+    return result
+
+
+def mod_falling(count: int, top: int, p: int) -> list[int]:
+    """``[perm(count, m) mod p for m in 0..top]``: falling factorials of ``count`` mod ``p``.
+
+    >>> mod_falling(10, 3, 7)
+    [1, 3, 6, 6]
+    """
+    out = [1]
+    for m in range(top):
+        out.append(out[-1] * max(count - m, 0) % p)
+    return out
+
+
+@cache
+def _garner(primes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``inverse[i][j] = p_j**-1 mod p_i`` for j < i."""
+    return tuple(tuple(pow(primes[j], -1, primes[i]) for j in range(i))
+                 for i in range(len(primes)))
+
+
+@cache
+def garner_inverses(primes: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """``inverses[i, j] = primes[j]**-1 mod primes[i]`` for j < i (0 elsewhere; read-only)."""
+    table = np.zeros((len(primes), len(primes)), dtype=np.int64)
+    for i, row in enumerate(_garner(primes)):
+        table[i, :len(row)] = row
+    table.setflags(write=False)
+    return table
+
+
+def from_digits(digits: npt.NDArray[np.int64], primes: Sequence[int]) -> list[int]:
+    """Python integers from mixed-radix digits: ``d_0 + p_0 (d_1 + p_1 (d_2 + ...))``."""
+    if len(primes) == 1:
+        return [int(x) for x in digits[0].tolist()]
+    # the top two digits fold in int64: d + p d' < 2**31 + 2**62
+    result: list[int] = (digits[-2] + np.int64(primes[-2]) * digits[-1]).tolist()
+    for i in range(len(primes) - 3, -1, -1):
+        p = primes[i]
+        result = [low + p * high for low, high in zip(digits[i].tolist(), result, strict=True)]
+    return result
+
+
+def reconstruct(residues: npt.ArrayLike, primes: Sequence[int]) -> list[int]:
+    """Python integers from residues (``residues[i][n] = x_n mod primes[i]``).
+
+    Each ``x_n`` must lie in ``0 .. prod(primes) - 1``. Garner's algorithm: the mixed-radix
+    digits ``x = d_0 + p_0 (d_1 + p_1 (d_2 + ...))`` in int64, then Horner in Python ints.
+    """
+    primes = tuple(int(p) for p in primes)
+    r = np.asarray(residues, dtype=np.int64)
+    if r.ndim != 2 or r.shape[0] != len(primes):
+        raise AnalyzerError("residues need one row per prime")
+    inverse = _garner(primes)
+    digits: list[npt.NDArray[np.int64]] = []
+    for i, p in enumerate(primes):
+        d = r[i] % p
+        for j in range(i):
+            # d = (d - digit_j) * p_j**-1 mod p_i; every operand below 2**31
+            d = ((d - digits[j] % p) % p) * inverse[i][j] % p
+        digits.append(d)
+    return from_digits(np.array(digits, dtype=np.int64).reshape(len(primes), -1), primes)

@@ -1,0 +1,45 @@
+"""Cutting a hand log into runs of whole shoes: each run opens a shoe, the runs tile the
+file, and reading the runs one after another gives every record of the file, line numbers
+included."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from analyzer.dealing import segments
+from analyzer.dealing.handlog import Hand, ShoeStart, read_log
+from analyzer.dealing.simulate import simulate
+
+
+def _log(folder: Path, fmt: str, shoes: int = 6) -> Path:
+    path = folder / f"log.{fmt}"
+    buffer = io.StringIO()
+    simulate("punto-banco", 8, shoes, 3, buffer, fmt)
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_runs_open_shoes_tile_the_file_and_read_back_every_record(
+        tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, fmt)
+    runs = segments.find_segments(path, fmt, 3, 1 if fmt == "csv" else None)
+    assert len(runs) == 3
+    assert runs[-1].end == path.stat().st_size
+    assert all(a.end == b.start for a, b in zip(runs, runs[1:], strict=False))
+    whole = list(read_log(path))
+    pieces = [record for run in runs for record in read_log(path, segment=run)]
+    assert pieces == whole
+    for run in runs[1:]:
+        first = next(iter(read_log(path, segment=run)))
+        assert type(first) is ShoeStart or (type(first) is Hand and first.hand == 1)
+
+
+def test_small_or_compressed_files_are_not_cut(tmp_path: Path) -> None:
+    path = _log(tmp_path, "csv", 2)
+    assert segments.find_segments(path, "csv", 2, 1) == [
+        segments.Segment(0, path.stat().st_size, 0)]

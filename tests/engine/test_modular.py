@@ -1,0 +1,41 @@
+"""Residues and the Chinese remainder theorem: exact integers past int64."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from sympy import isprime
+
+from analyzer.engine.modular import MODULI, from_digits, primes_for, reconstruct
+from analyzer.errors import AnalyzerError
+
+
+def test_moduli_are_distinct_primes_below_two_to_the_31() -> None:
+    assert len(set(MODULI)) == len(MODULI)
+    assert all(isprime(p) and p < 2**31 for p in MODULI)
+
+
+@pytest.mark.parametrize("bits", [10, 62, 63, 64, 93, 124, 200])
+def test_reconstruct_inverts_residues(bits: int) -> None:
+    primes = primes_for(2**bits)
+    bound = 1
+    for p in primes:
+        bound *= p
+    assert bound > 2**bits
+    generator = random.Random(bits)
+    values = [0, 1, 2**bits, bound - 1, *(generator.randrange(2**bits) for _ in range(50))]
+    residues = np.array([[v % p for v in values] for p in primes], dtype=np.int64)
+    assert reconstruct(residues, primes) == values
+
+
+def test_from_digits_is_the_mixed_radix_horner() -> None:
+    primes = (7, 11, 13)
+    digits = np.array([[3], [4], [5]], dtype=np.int64)
+    assert from_digits(digits, primes) == [3 + 7 * (4 + 11 * 5)]
+
+
+def test_a_bound_beyond_every_modulus_is_refused() -> None:
+    with pytest.raises(AnalyzerError):
+        primes_for(2**300)
