@@ -1,5 +1,5 @@
-"""The files of the publication: what a table is, its provenance header, the index
-``tables/README.md``, and writing or checking the folder.
+"""The files of the publication: what a table is, its provenance header and the index
+``tables/README.md`` (:mod:`~analyzer.present.tables.folder` writes and checks the folder).
 
 The publication is built in memory as a mapping of relative paths to file contents, so the
 same code writes ``tables/`` and checks it. Every file states the ``nine`` command that
@@ -12,21 +12,20 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
 
-__all__ = ["command_text", "compare_tables", "Entry", "FORMATS", "GENERATE_COMMAND",
-           "OWNED_SUFFIXES", "Publication", "render_index", "Section", "shoe_args", "shoe_label",
-           "shoe_slug", "with_header", "write_tables"]
+__all__ = ["command_text", "Entry", "FORMATS", "GENERATE_COMMAND", "INDEX_SECTION",
+           "Publication", "render_index", "Section", "shoe_args", "shoe_label", "shoe_slug",
+           "with_header"]
 
 #: The one command that regenerates the whole publication (stated in every file).
 GENERATE_COMMAND = "nine tables --out tables/"
 #: Formats of every table, by file extension.
 FORMATS = {"md": "markdown", "csv": "csv", "json": "json", "txt": "text"}
-#: Extensions the generator owns inside the output folder (stale ones are removed).
-OWNED_SUFFIXES = (".md", ".csv", ".json", ".png", ".txt")
+#: The section owning the index files (every other file belongs to the section that made it).
+INDEX_SECTION = "index"
 
 
 @dataclass(frozen=True)
@@ -55,10 +54,16 @@ class Section:
 
 @dataclass
 class Publication:
-    """Every file of ``tables/`` (relative path -> bytes) and the sections that made them."""
+    """Every file of ``tables/`` (relative path -> bytes) and the sections that made them.
+
+    ``owner`` maps each file to the id of the section that made it (the index files are
+    :data:`INDEX_SECTION`'s); ``complete`` says every section was built.
+    """
 
     files: dict[str, bytes] = field(default_factory=dict)
     sections: list[Section] = field(default_factory=list)
+    owner: dict[str, str] = field(default_factory=dict)
+    complete: bool = False
 
     def text(self, path: str) -> str:
         """A text file's contents."""
@@ -140,7 +145,9 @@ def render_index(publication: Publication) -> str:
            "tables`) from the shipped profiles, with nine-analyzer "
            f"{__version__}, and checked in CI: `tests/present/test_tables.py` regenerates them and "
            "fails when anything here is stale or missing (`nine tables --out tables/ "
-           "--check` does the same from the command line). Nothing is edited by hand.", "",
+           "--check` does the same from the command line). Nothing is edited by hand. "
+           "`.nine-tables-manifest` lists every generated file with its SHA-256: `nine "
+           "tables` replaces or removes only the files listed there.", "",
            "Each table states its profile, shoe, analyzer version and the single command that "
            "prints it (a header line in Markdown and CSV, the fields `profile`, `shoe`, "
            "`analyzer_version` and `command` in JSON). CSV files start with `#` comment "
@@ -187,56 +194,3 @@ def render_index(publication: Publication) -> str:
             out += [f"- {reason}" for reason in section.missing]
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-# -- writing, checking ------------------------------------------------------------------------
-def _owned(folder: Path) -> dict[str, Path]:
-    if not folder.is_dir():
-        return {}
-    return {path.relative_to(folder).as_posix(): path for path in sorted(folder.rglob("*"))
-            if path.is_file() and path.suffix in OWNED_SUFFIXES}
-
-
-def write_tables(publication: Publication, folder: str | Path) -> tuple[int, int]:
-    """Write every file and remove generated-kind files no longer produced.
-
-    Returns (files written or changed, stale files removed).
-    """
-    folder = Path(folder)
-    changed = removed = 0
-    for relative, path in _owned(folder).items():
-        if relative not in publication.files:
-            path.unlink()
-            removed += 1
-    for relative, content in sorted(publication.files.items()):
-        path = folder / relative
-        if path.is_file() and path.read_bytes() == content:
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
-        changed += 1
-    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
-        if not any(sub.iterdir()):
-            sub.rmdir()
-    return changed, removed
-
-
-def compare_tables(publication: Publication, folder: str | Path,
-                   compare_png: bool = False) -> list[str]:
-    """Differences between the publication and ``folder``: missing, stale and extra files.
-
-    PNG files are compared by presence only unless ``compare_png`` (their bytes depend on
-    the matplotlib version).
-    """
-    present = _owned(Path(folder))
-    problems = []
-    for relative, content in sorted(publication.files.items()):
-        path = present.get(relative)
-        if path is None:
-            problems.append(f"missing: {relative}")
-        elif (compare_png or not relative.endswith(".png")) and path.read_bytes() != content:
-            problems.append(f"stale: {relative}")
-    for relative in present:
-        if relative not in publication.files:
-            problems.append(f"extra: {relative}")
-    return problems
