@@ -36,7 +36,7 @@ def punto_banco_reference() -> dict[str, Any]:
 
 
 def brute_force_deal(values: tuple[int, ...]) -> tuple[str, int, int, int]:
-    """Deal punto banco from point values in shoe order, written straight from RULES.md 1.
+    """Deal punto banco from point values in shoe order (docs/rules/punto-banco.md §2-§4).
 
     Deliberately independent of the engine (no profile, no tableau table): returns the
     winner, Player's and Banker's final totals and the number of cards used.

@@ -8,7 +8,7 @@ from which the player's expected result under any pair of behaviour strategies i
 form (the game's sequence form, Koller, Megiddo & von Stengel 1994, collapses here to one
 draw probability per information set because each side chooses once).
 
-Weights count ordered six-card value sequences (the published convention of RULES.md): a coup
+Weights count ordered six-card value sequences (docs/rules/README.md §5): a coup
 that ends after four or five cards is weighted by the ways to fill the unused positions, so
 every weight shares the denominator ``N(N-1)...(N-5)`` (``52**6`` for the infinite deck).
 

@@ -1,6 +1,6 @@
 """Strategies at a home Lucky 9 table of several players: seat plans, banker plans, conversions.
 
-One banker faces ``n`` players (``n + 1`` people, RULES.md section 4). A player's strategy
+One banker faces ``n`` players (``n + 1`` people, docs/rules/lucky9-home.md §1). A player's strategy
 maps what it knows when choosing -- its own two-card holding and what the seats before it
 showed -- to a draw probability (:class:`InformedPlan`); a strategy that reads its own hand
 only (:data:`PlayerPlan`: the house rule, strategy files, the heads-up equilibrium) is the
@@ -99,7 +99,7 @@ def player_from_strategy(strategy: Strategy) -> PlayerPlan:
 
 @dataclass(frozen=True)
 class InformedPlan:
-    """A player's plan on its full information sets (RULES.md section 4): its draw
+    """A player's plan on its full information sets (docs/rules/lucky9-home.md §7): its draw
     probability per own holding (55, in ``HANDS`` order) and what the seats before it showed
     (``3**seat`` vectors of natural / drew / stood, :func:`vector_index` order). A plan that
     sees the own hand only (:data:`PlayerPlan`) is the special case of equal entries in

@@ -156,7 +156,7 @@ def player_best_response(game: TableGame, plans: Sequence[SeatPlan], banker: Ban
     value with it.
 
     A player choosing knows its own hand (total or two cards, per ``by``), the revealed
-    naturals and the choices of the seats before it (RULES.md section 4; the profile's
+    naturals and the choices of the seats before it (docs/rules/lucky9-home.md §7; the profile's
     ``player_sees = "earlier choices"``). The banker conditions on every choice, so a later
     seat can gain by conditioning on the earlier ones; the best response is computed cell
     by cell over (own hand, earlier seats' observations) from the seat's contributions with
@@ -193,7 +193,7 @@ class Regrets:
     """Each side's exact regret: what switching alone to its best response would gain.
 
     ``players``: over each seat's full information sets (own hand and the earlier seats'
-    choices, RULES.md section 4); ``own_hand``: among strategies seeing the own hand only
+    choices, docs/rules/lucky9-home.md §7); ``own_hand``: among strategies seeing the own hand only
     (never more than ``players``), computed only when every player's strategy itself sees
     the own hand only (empty otherwise: an informed strategy can beat every own-hand one).
     The banker's best response always sees its own hand and every choice.

@@ -2,7 +2,7 @@
 
 ``P`` people sit round the table; person ``k + 1`` sits at person ``k``'s right. The bank
 starts with a person drawn at random (seeded) and passes to the right after every hand
-(RULES.md section 4), so in one *rotation* of ``P`` hands every person banks once and sits
+(docs/rules/lucky9-home.md §1), so in one *rotation* of ``P`` hands every person banks once and sits
 once in every player seat. A person's expected net over ``k`` rotations is therefore ``k``
 times the sum, over the ``P`` bank positions, of its per-seat value there
 (:mod:`analyzer.choice.responses`), times the stake. Every player stakes the same amount and
@@ -203,7 +203,7 @@ def play_session(people: list[Person], rotations: int, seed: int, shoe: Shoe,
     """Play ``rotations`` rotations (``len(people)`` hands each), seeded and reproducible.
 
     Every hand shuffles the whole shoe (a Fisher-Yates shuffle from ``random.Random(seed)``)
-    and deals as RULES.md section 4 says; mixed choices draw from the same generator.
+    and deals as docs/rules/lucky9-home.md §3-§6 says; mixed choices draw from the same generator.
 
     >>> from analyzer.rules.shoe import Shoe
     >>> game = play_session([Person("A"), Person("B"), Person("C")], 1, 7, Shoe.decks(1),

@@ -1,6 +1,6 @@
 """Home Lucky 9 with several players, hand by hand: dealing one hand, and seeded estimates.
 
-:func:`play_hand` deals one hand from a sequence of card values as RULES.md section 4 says
+:func:`play_hand` deals one hand from a sequence of card values (docs/rules/lucky9-home.md §3-§6)
 and settles every seat; sessions (:mod:`analyzer.choice.session`) and the independent checks
 of the exact tables use it. Finite-shoe tables larger than exact card removal covers
 (:data:`~analyzer.choice.table.EXACT_FINITE_PLAYERS`) are dealt by seeded simulation

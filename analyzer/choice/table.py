@@ -1,6 +1,6 @@
 """Home Lucky 9 with several players: the exact weights of a table and how they are built.
 
-One banker faces ``n`` players (``n + 1`` people, RULES.md section 4); the strategies are
+One banker faces ``n`` players (``n + 1`` people, docs/rules/lucky9-home.md §1); the strategies are
 :mod:`analyzer.choice.plans`. Payoffs are each player's result per unit staked; the banker's
 value is minus their sum (it covers every stake). This module owns :class:`TableGame` -- the
 exact integer weights from which every seat's result under any strategies is read, with the

@@ -1,4 +1,8 @@
-"""``nine tables``: write or check the published tables (:mod:`analyzer.present.tables`)."""
+"""``nine tables``: write or check the published tables (:mod:`analyzer.present.tables`).
+
+The folder is written through its manifest (:mod:`analyzer.present.tables.folder`): only
+files a previous run wrote there are replaced or removed.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import click
 
 from analyzer.cli.common import friendly
 from analyzer.present.tables.build import SECTIONS, build_tables
-from analyzer.present.tables.publication import compare_tables, write_tables
+from analyzer.present.tables.folder import check_writable, compare_tables, write_tables
 
 __all__ = ["tables"]
 
@@ -18,17 +22,23 @@ __all__ = ["tables"]
 @click.option("--out", "out_dir", default="tables/", show_default=True,
               type=click.Path(file_okay=False), help="Folder of the published tables.")
 @click.option("--check", is_flag=True,
-              help="Compare with the folder instead of writing; exit 1 if stale or missing.")
+              help="Compare with the folder (PNG bytes too) instead of writing; exit 1 if "
+                   "stale or missing. With --section, only those sections.")
 @click.option("--section", "sections", multiple=True, metavar="NAME",
               help="Only these sections (repeatable): odds, sample-sizes, lucky9, "
-                   "chemin-de-fer, removal, formulas, drift.")
+                   "chemin-de-fer, removal, formulas, drift. Other sections' files are kept.")
 @click.option("--jobs", type=int, default=2, show_default=True,
               help="Worker processes building sections in parallel (1: none).")
 @friendly
 def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> None:
-    """Write (or check) the published odds tables and their index tables/README.md."""
+    """Write (or check) the published odds tables and their index tables/README.md.
+
+    Only files listed in DIR/.nine-tables-manifest (the files an earlier run wrote) are ever
+    replaced or removed; a non-empty folder without one is refused.
+    """
     if not check:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)  # an unwritable folder fails at once
+        check_writable(out_dir)  # a folder nine tables did not write fails at once
+        Path(out_dir).mkdir(parents=True, exist_ok=True)  # so does an unwritable one
     publication = build_tables(sections or SECTIONS, jobs=jobs)
     missing = [s.title for s in publication.sections if not s.entries]
     if check:

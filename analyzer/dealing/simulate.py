@@ -7,7 +7,7 @@ profile's tableau; the hand during which the cut card comes out is the last (the
 ``hands_after_cut`` more, 0 by default). A profile's ``[procedure]`` table sets the burn,
 the cut card and betting windows (a bet is staked only on the first N hands of a shoe), as
 :class:`analyzer.rules.procedure.Procedure` holds them; the defaults follow the common 8-deck
-practice (seed 004 and common simulators: cut card 16 cards from the end).
+practice (docs/rules/lucky-baccarat.md §8 and common simulators: cut card 16 cards from the end).
 
 Every hand stakes each of the profile's bets; a stake is 100 minor units (more when a
 payout's fraction needs it, so every amount returned is a whole number of minor units).

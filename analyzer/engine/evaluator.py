@@ -204,7 +204,7 @@ class BatchEvaluator:
     each), so each shoe costs three contiguous row gathers per term and one matrix product.
     Up to eight decks every factor is an integer below 2**53; the only rounding is in the
     products and the final dot product, so the relative error against the exact engine is
-    about 1e-15 (bound documented as 1e-12; measured in ``tests/test_odds.py`` and
+    about 1e-15 (bound documented as 1e-12; measured in ``tests/engine/test_odds.py`` and
     ``make bench``).
 
     Two implementations (see :mod:`analyzer.engine.backend`): numpy, ``chunk`` shoes at a

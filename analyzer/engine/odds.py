@@ -1,7 +1,7 @@
 """Exact odds of every bet of a profile on one shoe: the analysis behind ``nine odds``.
 
-Probabilities are integer counts over the published ordered 6-card denominator (RULES.md,
-conventions; Wizard of Odds, "Baccarat" appendix) and exact fractions; the EV, variance
+Probabilities are integer counts over the published ordered 6-card denominator (docs/rules/README.md
+§5; Wizard of Odds, "Baccarat" appendix) and exact fractions; the EV, variance
 and hit frequency of each bet follow exactly from its result distribution.
 
 >>> from analyzer.rules.shoe import Shoe

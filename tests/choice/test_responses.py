@@ -103,10 +103,10 @@ def test_dynamics_reduce_regret_and_report_it_exactly() -> None:
 
 
 def test_later_seats_best_respond_to_the_earlier_choices() -> None:
-    # RULES.md section 4: a player choosing knows the earlier seats' choices, and the banker's
-    # play depends on every choice, so seat 2's regret must be taken over (own total, seat
-    # 1's natural / drew / stood). Own-total-only deviations understate it 540/62748517 vs
-    # 1039644/815730721 (reviewer's figures, infinite deck, 2 players, by total).
+    # docs/rules/lucky9-home.md §7: a player choosing knows the earlier seats' choices, and
+    # the banker's play depends on every choice, so seat 2's regret must be taken over (own
+    # total, seat 1's natural / drew / stood). Own-total-only deviations understate it
+    # 540/62748517 vs 1039644/815730721 (reviewer's figures, infinite deck, 2 players, by total).
     game = table(0, 2)
     bank = banker_from_strategy(game, house_banker())
     found = dynamics(game, [house_player()] * 2, bank, rounds=3, by="total", informed=False)

@@ -70,7 +70,7 @@ def test_lucky9_one_deck_by_cards_mixes() -> None:
 
 def _independent_value(rules: ChoiceRules, shoe: Shoe, game_x: dict[tuple[int, int], Fraction],
                        game_y: dict[tuple[tuple[int, int], str], Fraction]) -> Fraction:
-    """The player's value by dealing every six-card sequence (written from RULES.md)."""
+    """The player's value by dealing every six-card sequence (docs/rules/lucky9-home.md)."""
     grid, ways, total = sequences(shoe)
     value = Fraction(0)
     for cards, weight in zip(grid.tolist(), ways.tolist(), strict=True):

@@ -1,5 +1,5 @@
 """Card-level side bets: brute force over card orderings, closed forms, published edges,
-seed 001's NINE & NINES rounds, and the shipped side-bet profiles."""
+the published NINE & NINES example rounds, and the shipped side-bet profiles."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from tests.conftest import reference
 
 # ----------------------------------------------------------------------------------------
 # An independent brute force: physical cards (rank 1-13, suit letter), punto banco dealt
-# straight from RULES.md section 1, each bet settled by hand-written Python.
+# straight from docs/rules/punto-banco.md §2-§4, each bet settled by hand-written Python.
 
 Hand = list[tuple[int, str]]
 
@@ -268,7 +268,7 @@ def test_perfect_9_bonus_matches_published_eight_deck_figures() -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Seed 001: NINE & NINES, rounds 1-11, with concrete cards (shoe order P1 B1 P2 B2 ...)
+# NINE & NINES rounds 1-11 (docs/rules/nine-and-nines.md §7), with concrete cards (P1 B1 P2 B2 ...)
 
 SEED_ROUNDS = {
     # round: (cards, Player NINE, Banker NINE, NINES) as net payouts; -1 = lost

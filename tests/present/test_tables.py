@@ -21,12 +21,8 @@ from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables import POWER
 from analyzer.present.tables.build import build_tables
-from analyzer.present.tables.publication import (
-    GENERATE_COMMAND,
-    Publication,
-    compare_tables,
-    write_tables,
-)
+from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
+from analyzer.present.tables.publication import GENERATE_COMMAND, Publication
 from analyzer.present.tables.sections import ALPHA, RTP_ERROR
 from analyzer.verify.statistics import rtp_hands_needed
 
@@ -128,10 +124,9 @@ def test_index_lists_every_file_and_what_is_missing(publication: Publication) ->
 def test_write_and_check_round_trip(tmp_path: Path) -> None:
     small = build_tables(sections=("odds", "sample-sizes"), profiles=("punto-banco",),
                          decks=(1, None))
-    (tmp_path / "odds").mkdir()
-    (tmp_path / "odds" / "leftover.md").write_text("old\n")
-    assert write_tables(small, tmp_path) == (len(small.files), 1)
+    assert write_tables(small, tmp_path) == (len(small.files), 0)
     assert compare_tables(small, tmp_path) == []
+    assert (tmp_path / MANIFEST).is_file()
     target = tmp_path / "odds" / "punto-banco" / "punto-banco-1-deck.csv"
     target.write_text(target.read_text() + "tampered\n")
     (tmp_path / "odds" / "punto-banco" / "punto-banco-infinite.md").unlink()

@@ -315,13 +315,13 @@ def render_table_report(result: Any, fmt: str = "text") -> str:
         lines.append(f"Dynamics: {DYNAMICS_METHOD}; {found.rounds} round(s); {verdict}")
         if found.informed:
             lines.append("Strategies: players see their own hand and the earlier seats' "
-                         "choices (RULES.md section 4), the banker its own hand and every "
-                         "choice. Regrets are over those full information sets.")
+                         "choices (docs/rules/lucky9-home.md §7), the banker its own hand and "
+                         "every choice. Regrets are over those full information sets.")
         else:
             lines.append("Strategies: players see their own hand only, the banker its own "
                          "hand and every choice. Regrets: a player's best response also sees "
-                         "the earlier seats' choices (RULES.md section 4); 'within own-hand "
-                         "strategies' is the restricted figure.")
+                         "the earlier seats' choices (docs/rules/lucky9-home.md §7); 'within "
+                         "own-hand strategies' is the restricted figure.")
     else:
         lines.append("ESTIMATE: seeded simulation with 95% confidence intervals, not exact")
     heading = f"## {title}\n" if fmt == "markdown" else f"{title}\n"

@@ -3,8 +3,9 @@
 Built from library calls and the renderers of :mod:`analyzer.present.report` (never by
 running the command line): :mod:`~analyzer.present.tables.sections` makes each section,
 :mod:`~analyzer.present.tables.build` the whole publication (optionally in worker
-processes), and :mod:`~analyzer.present.tables.publication` holds the files, their
-provenance headers, the index ``tables/README.md``, and writing or checking the folder.
+processes), :mod:`~analyzer.present.tables.publication` holds the files, their provenance
+headers and the index ``tables/README.md``, and :mod:`~analyzer.present.tables.folder`
+writes or checks the folder through its manifest.
 
 >>> publication = build_tables(sections=("odds",), profiles=("punto-banco",), decks=(1,))
 >>> sorted(publication.files)[:3]
@@ -14,21 +15,20 @@ provenance headers, the index ``tables/README.md``, and writing or checking the 
 """
 
 from analyzer.present.tables.build import SECTIONS, build_tables
+from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
 from analyzer.present.tables.publication import (
     FORMATS,
     GENERATE_COMMAND,
-    OWNED_SUFFIXES,
+    INDEX_SECTION,
     Entry,
     Publication,
     Section,
     command_text,
-    compare_tables,
     render_index,
     shoe_args,
     shoe_label,
     shoe_slug,
     with_header,
-    write_tables,
 )
 from analyzer.present.tables.sections import (
     ALPHA,
@@ -48,6 +48,6 @@ from analyzer.present.tables.sections import (
 
 __all__ = ["ALPHA", "build_tables", "command_text", "compare_tables", "DECKS", "DRIFT_PROFILES",
            "DRIFT_SEED", "DRIFT_SHOES", "Entry", "FORMATS", "FORMULA_PROFILES", "GENERATE_COMMAND",
-           "Job", "OWNED_SUFFIXES", "POWER", "Publication", "publish", "REMOVAL_SAMPLES",
+           "INDEX_SECTION", "Job", "MANIFEST", "POWER", "Publication", "publish", "REMOVAL_SAMPLES",
            "render_index", "RTP_ERROR", "Section", "SECTIONS", "shoe_args", "shoe_label",
            "shoe_slug", "short_convention", "with_header", "without_run_time", "write_tables"]

@@ -51,11 +51,19 @@ def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | N
                 progress(name)
             _build_section(publication, name, profiles, decks)
     publication.files["README.md"] = render_index(publication).encode("utf-8")
+    publication.complete = len(chosen) == len(SECTIONS) and profiles is None
     return publication
 
 
 def _build_section(publication: Publication, name: str, profiles: Sequence[str] | None,
                    decks: Sequence[int | None]) -> None:
+    before = set(publication.files)
+    _add_section(publication, name, profiles, decks)
+    publication.owner.update({path: name for path in set(publication.files) - before})
+
+
+def _add_section(publication: Publication, name: str, profiles: Sequence[str] | None,
+                 decks: Sequence[int | None]) -> None:
     chosen = tableau_profiles(profiles)
     builders: dict[str, Callable[[], Section]] = {
         "odds": lambda: odds_section(publication, chosen, decks),
@@ -99,5 +107,6 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
     publication = Publication()
     for name in chosen:
         publication.files.update(parts[name].files)
+        publication.owner.update(parts[name].owner)
         publication.sections += parts[name].sections
     return publication

@@ -55,7 +55,8 @@ from analyzer.verify.statistics import rtp_hands_needed
 __all__ = ["ALPHA", "chemin_section", "DECKS", "drift_section", "DRIFT_PROFILES", "DRIFT_SEED",
            "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "Job", "lucky9_section",
            "odds_section", "POWER", "publish", "removal_section", "REMOVAL_SAMPLES", "RTP_ERROR",
-           "sample_size_section", "short_convention", "tableau_profiles", "without_run_time"]
+           "rules_note", "sample_size_section", "short_convention", "tableau_profiles",
+           "without_run_time"]
 
 #: Deck counts of the odds tables; ``None`` is the infinite deck.
 DECKS: tuple[int | None, ...] = (1, 2, 4, 6, 8, None)
@@ -118,14 +119,25 @@ def publish(publication: Publication, section: Section, job: Job) -> None:
         return
     if job.clean is not None:
         texts = {ext: job.clean(text, ext) for ext, text in texts.items()}
+    notes = rules_note(job.profile)
     for ext, text in texts.items():
         publication.files[f"{job.stem}.{ext}"] = with_header(
-            text, ext, section.id, job.profile, job.shoe, command_text(job.args, ext))
+            text, ext, section.id, job.profile, job.shoe, command_text(job.args, ext), notes)
     section.entries.append(Entry(job.title, command_text(job.args, job.exts[0]),
                                  tuple(f"{job.stem}.{ext}" for ext in texts), job.profile,
                                  job.shoe))
     if job.plot is not None:
         _publish_plot(publication, section, job, result, *job.plot)
+
+
+def rules_note(profile: str) -> list[str]:
+    """The header note citing a shipped profile's rules (``docs/rules/``), if it has one.
+
+    >>> rules_note("punto-banco")
+    ['rules: docs/rules/punto-banco.md §1-§6; Wizard of Odds, Baccarat']
+    """
+    found = [p.source for p in shipped_profiles() if p.name == profile and p.source]
+    return [f"rules: {found[0]}"] if found else []
 
 
 def _publish_plot(publication: Publication, section: Section, job: Job, result: Any,
@@ -166,12 +178,13 @@ def odds_section(publication: Publication, profiles: Sequence[Profile],
             args = ["odds", "--profile", profile.name, *shoe_args(n)]
             stem = f"odds/{profile.name}/{profile.name}-{shoe_slug(n)}"
             notes = [f"ILLUSTRATIVE: {result.illustrative}"] if result.illustrative else []
+            notes += rules_note(profile.name)
             notes.append(f"convention: {result.convention}; denominator {result.denominator}")
             texts = {ext: render_odds(result, FORMATS[ext]) for ext in ("md", "csv", "json")}
             for ext, text in texts.items():
                 publication.files[f"{stem}.{ext}"] = with_header(
                     text, ext, "odds", profile.name, result.shoe, command_text(args, ext),
-                    notes if ext == "csv" else notes[-1:] if ext == "md" else ())
+                    notes if ext == "csv" else notes[-2:] if ext == "md" else ())
             section.entries.append(Entry(f"{profile.title}, {result.shoe}",
                                          command_text(args, "md"),
                                          tuple(f"{stem}.{ext}" for ext in texts),
