@@ -20,6 +20,9 @@ from analyzer.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = (ROOT / "analyzer" / "profiles" / "punto-banco.toml").read_bytes()
 SHOE = b"decks 1\nremove 4S 4H\nKD 3\n"
+CORPUS = Path(__file__).resolve().parent / "corpus"
+STRATEGY = (b'side = "player"\nby = "total"\ndefault = "stand"\n'
+            b'[draw]\n"0-4" = "draw"\n"5" = "1/2"\n')
 
 settings.register_profile("default", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -33,9 +36,9 @@ def run(args: list[str]) -> tuple[int, str]:
     return result.exit_code, result.output  # stdout and stderr, interleaved
 
 
-def assert_clean(code: int, output: str) -> None:
+def assert_clean(code: int, output: str, codes: tuple[int, ...] = (0, 2)) -> None:
     assert "Traceback" not in output and "internal error" not in output, output
-    assert code in (0, 2), (code, output)
+    assert code in codes, (code, output)
     if code == 2:
         errors = [line for line in output.splitlines() if "error" in line]
         assert len(errors) == 1, output
@@ -84,3 +87,21 @@ def test_bounded_options_of_eor(option: str, value: str) -> None:
     code, output = run(["eor", option, value, "--samples", "0"] if option != "--samples"
                        else ["eor", option, value])
     assert_clean(code, output)
+
+
+@given(mutated(STRATEGY))
+def test_mutated_strategy_files(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
+    path = tmp_path_factory.mktemp("t") / "player.toml"
+    path.write_bytes(data)
+    assert_clean(*run(["evaluate", "--player", str(path), "--infinite", "--by", "total"]))
+
+
+@pytest.mark.parametrize("name", ["one-deck-shoe.csv", "one-deck-shoe.jsonl"])
+@given(data=st.data())
+def test_mutated_logs(tmp_path_factory: pytest.TempPathFactory, name: str,
+                      data: st.DataObject) -> None:
+    """Any verdict (0 pass, 1 statistics, 3 violations, 4 underpowered) or one input error."""
+    log = data.draw(mutated((CORPUS / name).read_bytes()))
+    path = tmp_path_factory.mktemp("l") / name
+    path.write_bytes(log)
+    assert_clean(*run(["verify", str(path), "--decks", "1", "--jobs", "1"]), (0, 1, 2, 3, 4))
