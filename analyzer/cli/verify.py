@@ -17,7 +17,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.verdict import finish
+from analyzer.verify.verdict import check_levels, finish
 
 __all__ = ["expand_logs", "simulate", "verify"]
 
@@ -92,6 +92,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     """
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    check_levels(alpha, detect)
     options = LogOptions(log_format, parse_column_options(columns),
                          card_order, rounding)  # type: ignore[arg-type]
     partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,

@@ -14,15 +14,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from analyzer.dealing.handlog import Hand, LogOptions, Problem, ShoeEnd, ShoeStart, read_log
+from analyzer.dealing.handlog import (
+    Hand,
+    Header,
+    LogOptions,
+    Problem,
+    ShoeEnd,
+    ShoeStart,
+    read_log,
+)
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import card_evaluator
+from analyzer.errors import AnalyzerError
+from analyzer.rules.profile import load_profile
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import BetTally, IssueLog, Partial
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker
 
-__all__ = ["check_file", "Tally"]
+__all__ = ["check_file", "check_header", "Tally"]
 
 
 class Tally:
@@ -142,6 +152,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
             shoes.shoe_start(rec)
         elif type(rec) is ShoeEnd:
             shoes.announced = None
+        elif type(rec) is Header:
+            check_header(rec, model, source)
     shoes.close_shoe()
     tally.fold()
     if moments is not None:
@@ -155,6 +167,29 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    tuple(shoes.card_counts), *_rank_moments(moments),
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else ())
+
+
+def _profile_name(name: str) -> str | None:
+    """The profile a header names, by its canonical name (aliases resolved), or None."""
+    try:
+        return load_profile(name).name
+    except AnalyzerError:
+        return None
+
+
+def check_header(header: Header, model: Model, source: str) -> None:
+    """Stop the run (AnalyzerError) when a log's header names another profile or deck
+    count than the run's: its hands would be judged by the wrong rules."""
+    profile = model.profile.name
+    wrong_profile = header.profile is not None and header.profile != profile and \
+        _profile_name(header.profile) != profile
+    if wrong_profile or (header.decks is not None and header.decks != model.decks):
+        said = f"profile {header.profile!r}" if header.profile is not None else "a profile"
+        decks = f" with {header.decks} decks" if header.decks is not None else ""
+        fix = f"--profile {header.profile}" if wrong_profile else f"--decks {header.decks}"
+        raise AnalyzerError(f"{source}: line {header.line}: the log's header says {said}"
+                            f"{decks}; this run verifies {profile} with {model.decks} decks "
+                            f"(give {fix})")
 
 
 def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[int]:

@@ -16,6 +16,7 @@ and are tested against the full shoe otherwise.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -24,18 +25,17 @@ from typing import Any, NamedTuple
 
 from analyzer.dealing.counts import read_counts
 from analyzer.dealing.handlog import (
-    Hand,
     LogOptions,
-    ShoeStart,
+    LogSniff,
     count_lines,
     detect_format,
-    read_log,
+    sniff_log,
 )
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile, load_profile
-from analyzer.verify.check import check_file
+from analyzer.verify.check import check_file, check_header
 from analyzer.verify.partial import Partial, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -105,11 +105,16 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
+    _given_once(paths)
     formats = [_format(str(p), options) for p in paths]
+    sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
+    for path, sniff in zip(paths, sniffs, strict=True):
+        if sniff is not None and sniff.header is not None:
+            check_header(sniff.header, model, str(path))
     if model_name == "auto" and formats[0] == "partial":
         model_name = load_partial(paths[0]).model
-    shoe_aware = model_name == "shoe" or (model_name == "auto" and _starts_whole(
-        str(paths[0]), formats[0], options))
+    shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
+                                          and sniffs[0].starts_whole)
     exact_card_bets = True
     if shoe_aware and model.card_level and card_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
@@ -175,16 +180,27 @@ def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
     return finish(partial, model, alpha, detect, require_power)
 
 
-def _starts_whole(path: str, fmt: str | None, options: LogOptions) -> bool:
-    """Does the log (of format ``fmt``) open with a whole shoe (a shoe record, or hand 1)?"""
+def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
+    """A hand log's first records (header, whole first shoe, values only); None for other
+    inputs, or a log this process cannot read (the check of the file will say why)."""
     if fmt is None or fmt in ("counts", "partial"):
-        return False
+        return None
     try:
-        for record in read_log(path, replace(options, format=fmt)):
-            if type(record) is ShoeStart:
-                return True
-            if type(record) is Hand:
-                return record.hand == 1
+        return sniff_log(path, options, fmt)
     except AnalyzerError:
-        return False
-    return False
+        return None
+
+
+def _given_once(paths: Sequence[str]) -> None:
+    """The same file named twice (by any path to it) would count its hands twice."""
+    seen: dict[tuple[int, int], str] = {}
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue  # reported when the file is read
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            raise AnalyzerError(f"{path}: the same file as {seen[key]}, given twice (its "
+                                "hands would count twice); give each file once")
+        seen[key] = str(path)

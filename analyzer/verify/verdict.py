@@ -53,7 +53,7 @@ from analyzer.verify.statistics import (
     wald_test,
 )
 
-__all__ = ["BetSummary", "exit_code", "EXIT_INPUT", "EXIT_PASS", "EXIT_STATISTICS",
+__all__ = ["BetSummary", "check_levels", "exit_code", "EXIT_INPUT", "EXIT_PASS", "EXIT_STATISTICS",
            "EXIT_UNDERPOWERED", "EXIT_VIOLATIONS", "finish", "RARE_LINE", "StatisticalTest",
            "Verdict"]
 
@@ -233,10 +233,7 @@ class _Return(NamedTuple):
 def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 0.001,
            require_power: bool = False) -> Verdict:
     """Turn merged sums into tests, RTP summaries, Holm-adjusted verdicts and an exit code."""
-    if not 0 < alpha < 1:
-        raise AnalyzerError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
-    if detect <= 0:
-        raise AnalyzerError(f"--detect must be positive, got {detect}")
+    check_levels(alpha, detect)
     shoe_model = partial.model == "shoe"
     table = odds(model.profile, model.shoe)
     tests: list[StatisticalTest] = []
@@ -277,6 +274,15 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
             needed, detectable > detect, row.lines))
     return Verdict(partial, alpha, detect, tuple(tests), tuple(summaries), tuple(unsupported),
                    require_power, tuple(_notes(partial, model, shoe_model)))
+
+
+def check_levels(alpha: float, detect: float) -> None:
+    """``--alpha`` strictly between 0 and 1 and ``--detect`` a positive finite RTP error
+    (NaN and infinity refused), checked before any log is read."""
+    if not 0 < alpha < 1:
+        raise AnalyzerError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
+    if not (detect > 0 and math.isfinite(detect)):
+        raise AnalyzerError(f"--detect must be a positive finite number, got {detect}")
 
 
 def _frequency_tests(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
