@@ -246,8 +246,10 @@ def card_cache(notation: str) -> CardCache:
 @dataclass(frozen=True)
 class LogOptions:
     """How to read and check a log: its format, column names, card notation (``card_order``
-    and ``cards``: :data:`CARD_NOTATIONS`), whether ``draw`` means a tie, and the rounding
-    rule for fractional payouts (:data:`analyzer.dealing.handlog.ROUNDING`)."""
+    and ``cards``: :data:`CARD_NOTATIONS`), whether ``draw`` means a tie, the rounding
+    rule for fractional payouts (:data:`analyzer.dealing.handlog.ROUNDING`), and the bets
+    whose stakes are not checked (``skip_bets``: the bets on ranks or suits of a
+    values-only log, which it cannot settle)."""
 
     format: str = "auto"
     columns: tuple[tuple[str, str], ...] = ()
@@ -255,6 +257,7 @@ class LogOptions:
     rounding: str = "down"
     cards: str = "auto"
     draw_is_tie: bool = True
+    skip_bets: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.cards not in CARD_NOTATIONS:
@@ -326,6 +329,8 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     """The column of each field of a CSV log (see the module docstring)."""
     remap = options.columns
     plain = [_plain(h) for h in headers]
+    listing = ", ".join(headers)
+    listing = listing if len(listing) <= 200 else f"{listing[:196]}..."
     lowered = [h.strip().lower() for h in headers]
     wanted_of = dict(remap)
     single: dict[str, int] = {}
@@ -334,7 +339,7 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     def column(name: str, field: str) -> int:
         if _plain(name) not in plain:
             raise AnalyzerError(f"{path}: --column {field}={wanted_of[field]}: no such column "
-                                f"{short(name)} (columns: {short(', '.join(headers), 200)})")
+                                f"{short(name)} (columns: {listing})")
         return plain.index(_plain(name))
 
     for field in FIELDS:
@@ -358,7 +363,7 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
             if field != "hand":
                 looked += f" or {SPLIT_NAMES[field][0]}1,{SPLIT_NAMES[field][0]}2,..."
             raise AnalyzerError(f"{path}: missing column {field!r} (looked for {looked}; "
-                                f"columns: {short(', '.join(headers), 200)}; remap with "
+                                f"columns: {listing}; remap with "
                                 f"--column {field}=HEADER)")
     bets: dict[str, list[int | None]] = {}
     for index, name in enumerate(lowered):

@@ -63,6 +63,7 @@ import io
 import json
 import operator
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -202,9 +203,7 @@ def sniff_log(path: str | Path, options: LogOptions, fmt: str) -> LogSniff:
     header: Header | None = None
     whole = False
     values: bool | None = None
-    for record in read_log(path, options if options.format == fmt else
-                           LogOptions(fmt, options.columns, options.card_order,
-                                      options.rounding, options.cards, options.draw_is_tie)):
+    for record in read_log(path, replace(options, format=fmt)):
         kind = type(record)
         if kind is Header:
             header = record  # type: ignore[assignment]

@@ -35,7 +35,7 @@ from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile, load_profile
-from analyzer.verify.check import check_file, check_header
+from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.partial import Partial, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -61,7 +61,9 @@ def _check_one(work: Work) -> Partial:
     if fmt == "partial":
         saved = load_partial(work.path)
         return replace(saved, sources=(work.path,)) if len(saved.sources) == 1 else saved
-    model = build_model(work.profile, work.decks)
+    rules = load_profile(work.profile)
+    model = build_model(value_profile(rules) if work.options.cards == "values" else rules,
+                        work.decks)
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
     return check_file(work.path, model, replace(work.options, format=fmt), work.shoe_aware,
@@ -100,8 +102,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     """
     if not paths:
         raise AnalyzerError("no log files given")
-    options = options or LogOptions()
     rules = load_profile(profile) if isinstance(profile, str) else profile
+    # "draw" is a tie in the logs of a game without a bet called draw
+    options = replace(options or LogOptions(), draw_is_tie=not any(
+        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets))
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
@@ -111,6 +115,12 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
             check_header(sniff.header, model, str(path))
+    if _values_only(paths, formats, sniffs, options):
+        options = replace(options, cards="values",
+                          skip_bets=tuple(b.id for b in rules.bets if b.card_level))
+        model = build_model(value_profile(rules), model.decks)
+    elif options.cards == "auto":
+        options = replace(options, cards="cards")
     if model_name == "auto" and formats[0] == "partial":
         model_name = load_partial(paths[0]).model
     shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
@@ -189,6 +199,25 @@ def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
         return sniff_log(path, options, fmt)
     except AnalyzerError:
         return None
+
+
+def _values_only(paths: Sequence[str], formats: Sequence[str | None],
+                 sniffs: Sequence[LogSniff | None], options: LogOptions) -> bool:
+    """Do the logs write point values only (``--cards``, else told from each log's first
+    hand and each saved partial)? Logs of values and logs of cards are not mixed."""
+    if options.cards != "auto":
+        return options.cards == "values"
+    kinds: dict[bool, str] = {}
+    for path, fmt, sniff in zip(paths, formats, sniffs, strict=True):
+        if fmt == "partial":
+            kinds.setdefault(load_partial(path).values_only, str(path))
+        elif sniff is not None and sniff.values is not None:
+            kinds.setdefault(sniff.values, str(path))
+    if len(kinds) > 1:
+        raise AnalyzerError(f"{kinds[True]} writes point values only and {kinds[False]} "
+                            "writes cards: verify them separately (a values-only log is "
+                            "checked at the level of values)")
+    return kinds.get(True) is not None
 
 
 def _given_once(paths: Sequence[str]) -> None:

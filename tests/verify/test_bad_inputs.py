@@ -114,8 +114,9 @@ def test_a_csv_field_over_the_csv_modules_limit_is_a_record_problem(tmp_path: Pa
     report = json.loads(out)
     assert [(i["line"], i["kind"]) for i in report["malformed"]["listed"]][:1] == [
         (3, "malformed")]
-    # the 60,000-card hand is read and replayed: a violation, not a crash
+    # the 60,000-card hand is read and replayed: violations, not a crash
     assert report["violations"]["by_kind"]["card-count"] == 1
+    assert report["violations"]["by_kind"]["composition"] == 1
     assert len(out) < 200_000  # messages quote a long field cut short
 
 
