@@ -31,14 +31,15 @@ import json
 import math
 import tomllib
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE", "MAX_LINE", "decode", "nesting_depth",
-           "parse_json", "parse_number", "parse_toml", "read_bytes", "read_lines", "read_text"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE", "MAX_LINE", "count_lines", "decode",
+           "is_gzip", "nesting_depth", "open_binary", "parse_json", "parse_number",
+           "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text"]
 
 #: Longest line of a log (characters). The longest legitimate record, a Lucky 9 hand of
 #: nine seats with every stake written out, is well under 10,000 characters.
@@ -101,6 +102,13 @@ def _open(path: str | Path) -> IO[bytes] | gzip.GzipFile:
     return raw
 
 
+def open_binary(path: str | Path) -> IO[bytes]:
+    """A file's bytes as a stream, through gzip when it starts with gzip's magic bytes;
+    AnalyzerError naming the file if it cannot be opened."""
+    stream = _open(path)
+    return stream  # type: ignore[return-value]  # GzipFile reads bytes like IO[bytes]
+
+
 def _gzip_failure(where: str, exc: BaseException, line: int) -> AnalyzerError:
     if isinstance(exc, EOFError):
         return AnalyzerError(f"{where}: line {line}: the gzip stream is truncated")
@@ -129,52 +137,126 @@ def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
     return decode(read_bytes(path, limit), _where(path))
 
 
-def read_lines(path: str | Path, max_line: int = MAX_LINE) -> Iterator[str]:
+def read_lines(path: str | Path, max_line: int = MAX_LINE, start: int = 0,
+               end: int | None = None, lines_before: int = 0) -> Generator[str, None, None]:
     """The lines of a (possibly gzipped) text file, streamed, each without its newline.
 
     Memory stays bounded by ``max_line``: a longer line is an error naming its number.
+    Lines are decoded a block at a time (every complete line of a chunk together), so a
+    log's millions of lines cost one decode per chunk, not one per line.
+
+    ``start`` and ``end``: only the (uncompressed) bytes from ``start``, a line start, up
+    to ``end``; ``lines_before`` is how many lines come before ``start``, so that every
+    message names the line of the whole file (:mod:`analyzer.dealing.segments`).
     """
     where = _where(path)
     stream = _open(path)
-    number = 0
-    pending = b""
+    number = lines_before
+    pending: list[bytes] = []  # the chunks of an unfinished line
+    size = 0
+    first = start == 0
+    left = -1 if end is None else end - start  # bytes still to read (-1: to the end)
     try:
-        while True:
+        if start:
             try:
-                chunk = stream.read(_CHUNK)
+                stream.seek(start)
+            except (EOFError, OSError, zlib.error) as exc:
+                raise AnalyzerError(f"{where}: cannot read ({exc})") from None
+        while left:
+            try:
+                chunk = stream.read(_CHUNK if left < 0 else min(_CHUNK, left))
             except (EOFError, OSError, zlib.error) as exc:
                 if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
                     raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
                 raise _gzip_failure(where, exc, number + 1) from None
             if not chunk:
                 break
-            if number == 0 and not pending:
+            if left > 0:
+                left -= len(chunk)
+            if first:
+                first = False
                 _refuse_encoding(chunk[:4096], where)
                 if chunk.startswith(codecs.BOM_UTF8):
                     chunk = chunk[len(codecs.BOM_UTF8):]
-            pending += chunk
-            *complete, pending = pending.split(b"\n")
-            for raw in complete:
-                number += 1
-                yield _line(raw, where, number, max_line)
-            if len(pending) > 4 * max_line:
-                raise AnalyzerError(f"{where}: line {number + 1}: longer than {max_line:,} "
-                                    "characters")
+            cut = chunk.rfind(b"\n")
+            if cut < 0:  # no line ends here: keep the piece, bounded
+                pending.append(chunk)
+                size += len(chunk)
+                if size > 4 * max_line:
+                    raise AnalyzerError(f"{where}: line {number + 1}: longer than "
+                                        f"{max_line:,} characters")
+                continue
+            block = b"".join(pending) + chunk[:cut] if pending else chunk[:cut]
+            rest = chunk[cut + 1:]
+            pending, size = ([rest], len(rest)) if rest else ([], 0)
+            lines = _block(block, where, number + 1, max_line)
+            number += len(lines)
+            yield from lines
         if pending:
-            yield _line(pending, where, number + 1, max_line)
+            yield from _block(b"".join(pending), where, number + 1, max_line)
     finally:
         stream.close()
 
 
-def _line(raw: bytes, where: str, number: int, max_line: int) -> str:
-    if raw.endswith(b"\r"):
-        raw = raw[:-1]
+def _block(raw: bytes, where: str, first_line: int, max_line: int) -> list[str]:
+    """Complete lines (joined by newlines) decoded and checked together."""
     if b"\x00" in raw:
-        raise AnalyzerError(f"{where}: line {number}: a NUL byte (a binary file, not text)")
-    text = decode(raw, where, first_line=number)
-    if len(text) > max_line:
-        raise AnalyzerError(f"{where}: line {number}: longer than {max_line:,} characters")
-    return text
+        line = first_line + raw.count(b"\n", 0, raw.index(b"\x00"))
+        raise AnalyzerError(f"{where}: line {line}: a NUL byte (a binary file, not text)")
+    text = decode(raw, where, first_line=first_line)
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if len(text) > max_line and max(map(len, lines)) > max_line:
+        long = next(i for i, line in enumerate(lines) if len(line) > max_line)
+        raise AnalyzerError(f"{where}: line {first_line + long}: longer than {max_line:,} "
+                            "characters")
+    return lines
+
+
+def is_gzip(path: str | Path) -> bool:
+    """Does the file start with gzip's magic bytes (whatever it is called)?"""
+    stream = _open(path)
+    try:
+        return isinstance(stream, gzip.GzipFile)
+    finally:
+        stream.close()
+
+
+def count_lines(path: str | Path) -> int:
+    """How many newlines a (possibly gzipped) file holds, read in chunks."""
+    where = _where(path)
+    stream = _open(path)
+    lines = 0
+    try:
+        while chunk := stream.read(1 << 20):
+            lines += chunk.count(b"\n")
+    except (EOFError, OSError, zlib.error) as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
+            raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
+        raise _gzip_failure(where, exc, lines + 1) from None
+    finally:
+        stream.close()
+    return lines
+
+
+def peek_text(path: str | Path, size: int = 4096) -> str:
+    """The first ``size`` bytes of a (possibly gzipped) text file, decoded (a character cut
+    at the end is dropped); for telling a file's format."""
+    where = _where(path)
+    stream = _open(path)
+    try:
+        head = stream.read(size)
+    except (EOFError, OSError, zlib.error) as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
+            raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
+        raise _gzip_failure(where, exc, 1) from None
+    finally:
+        stream.close()
+    _refuse_encoding(head, where)
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[len(codecs.BOM_UTF8):]
+    return head.decode("utf-8", "ignore") if len(head) >= size - 3 else decode(head, where)
 
 
 def nesting_depth(text: str) -> int:

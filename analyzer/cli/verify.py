@@ -17,7 +17,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.verdict import finish
+from analyzer.verify.verdict import check_levels, finish
 
 __all__ = ["expand_logs", "simulate", "verify"]
 
@@ -61,9 +61,15 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "cards (auto: shoe-aware when the log holds whole shoes).")
 @click.option("--column", "columns", multiple=True, metavar="FIELD=HEADER",
               help="CSV column holding a field (shoe, hand, player_cards, banker_cards, "
-                   "outcome, burn, <bet>_stake, <bet>_returned). Repeatable.")
+                   "outcome, burn, <bet>_stake, <bet>_returned); a card field may name "
+                   "several columns, one card each (player_cards=pcard1,pcard2,pcard3). "
+                   "Repeatable.")
 @click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
               default="rank-first", show_default=True, help="Card notation: 9d or d9.")
+@click.option("--cards", "cards", type=click.Choice(["auto", "cards", "values"]),
+              default="auto", show_default=True,
+              help="What the card fields hold: cards (9d), point values only (9, 0), or "
+                   "auto (told from each log's first hand).")
 @click.option("--log-format", default="auto", show_default=True,
               type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts"]),
               help="Log format (auto: from the file name).")
@@ -81,7 +87,7 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
-           model_name: str, columns: tuple[str, ...], card_order: str,
+           model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
            log_format: str, partial_out: str | None, dask_address: str | None,
            rounding: str) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
@@ -92,8 +98,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     """
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    check_levels(alpha, detect)
     options = LogOptions(log_format, parse_column_options(columns),
-                         card_order, rounding)  # type: ignore[arg-type]
+                         card_order, rounding, cards)  # type: ignore[arg-type]
     partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:

@@ -2,10 +2,16 @@
 
 A log's sums merge by addition, so a file can be checked in pieces as long as no shoe is
 cut: each piece starts where a shoe opens (a ``shoe`` record, or a hand numbered 1 not
-right after a ``shoe`` record) and runs to the next piece. :func:`find_segments` finds
-such cut points near equal byte fractions of an uncompressed log; :class:`SegmentReader`
-reads one piece as lines (a CSV log's header line first), and a reader of the piece adds
-``lines_before`` to its line numbers so every message names the line of the whole file.
+right after a ``shoe`` record whose shoe id is not the previous hand's) and runs to the
+next piece. :func:`find_segments` finds such cut points near equal byte fractions of an
+uncompressed log (gzip told by its magic bytes, :func:`analyzer.inputs.is_gzip`);
+:func:`segment_lines` reads one piece through the input layer
+(:func:`analyzer.inputs.read_lines`: the same decoding, bounds and messages as the whole
+file), a CSV log's header line first, and its line numbers are those of the whole file.
+
+Rows of interleaved shoes may still straddle a cut: the checker of a piece raises
+:class:`BrokenSegment` when its first record does not open a shoe or a hand continues a
+shoe the piece never opened, and the file is then checked whole.
 """
 
 from __future__ import annotations
@@ -15,10 +21,12 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from types import TracebackType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-__all__ = ["MIN_SEGMENT_BYTES", "Segment", "SegmentReader", "find_segments"]
+from analyzer.errors import AnalyzerError
+from analyzer.inputs import is_gzip, open_binary, read_lines
+
+__all__ = ["BrokenSegment", "MIN_SEGMENT_BYTES", "Segment", "find_segments", "segment_lines"]
 
 #: Files below this many bytes per process are not worth cutting.
 MIN_SEGMENT_BYTES = 1 << 20
@@ -33,47 +41,76 @@ class Segment(NamedTuple):
     lines_before: int
 
 
-def _opens_shoe(line: bytes, fmt: str, hand_column: int | None, after_shoe: bool) -> bool:
-    """Does this line open a shoe (a shoe record, or hand 1 not right after one)?"""
+class BrokenSegment(AnalyzerError):
+    """A piece of a log does not start a shoe of its own (rows of shoes interleave across
+    the cut): the file must be checked whole."""
+
+
+class _Line(NamedTuple):
+    """What the cut finder needs of one line: its kind and shoe id."""
+
+    kind: str  # "hand", "shoe", "shoe_end" or "" (anything else)
+    shoe: str
+    hand: int | None
+
+
+def _parse(line: bytes, fmt: str, hand_column: int | None,
+           shoe_column: int | None) -> _Line:
     text = line.decode("utf-8", "replace")
     if fmt == "jsonl":
-        if b'"shoe"' not in line and b'"hand"' not in line:
-            return False
         try:
-            data = json.loads(text)
-        except ValueError:
-            return False
+            data: Any = json.loads(text)
+        except (ValueError, RecursionError):
+            return _Line("", "", None)
         if not isinstance(data, dict):
-            return False
-        if data.get("type") == "shoe":
-            return True
-        return data.get("type", "hand") == "hand" and data.get("hand") in (1, "1") \
-            and not after_shoe
-    delimiter = "\t" if fmt == "tsv" else ","
-    row = next(csv.reader([text], delimiter=delimiter), [])
-    return hand_column is not None and hand_column < len(row) \
-        and row[hand_column].strip() == "1"
+            return _Line("", "", None)
+        kind = data.get("type", "hand")
+        shoe = data.get("shoe")
+        number = data.get("hand")
+        return _Line(kind if kind in ("hand", "shoe", "shoe_end") else "",
+                     shoe if isinstance(shoe, str) else str(shoe) if shoe is not None else "",
+                     number if type(number) is int else None)
+    if hand_column is None:
+        return _Line("", "", None)
+    row = next(csv.reader([text.rstrip("\r\n")], delimiter="\t" if fmt == "tsv" else ","),
+               [])
+    if hand_column >= len(row):
+        return _Line("", "", None)
+    try:
+        hand: int | None = int(row[hand_column])
+    except ValueError:
+        hand = None
+    shoe_text = row[shoe_column] if shoe_column is not None and shoe_column < len(row) else ""
+    return _Line("hand", shoe_text, hand)
 
 
-def _is_shoe_record(line: bytes, fmt: str) -> bool:
-    return fmt == "jsonl" and b'"shoe"' in line and b'"type"' in line and (
-        b'"type": "shoe"' in line or b'"type":"shoe"' in line)
+def _opens_shoe(line: _Line, previous: _Line | None) -> bool:
+    """Can a piece start at this line: a shoe record, or hand 1 of another shoe than the
+    previous line's hand (a hand 1 right after a shoe record belongs to that record)?"""
+    if line.kind == "shoe":
+        return True
+    if line.kind != "hand" or line.hand != 1 or previous is None:
+        return False
+    if previous.kind == "shoe_end":
+        return True
+    return previous.kind == "hand" and (not line.shoe or line.shoe != previous.shoe)
 
 
-def find_segments(path: str | Path, fmt: str, parts: int,
-                  hand_column: int | None = None) -> list[Segment]:
+def find_segments(path: str | Path, fmt: str, parts: int, hand_column: int | None = None,
+                  shoe_column: int | None = None) -> list[Segment]:
     """Cut an uncompressed log into at most ``parts`` runs of whole shoes.
 
-    ``hand_column`` is a CSV/TSV log's hand column (its header is kept out of the runs).
-    A compressed file, a small one, or one without a shoe opening near a cut point gives
+    ``hand_column`` and ``shoe_column`` are a CSV/TSV log's hand and shoe columns (its
+    header is kept out of the runs; without a shoe column every shoe is unnamed). A
+    compressed file, a small one, or one without a shoe opening after a cut point gives
     one segment: the whole file.
     """
     size = os.path.getsize(path)
     whole = [Segment(0, size, 0)]
-    if str(path).lower().endswith(".gz") or parts < 2 or size < MIN_SEGMENT_BYTES * parts:
+    if parts < 2 or size < MIN_SEGMENT_BYTES * parts or is_gzip(path):
         return whole
     cuts: list[tuple[int, int]] = []  # (byte offset, lines before it)
-    with open(path, "rb") as stream:
+    with open_binary(path) as stream:
         header = stream.readline() if fmt in ("csv", "tsv") else b""
         lines = 1 if header else 0
         position = len(header)
@@ -92,17 +129,19 @@ def find_segments(path: str | Path, fmt: str, parts: int,
             partial = stream.readline()  # the rest of the line the target fell in
             position += len(partial)
             lines += partial.endswith(b"\n")
-            after_shoe = _is_shoe_record(partial, fmt)
+            previous: _Line | None = None  # a whole line before the candidate
             while True:
                 line = stream.readline()
                 if not line:
                     break
-                if _opens_shoe(line, fmt, hand_column, after_shoe):
+                parsed = _parse(line, fmt, hand_column, shoe_column)
+                if _opens_shoe(parsed, previous):
                     cuts.append((position, lines))
                     position += len(line)
                     lines += line.endswith(b"\n")
                     break
-                after_shoe = _is_shoe_record(line, fmt)
+                if parsed.kind or line.strip():
+                    previous = parsed
                 position += len(line)
                 lines += line.endswith(b"\n")
     starts = [(first, 1 if header else 0), *cuts]
@@ -111,34 +150,14 @@ def find_segments(path: str | Path, fmt: str, parts: int,
     return segments if len(segments) > 1 else whole
 
 
-class SegmentReader:
-    """The lines of one segment as text (a CSV log's header line first), for a log reader.
-
-    Iterating yields decoded lines with their line ends (as a text file does), so
-    :mod:`csv` and the JSON Lines reader take it in place of the open file.
-    """
-
-    def __init__(self, path: str | Path, segment: Segment, header: bool) -> None:
-        self._stream = open(path, "rb")  # noqa: SIM115 - closed by __exit__
-        self._segment = segment
-        self._header = header
-
-    def __enter__(self) -> SegmentReader:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self._stream.close()
-
-    def __iter__(self) -> Iterator[str]:
-        stream = self._stream
-        if self._header and self._segment.start > 0:
-            yield stream.readline().decode("utf-8-sig")
-        stream.seek(self._segment.start)
-        left = self._segment.end - self._segment.start
-        while left > 0:
-            line = stream.readline(left)
-            if not line:
-                return
-            left -= len(line)
-            yield line.decode("utf-8")
+def segment_lines(path: str | Path, segment: Segment, header: bool) -> Iterator[str]:
+    """The lines of one segment through the input layer, without their newlines (as
+    :func:`analyzer.inputs.read_lines` gives them), a CSV log's header line first."""
+    if header and segment.start > 0:
+        lines = read_lines(path)
+        try:
+            yield next(lines, "")
+        finally:
+            lines.close()
+    yield from read_lines(path, start=segment.start, end=segment.end,
+                          lines_before=segment.lines_before)

@@ -11,19 +11,34 @@ Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.fi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.dealing.handlog import Hand, LogOptions, Problem, ShoeEnd, ShoeStart, read_log
-from analyzer.dealing.segments import Segment
+from analyzer.dealing.handlog import (
+    Hand,
+    Header,
+    LogOptions,
+    Problem,
+    Record,
+    ShoeEnd,
+    ShoeStart,
+    detect_format,
+    read_log,
+    sniff_log,
+)
+from analyzer.dealing.segments import BrokenSegment, Segment
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import card_evaluator
+from analyzer.errors import AnalyzerError
+from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import BetTally, IssueLog, Partial
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker
 
-__all__ = ["check_file", "Tally"]
+__all__ = ["check_file", "check_header", "Tally", "value_profile"]
 
 
 class Tally:
@@ -74,6 +89,24 @@ class Tally:
         self.cells.clear()
 
 
+def value_profile(profile: Profile) -> Profile:
+    """The profile a values-only log is checked against: its bets that read point values
+    only (bets on ranks or suits cannot be settled without the cards)."""
+    kept = tuple(b for b in profile.bets if not b.card_level)
+    if not kept:
+        raise AnalyzerError(f"every bet of profile {profile.name!r} reads ranks or suits: a "
+                            "log of point values only cannot be checked against it")
+    return profile if len(kept) == len(profile.bets) else replace(profile, bets=kept)
+
+
+def _values_only(path: str | Path, model: Model, options: LogOptions) -> bool:
+    """Does the log write point values only (``options.cards``, else its first hand)?"""
+    if options.cards != "auto":
+        return options.cards == "values"
+    fmt = options.format if options.format != "auto" else detect_format(path)
+    return bool(sniff_log(path, options, fmt).values)
+
+
 def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
                shoe_aware: bool = False, exact_card_bets: bool = True,
                segment: Segment | None = None) -> Partial:
@@ -82,56 +115,73 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     ``options.format`` is the log's format as :func:`~analyzer.dealing.handlog.detect_format`
     told it (``auto``: told here). ``exact_card_bets``: in the shoe-aware model, bets of a
     card-level profile that need exact odds per hand get them (else they are tested
-    against the full shoe). ``segment``: only that run of whole shoes of the file
-    (:func:`~analyzer.dealing.segments.find_segments`).
+    against the full shoe). A values-only log (``options.cards``, or told from its first
+    hand) is checked at the level of point values: ``model`` must then hold only bets on
+    point values (:func:`value_profile`); stakes on the bets named in
+    ``options.skip_bets`` are not checked. ``segment``: only that run of whole shoes of
+    the file (:func:`~analyzer.dealing.segments.find_segments`); :class:`BrokenSegment`
+    when a run after the first does not open a shoe or continues one begun before it.
     """
     options = options or LogOptions()
     source = str(path)
-    settler = Settler(model, options.rounding)
+    values = _values_only(path, model, options)
+    if values and model.card_level:
+        raise AnalyzerError(f"{source}: a log of point values only cannot settle the bets on "
+                            f"ranks or suits of {model.profile.name!r} (verify_logs leaves "
+                            "them out)")
+    options = replace(options, cards="values" if values else "cards")
+    settler = Settler(model, options.rounding, frozenset(options.skip_bets))
     issues = IssueLog(source)
     evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
         else None
-    moments = ShoeMoments(model, evaluator) if shoe_aware else None
-    shoes = ShoeTracker(model, issues, moments, evaluator is not None)
+    moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
+    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values)
     tally = Tally(model, settler)
+    windows = dict(model.profile.procedure.windows)
     # the hot loop: bound names
     entries, entry_for, card_level = settler.entries, settler.entry_for, settler.card_level
     cells, new_cell = tally.cells, tally.cell
     violation = issues.violation
-    shoe_hands = shoes.shoe_hands
+    route, deal = shoes.hand, shoes.deal
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
     stakes_of: dict[Payouts, list[int]] = {}
-    for rec in read_log(path, options, segment):
+    records = read_log(path, options, segment)
+    later = segment is not None and segment.lines_before > (
+        1 if options.format in ("csv", "tsv") else 0)  # a run after the file's first
+    if later:
+        records = _opening(records, source)
+    for rec in records:
         if type(rec) is Hand:
-            if rec.shoe != shoes.shoe_id or shoes.announced is not None:
-                shoes.new_hand_shoe(rec)
-            elif not rec.shoe and (rec.hand == 1 or rec.burn) and shoes.last_hand:
-                shoes.unnamed_shoe(rec)  # no shoe id logged: hand 1 or a burn opens a shoe
-            elif rec.hand != shoes.last_hand + 1:
-                shoes.gap(rec)
-            shoes.last_hand = rec.hand
-            if rec.burn:
-                shoes.take(rec.burn, rec.line, rec.hand, False)
+            shoe = shoes.current  # the hot path: the next hand of the same shoe
+            if shoe is not None and rec.shoe == shoe.id and rec.hand == shoe.last_hand + 1 \
+                    and not rec.burn and shoes.announced is None:
+                shoe.last_hand = rec.hand
+                shoe.hands += 1
+            else:
+                shoe = route(rec)
             key = (rec.player_values, rec.banker_values)
             entry = entries.get(key) if not card_level else None
             if entry is None:
                 entry = entry_for(rec)
             broken, winner, labels, bet_labels = entry
-            if moments is not None:  # queue the hand's depleted shoe, then deal its cards
-                if labels:
-                    stakes = stakes_of.get(rec.bets)
-                    if stakes is None:  # most hands repeat a few bet patterns
-                        if len(stakes_of) > Tally.LIMIT:
-                            stakes_of.clear()
-                        stakes = stakes_of[rec.bets] = _stakes(rec.bets, bet_index, bet_count)
-                    moments.add(shoes.depleted(), stakes)
-                    shoe_aware_hands += shoes.tracking
-                shoes.deal(rec)
+            if moments is not None and labels:  # queue the hand's depleted shoe
+                stakes = stakes_of.get(rec.bets)
+                if stakes is None:  # most hands repeat a few bet patterns
+                    if len(stakes_of) > Tally.LIMIT:
+                        stakes_of.clear()
+                    stakes = stakes_of[rec.bets] = _stakes(rec.bets, bet_index, bet_count)
+                moments.add(shoes.depleted(), stakes)
+                shoe_aware_hands += shoe.tracking
+            if moments is None:
+                shoe.hand_records.append(rec)  # checked when the shoe closes
             else:
-                shoe_hands.append(rec)
+                deal(rec)
             if broken is not None:
                 violation(rec, broken[0], broken[1])
+            if windows and rec.bets:
+                _check_windows(rec, shoe.hands if shoe.whole else rec.hand, windows,
+                               issues)
             if not labels:
                 tally.unsettled += 1
                 continue
@@ -150,7 +200,13 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         elif type(rec) is ShoeStart:
             shoes.shoe_start(rec)
         elif type(rec) is ShoeEnd:
-            shoes.announced = None
+            shoes.shoe_end(rec.shoe)
+        elif type(rec) is Header:
+            check_header(rec, model, source)
+    if later and shoes.unopened:
+        first_line = (segment or Segment(0, 0, 0)).lines_before + 1
+        raise BrokenSegment(f"{source}: rows of a shoe begun before line {first_line} "
+                            "continue after it (interleaved shoes): the file is checked whole")
     shoes.close_shoe()
     tally.fold()
     if moments is not None:
@@ -163,7 +219,54 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    tuple(sorted(issues.kinds.items())), _bet_tallies(model, tally, moments),
                    tuple(shoes.card_counts), *_rank_moments(moments),
                    undelimited_shoes=shoes.undelimited,
-                   bet_nulls=evaluator.nulls if evaluator is not None else ())
+                   bet_nulls=evaluator.nulls if evaluator is not None else (),
+                   values_only=values, skipped_bets=options.skip_bets)
+
+
+def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:
+    """The records of a run of whole shoes after a file's first: its first record must
+    open a shoe (a shoe record, or hand 1), else :class:`BrokenSegment`."""
+    for rec in records:
+        if not (type(rec) is ShoeStart or (type(rec) is Hand and rec.hand == 1)):
+            raise BrokenSegment(f"{source}: line {rec.line}: a run of the file does not "
+                                "open a shoe here: the file is checked whole")
+        yield rec
+        break
+    yield from records
+
+
+def _profile_name(name: str) -> str | None:
+    """The profile a header names, by its canonical name (aliases resolved), or None."""
+    try:
+        return load_profile(name).name
+    except AnalyzerError:
+        return None
+
+
+def check_header(header: Header, model: Model, source: str) -> None:
+    """Stop the run (AnalyzerError) when a log's header names another profile or deck
+    count than the run's: its hands would be judged by the wrong rules."""
+    profile = model.profile.name
+    wrong_profile = header.profile is not None and header.profile != profile and \
+        _profile_name(header.profile) != profile
+    if wrong_profile or (header.decks is not None and header.decks != model.decks):
+        said = f"profile {header.profile!r}" if header.profile is not None else "a profile"
+        decks = f" with {header.decks} decks" if header.decks is not None else ""
+        fix = f"--profile {header.profile}" if wrong_profile else f"--decks {header.decks}"
+        raise AnalyzerError(f"{source}: line {header.line}: the log's header says {said}"
+                            f"{decks}; this run verifies {profile} with {model.decks} decks "
+                            f"(give {fix})")
+
+
+def _check_windows(rec: Hand, number: int, windows: dict[str, int], issues: IssueLog) -> None:
+    """A stake placed after its bet's betting window closed (the profile's procedure): a
+    violation. ``number`` is the hand's place in its shoe."""
+    for bet_id, stake, _ in rec.bets:
+        last = windows.get(bet_id)
+        if last is not None and stake > 0 and number > last:
+            issues.violation(rec, "window", f"{bet_id}: staked {stake} on hand {number} of "
+                                            f"shoe {rec.shoe or '?'}; its betting window "
+                                            f"closes after hand {last}")
 
 
 def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[int]:

@@ -36,7 +36,8 @@ class ShoeMoments:
     """
 
     def __init__(self, model: Model,
-                 evaluator: ShoeAwareEvaluator | CardShoeAwareEvaluator | None = None) -> None:
+                 evaluator: ShoeAwareEvaluator | CardShoeAwareEvaluator | None = None,
+                 values: bool = False) -> None:
         self.model = model
         self.evaluator = evaluator if evaluator is not None else shoe_aware_evaluator(model)
         self.rows: list[list[int]] = []
@@ -48,8 +49,10 @@ class ShoeMoments:
         self.variance_sum = np.zeros(nbets)
         self.money_ev = np.zeros(nbets)
         self.money_variance = np.zeros(nbets)
-        self.rank_mean = np.zeros(13)
-        self.rank_covariance = np.zeros((13, 13))
+        # the dealt cards' ranks (13), or their point values (10) in a values-only log
+        categories = 10 if values else 13
+        self.rank_mean = np.zeros(categories)
+        self.rank_covariance = np.zeros((categories, categories))
         self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
 
     def add(self, remaining: list[int], stakes: list[int]) -> None:
@@ -79,16 +82,19 @@ class ShoeMoments:
             self.money_variance[b] += (stakes[:, b] ** 2 * variance).sum()
 
     def add_shoe(self, start: Sequence[int], cards: Sequence[int], tested: Sequence[bool],
-                 fixed: bool = False) -> None:
+                 categories: Sequence[int] | None = None, fixed: bool = False) -> None:
         """Rank moments of a shoe's cards dealt in order, each given the cards before it.
 
         Whatever decides which position is dealt next, the next card is uniform over the
         cards left, so each dealt card's rank has a known conditional distribution.
+        ``categories`` maps a card index to its category (its rank 0-12 by default; its
+        point value in a values-only log), ``start`` counts the full shoe's cards of each.
         """
         if not cards:
             return
-        ranks = np.array([CARD_RANK[c] - 1 for c in cards])
-        one_hot = np.zeros((len(cards), 13))
+        category = categories or [CARD_RANK[c] - 1 for c in range(52)]
+        ranks = np.array([category[c] for c in cards])
+        one_hot = np.zeros((len(cards), len(start)))
         one_hot[np.arange(len(cards)), ranks] = 1.0
         before = np.asarray(start, dtype=np.float64) - np.cumsum(one_hot, axis=0) + one_hot
         if fixed:  # a shoe not followed from its start: the full shoe's proportions

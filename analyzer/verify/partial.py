@@ -71,11 +71,15 @@ class IssueLog:
 
     def violation(self, rec: Hand, kind: str, message: str) -> None:
         """A hand dealt or paid against the rules."""
+        self.violation_at(rec.line, rec.shoe, rec.hand, kind, message)
+
+    def violation_at(self, line: int, shoe: str, hand: int | None, kind: str,
+                     message: str) -> None:
+        """A violation found at a line (of a hand, or a shoe's burn)."""
         self.violation_count += 1
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         if len(self.violations) < LISTED:
-            self.violations.append(Issue(self.source, rec.line, rec.shoe, rec.hand, kind,
-                                         message))
+            self.violations.append(Issue(self.source, line, shoe, hand, kind, message))
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,11 @@ class Partial:
     #: (:data:`analyzer.engine.shoe_aware.NULL_VALUES` ...); empty when every bet is
     #: shoe-aware on point values
     bet_nulls: tuple[str, ...] = ()
+    #: the logs wrote point values only: composition, replay and statistics at the level
+    #: of values; card_counts count the card standing for each value
+    values_only: bool = False
+    #: bets left out: they read ranks or suits, which a values-only log does not hold
+    skipped_bets: tuple[str, ...] = ()
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -166,6 +175,9 @@ def merge(partials: Iterable[Partial]) -> Partial:
         rank_expected = _add(rank_expected, item.rank_expected)
         rank_covariance = _add(rank_covariance, item.rank_covariance)
         card_counts = _add(card_counts, item.card_counts)
+    if len({i.values_only for i in items if not i.counts_only}) > 1:
+        raise AnalyzerError("cannot merge logs of point values only with logs of cards: "
+                            "verify them separately")
     nulls = {i.bet_nulls for i in items if i.bet_nulls}
     if len(nulls) > 1:
         raise AnalyzerError("cannot merge results whose bets were tested against different "
@@ -184,7 +196,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
         rank_covariance, all(i.counts_only for i in items),
         sum(i.undelimited_shoes for i in items),
         tuple(dict.fromkeys(note for i in items for note in i.notes)),
-        nulls.pop() if nulls else ())
+        nulls.pop() if nulls else (), any(i.values_only for i in items),
+        tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)))
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:

@@ -101,12 +101,14 @@ class Settler:
     Result labels are flat over all bets: bet ``i``'s label ``j`` is ``offsets[i] + j``.
     """
 
-    def __init__(self, model: Model, rounding: str = "down") -> None:
+    def __init__(self, model: Model, rounding: str = "down",
+                 skipped: frozenset[str] = frozenset()) -> None:
         if rounding not in ROUNDING:
             raise AnalyzerError(f"unknown rounding rule {rounding!r} "
                                 f"({', '.join(ROUNDING)})")
         self.model = model
         self.rounding = rounding
+        self.skipped = skipped  # bets whose stakes are not checked (values-only logs)
         tableau = model.profile.tableau
         assert tableau is not None
         self.rules = replay_rules(tableau)
@@ -167,6 +169,8 @@ class Settler:
         for bet_id, stake, returned in bets:
             label = bet_labels.get(bet_id)
             if label is None:
+                if bet_id in self.skipped:
+                    continue
                 problems.append(("unknown-bet", f"bet {bet_id!r} is not in profile "
                                                 f"{self.model.profile.name!r}"))
                 continue

@@ -3,8 +3,12 @@
 :func:`collect` tells each file's format once (:func:`~analyzer.dealing.handlog.detect_format`:
 a hand log, an aggregated-counts file or a saved partial result), chooses the null model,
 and maps the files to :class:`~analyzer.verify.partial.Partial` sums, in this process, a
-process pool or on a Dask cluster; partials merge by addition. :func:`verify_logs` adds
-the verdict (:func:`~analyzer.verify.verdict.finish`).
+process pool or on a Dask cluster; partials merge by addition. With fewer hand logs than
+processes, a large uncompressed log is checked in runs of whole shoes
+(:func:`~analyzer.dealing.segments.find_segments`, read through the input layer with the
+whole file's line numbers) merged back into its one partial; a log whose shoes interleave
+across a cut is checked whole. :func:`verify_logs` adds the verdict
+(:func:`~analyzer.verify.verdict.finish`).
 
 **Shoe-aware model.** ``auto`` is shoe-aware when the first log opens with a whole shoe
 (or was saved shoe-aware). Shoe-aware checks of card-level profiles test every bet against
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -25,21 +30,20 @@ from typing import Any, NamedTuple
 
 from analyzer.dealing.counts import read_counts
 from analyzer.dealing.handlog import (
-    Hand,
     LogOptions,
-    ShoeStart,
+    LogSniff,
     count_lines,
     detect_format,
     find_columns,
-    open_text,
-    read_log,
+    sniff_log,
 )
-from analyzer.dealing.segments import Segment, find_segments
+from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import read_lines
 from analyzer.rules.profile import Profile, load_profile
-from analyzer.verify.check import check_file
+from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.partial import Partial, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -67,52 +71,83 @@ def _check_one(work: Work) -> Partial:
     if fmt == "partial":
         saved = load_partial(work.path)
         return replace(saved, sources=(work.path,)) if len(saved.sources) == 1 else saved
-    model = build_model(work.profile, work.decks)
+    rules = load_profile(work.profile)
+    model = build_model(value_profile(rules) if work.options.cards == "values" else rules,
+                        work.decks)
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
     return check_file(work.path, model, replace(work.options, format=fmt), work.shoe_aware,
                       work.exact_card_bets, work.segment)
 
 
-def _split(work: list[Work], jobs: int) -> list[Work]:
+def _check_piece(work: Work) -> Partial | None:
+    """One file, or one run of whole shoes of it; None when the run turns out not to hold
+    whole shoes (interleaved rows across the cut: the file is then checked whole)."""
+    try:
+        return _check_one(work)
+    except BrokenSegment:
+        return None
+
+
+def _split(work: list[Work], jobs: int) -> list[tuple[int, Work]]:
     """With fewer hand logs than processes, each large uncompressed log in runs of whole
-    shoes (one per process), so one file uses every process."""
+    shoes (one per process), so one file uses every process; each piece with the index
+    of its file in ``work``."""
     logs = [w for w in work if w.format in ("csv", "tsv", "jsonl")]
     if jobs < 2 or not logs or len(logs) >= jobs:
-        return work
-    out: list[Work] = []
-    for w in work:
-        if w in logs:
-            segments = find_segments(w.path, w.format or "", jobs, _hand_column(w))
-            out.extend(w._replace(segment=s) for s in segments) if len(segments) > 1 \
-                else out.append(w)
+        return list(enumerate(work))
+    out: list[tuple[int, Work]] = []
+    for index, w in enumerate(work):
+        segments = find_segments(w.path, w.format or "", jobs, *_columns(w)) \
+            if w.format in ("csv", "tsv", "jsonl") else []
+        if len(segments) > 1:
+            out.extend((index, w._replace(segment=s)) for s in segments)
         else:
-            out.append(w)
+            out.append((index, w))
     return out
 
 
-def _hand_column(work: Work) -> int | None:
-    """A CSV/TSV log's hand column (None for JSON Lines, or when the header is unreadable)."""
+def _columns(work: Work) -> tuple[int | None, int | None]:
+    """A CSV/TSV log's hand and shoe columns, read through the input layer and told as
+    the reader tells them (dialects, ``--column``); (None, None) for JSON Lines, or when
+    the header is unreadable."""
     if work.format not in ("csv", "tsv"):
-        return None
+        return None, None
+    lines = read_lines(work.path)
     try:
-        with open_text(work.path) as stream:
-            header = next(csv.reader(stream, delimiter="\t" if work.format == "tsv" else ","))
-        return find_columns(header, work.options, work.path)[0]["hand"]
-    except (AnalyzerError, StopIteration, OSError, UnicodeDecodeError):
-        return None
+        header = next(csv.reader(lines, delimiter="\t" if work.format == "tsv" else ","))
+        single = find_columns(header, work.options, work.path)[0]
+        return single["hand"], single.get("shoe")
+    except (AnalyzerError, StopIteration, csv.Error, KeyError):
+        return None, None
+    finally:
+        lines.close()
 
 
-def _merge_segments(work: list[Work], partials: list[Partial]) -> list[Partial]:
-    """The partials of one file's segments merged back into one, named by the file."""
-    merged: list[Partial] = []
-    for w, partial in zip(work, partials, strict=True):
-        if w.segment is not None and w.segment.start > 0 and merged \
-                and merged[-1].sources == (w.path,):
-            merged[-1] = replace(merge([merged[-1], partial]), sources=(w.path,))
+def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
+    """Every file's partial, its runs checked across ``jobs`` processes and merged back
+    (named by the file); a file whose runs do not hold whole shoes is checked whole."""
+    pieces = _split(work, jobs)
+    if jobs < 2 or len(pieces) < 2:
+        return [_check_one(w) for w in work]
+    with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
+        results = list(pool.map(_check_piece, [w for _, w in pieces]))
+        parts: dict[int, list[Partial | None]] = {}
+        for (index, _), result in zip(pieces, results, strict=True):
+            parts.setdefault(index, []).append(result)
+        redo = [i for i, found in parts.items() if any(p is None for p in found)]
+        again = dict(zip(redo, pool.map(_check_one, [work[i] for i in redo]), strict=True))
+    partials: list[Partial] = []
+    for index, w in enumerate(work):
+        found = parts[index]
+        if index in again:
+            partials.append(again[index])
+        elif len(found) == 1 and found[0] is not None:
+            partials.append(found[0])
         else:
-            merged.append(partial)
-    return merged
+            partials.append(replace(merge(p for p in found if p is not None),
+                                    sources=(w.path,)))
+    return partials
 
 
 def _format(path: str, options: LogOptions) -> str | None:
@@ -147,16 +182,29 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     """
     if not paths:
         raise AnalyzerError("no log files given")
-    options = options or LogOptions()
     rules = load_profile(profile) if isinstance(profile, str) else profile
+    # "draw" is a tie in the logs of a game without a bet called draw
+    options = replace(options or LogOptions(), draw_is_tie=not any(
+        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets))
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
+    _given_once(paths)
     formats = [_format(str(p), options) for p in paths]
+    sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
+    for path, sniff in zip(paths, sniffs, strict=True):
+        if sniff is not None and sniff.header is not None:
+            check_header(sniff.header, model, str(path))
+    if _values_only(paths, formats, sniffs, options):
+        options = replace(options, cards="values",
+                          skip_bets=tuple(b.id for b in rules.bets if b.card_level))
+        model = build_model(value_profile(rules), model.decks)
+    elif options.cards == "auto":
+        options = replace(options, cards="cards")
     if model_name == "auto" and formats[0] == "partial":
         model_name = load_partial(paths[0]).model
-    shoe_aware = model_name == "shoe" or (model_name == "auto" and _starts_whole(
-        str(paths[0]), formats[0], options))
+    shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
+                                          and sniffs[0].starts_whole)
     exact_card_bets = True
     if shoe_aware and model.card_level and card_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
@@ -165,15 +213,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
     work = [Work(str(p), fmt, profile_ref, model.decks, options, shoe_aware, exact_card_bets)
             for p, fmt in zip(paths, formats, strict=True)]
-    if dask:
-        partials = _map_dask(work, dask, jobs)
-    else:
-        pieces = _split(work, jobs)
-        if jobs > 1 and len(pieces) > 1:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
-                partials = _merge_segments(pieces, list(pool.map(_check_one, pieces)))
-        else:
-            partials = [_check_one(w) for w in work]
+    partials = _map_dask(work, dask, jobs) if dask else _run_pieces(work, jobs)
     models = {p.model for p in partials}
     if len(models) > 1:  # counts files are independent-only; re-read logs to match them
         if any(w.format == "partial" for w in work):
@@ -224,16 +264,46 @@ def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
     return finish(partial, model, alpha, detect, require_power)
 
 
-def _starts_whole(path: str, fmt: str | None, options: LogOptions) -> bool:
-    """Does the log (of format ``fmt``) open with a whole shoe (a shoe record, or hand 1)?"""
+def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
+    """A hand log's first records (header, whole first shoe, values only); None for other
+    inputs, or a log this process cannot read (the check of the file will say why)."""
     if fmt is None or fmt in ("counts", "partial"):
-        return False
+        return None
     try:
-        for record in read_log(path, replace(options, format=fmt)):
-            if type(record) is ShoeStart:
-                return True
-            if type(record) is Hand:
-                return record.hand == 1
+        return sniff_log(path, options, fmt)
     except AnalyzerError:
-        return False
-    return False
+        return None
+
+
+def _values_only(paths: Sequence[str], formats: Sequence[str | None],
+                 sniffs: Sequence[LogSniff | None], options: LogOptions) -> bool:
+    """Do the logs write point values only (``--cards``, else told from each log's first
+    hand and each saved partial)? Logs of values and logs of cards are not mixed."""
+    if options.cards != "auto":
+        return options.cards == "values"
+    kinds: dict[bool, str] = {}
+    for path, fmt, sniff in zip(paths, formats, sniffs, strict=True):
+        if fmt == "partial":
+            kinds.setdefault(load_partial(path).values_only, str(path))
+        elif sniff is not None and sniff.values is not None:
+            kinds.setdefault(sniff.values, str(path))
+    if len(kinds) > 1:
+        raise AnalyzerError(f"{kinds[True]} writes point values only and {kinds[False]} "
+                            "writes cards: verify them separately (a values-only log is "
+                            "checked at the level of values)")
+    return kinds.get(True) is not None
+
+
+def _given_once(paths: Sequence[str]) -> None:
+    """The same file named twice (by any path to it) would count its hands twice."""
+    seen: dict[tuple[int, int], str] = {}
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue  # reported when the file is read
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            raise AnalyzerError(f"{path}: the same file as {seen[key]}, given twice (its "
+                                "hands would count twice); give each file once")
+        seen[key] = str(path)

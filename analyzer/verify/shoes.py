@@ -1,89 +1,179 @@
 """Per-shoe bookkeeping of one log: which shoe each hand is from, and the cards it held.
 
 A log names its shoes by a shoe id, by ``shoe`` records, or not at all; then a hand
-numbered 1, or one with burn cards, opens a new shoe. A shoe that opens with a shoe record,
-or whose first hand is number 1, is *whole*: every card dealt from it is in the log, and
-the shoe-aware model follows it (each hand against the cards left). A gap in the hand
-numbers stops the following. A card dealt more often than the shoe holds it is an input
-problem, reported where it went past the shoe; for a shoe without an id or a shoe record
-that held more cards than one shoe (several shoes that could not be told apart) the check
-is skipped and counted in :attr:`ShoeTracker.undelimited`.
+numbered 1, or one with burn cards, opens a new shoe. Shoes are kept apart by id however
+their rows interleave: a hand of a shoe seen before continues it (its hand number must
+follow that shoe's last), unless it is numbered 1, which opens a new shoe under the same
+id. At most :data:`OPEN_SHOES` shoes are open at once; the least recently dealt is closed
+when another opens.
+
+A shoe that opens with a shoe record, or whose first hand is number 1, is *whole*: every
+card dealt from it is in the log, and the shoe-aware model follows it (each hand against
+the cards left). A gap in the hand numbers stops the following. A card (or, in a
+values-only log, a point value) dealt more often than the shoe holds it is a **rule
+violation** of kind ``composition``, reported at the hand where it went past the shoe; for
+a shoe without an id or a shoe record that held more cards than one shoe (several shoes
+that could not be told apart) the check is skipped and counted in
+:attr:`ShoeTracker.undelimited`.
+
+Every whole shoe followed to its end is handed, with its cards in dealt order, to the
+``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.shuffle`).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from itertools import chain
 
 import numpy as np
 
-from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE, Hand, ShoeStart, card_text
+from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE, VALUE_CARD, card_text
+from analyzer.dealing.handlog import Hand, ShoeStart
 from analyzer.engine.lookup import Model
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 
-__all__ = ["ShoeTracker"]
+__all__ = ["OPEN_SHOES", "OpenShoe", "ShoeTracker", "shoe_composition"]
+
+#: Most shoes kept open at once (shoes of interleaved rows); the least recently dealt one
+#: is closed when another opens.
+OPEN_SHOES = 64
+
+
+def shoe_composition(model: Model, values: bool) -> list[int]:
+    """The full shoe's count of each card index; in a values-only log, the count of each
+    point value on the card standing for it (:data:`VALUE_CARD`), 0 on the others."""
+    counts = list(model.shoe.counts)
+    if not values:
+        return counts
+    composition = [0] * 52
+    for value, n in enumerate(model.shoe.value_counts()):
+        composition[VALUE_CARD[value]] = n
+    return composition
+
+
+class OpenShoe:
+    """One shoe being dealt: its id, whether it is whole and followed, and its cards."""
+
+    def __init__(self, shoe_id: str, whole: bool, unnamed: bool, composition: list[int],
+                 full_values: list[int]) -> None:
+        self.id = shoe_id
+        self.whole = whole
+        self.tracking = whole
+        self.unnamed = unnamed  # no id and no shoe record: its end is a guess
+        self.last_hand = 0
+        self.hands = 0  # hands dealt from it
+        self.counts = [0] * 52  # cards taken one by one (shoe-aware model, and burns)
+        self.remaining = list(full_values)
+        self.remaining_cards = list(composition)
+        self.sequence: list[int] = []  # a followed shoe's cards in dealt order
+        self.tested: list[bool] = []  # ... and whether each is a hand card (burns are not)
+        self.untracked: list[int] = []  # hand cards of a shoe not followed from its start
+        self.hand_records: list[Hand] = []  # independent model: checked when it closes
+        self.pending: list[tuple[int, str, int | None]] = []  # its composition problems
+        self.reported: set[int] = set()
 
 
 class ShoeTracker:
     """The shoes of one file: their ids, whether each is followed, and the cards it dealt.
 
     With ``moments`` (the shoe-aware model) every dealt card is taken out as it comes and
-    a shoe's rank moments are added up when it closes; without, a shoe's hands are kept
-    (:attr:`shoe_hands`) and their cards checked against the composition when it closes.
+    a shoe's rank (or value) moments are added up when it closes; without, a shoe's hands
+    are kept and their cards checked against the composition when it closes.
     ``card_rows``: the shoe-aware rows are 52 card counts instead of ten point values.
+    ``values``: the log writes point values only; composition is checked per value.
     """
 
     def __init__(self, model: Model, issues: IssueLog, moments: ShoeMoments | None = None,
-                 card_rows: bool = False) -> None:
+                 card_rows: bool = False, values: bool = False,
+                 on_whole_shoe: Callable[[list[int]], None] | None = None) -> None:
         self.model = model
         self.issues = issues
         self.moments = moments
         self.card_rows = card_rows
-        self.composition = [model.decks] * 52
+        self.values = values
+        self.on_whole_shoe = on_whole_shoe
+        self.composition = shoe_composition(model, values)
         self.full_values = list(model.shoe.value_counts())
-        self.shoe_size = 52 * model.decks
-        self.start_ranks = [0] * 13
+        self.shoe_size = sum(self.composition)
+        self.categories = [CARD_VALUE[c] for c in range(52)] if values else \
+            [CARD_RANK[c] - 1 for c in range(52)]
+        self.start = [0] * (10 if values else 13)
         for c in range(52):
-            self.start_ranks[CARD_RANK[c] - 1] += self.composition[c]
+            self.start[self.categories[c]] += self.composition[c]
         self.card_counts = [0] * 52  # every dealt hand card, over all shoes
         self.shoes = self.whole_shoes = self.undelimited = 0
-        self.shoe_id: str | None = None
-        self.unnamed = False  # the shoe has no id and no shoe record: its end is a guess
-        self.pending: list[tuple[int, str, int | None]] = []  # its composition problems
-        self.shoe_counts = [0] * 52
-        self.remaining = list(self.full_values)
-        self.remaining_cards = list(self.composition)  # card-level shoe-aware rows
-        self.tracking = False
-        self.last_hand = 0
+        self.open: OrderedDict[str, OpenShoe] = OrderedDict()
+        self.current: OpenShoe | None = None
         self.announced: str | None = None
-        self.shoe_hands: list[Hand] = []  # independent model: the shoe's hands, checked at close
-        self.sequence: list[int] = []  # shoe-aware: a followed shoe's cards in dealt order
-        self.tested: list[bool] = []  # ... and whether each is a hand card (burns are not)
-        self.untracked: list[int] = []  # hand cards of shoes not followed from their start
-        self.reported: set[int] = set()
+        #: hands (and shoe ends) of a named shoe not open at the time: in a run of whole
+        #: shoes of a larger file (:mod:`analyzer.dealing.segments`), rows of a shoe begun
+        #: before the run
+        self.unopened = 0
 
     # -- which shoe ----------------------------------------------------------------------
-    def new_hand_shoe(self, rec: Hand) -> None:
-        """A hand from another shoe than the last, or the first after a shoe record."""
-        if self.announced is not None and self.announced == rec.shoe:
-            self.announced = None
-            self.last_hand = rec.hand - 1
-            return
-        self.announced = None
-        whole = rec.hand == 1 or (self.shoe_id is not None and rec.hand == self.last_hand + 1)
-        self.open_shoe(rec.shoe, whole, (), rec.line, unnamed=not rec.shoe)
+    @property
+    def shoe_id(self) -> str | None:
+        """The id of the shoe the last hand came from."""
+        return self.current.id if self.current is not None else None
 
-    def unnamed_shoe(self, rec: Hand) -> None:
-        """A hand numbered 1, or with burn cards, in a log without shoe ids: a new shoe."""
-        whole = rec.hand == 1 or rec.hand == self.last_hand + 1
-        self.open_shoe("", whole, (), rec.line, unnamed=True)
+    @property
+    def tracking(self) -> bool:
+        """Is the current shoe followed card by card from its start?"""
+        return self.current is not None and self.current.tracking
+
+    @property
+    def last_hand(self) -> int:
+        """The current shoe's last hand number."""
+        return self.current.last_hand if self.current is not None else 0
+
+    def hand(self, rec: Hand) -> OpenShoe:
+        """Route a hand to its shoe (opening, resuming or continuing one), take out its
+        burn cards, and count it; returns the shoe."""
+        shoe = self.current
+        if shoe is None or rec.shoe != shoe.id or self.announced is not None:
+            shoe = self._switch(rec)
+        elif not rec.shoe and (rec.hand == 1 or rec.burn) and shoe.last_hand:
+            shoe = self.open_shoe("", rec.hand == 1 or rec.hand == shoe.last_hand + 1, (),
+                                  rec.line, unnamed=True)  # no shoe id: hand 1 or a burn
+        elif rec.hand != shoe.last_hand + 1:
+            self.gap(rec)
+        shoe.last_hand = rec.hand
+        shoe.hands += 1
+        if rec.burn:
+            self.take(rec.burn, rec.line, rec.hand, False)
+        return shoe
+
+    def _switch(self, rec: Hand) -> OpenShoe:
+        """A hand from another shoe than the last, or the first after a shoe record."""
+        if self.announced is not None and self.announced == rec.shoe \
+                and self.current is not None:
+            self.announced = None
+            self.current.last_hand = rec.hand - 1
+            return self.current
+        self.announced = None
+        known = self.open.get(rec.shoe) if rec.shoe else None
+        if known is not None and rec.hand != 1:  # interleaved rows: the shoe continues
+            self.open.move_to_end(rec.shoe)
+            self.current = known
+            if rec.hand != known.last_hand + 1:
+                self.gap(rec)
+            return known
+        if rec.shoe and rec.hand != 1:
+            self.unopened += 1  # continues a shoe not open here (begun before, or closed)
+        last = self.current
+        whole = rec.hand == 1 or (last is not None and rec.hand == last.last_hand + 1)
+        return self.open_shoe(rec.shoe, whole, (), rec.line, unnamed=not rec.shoe)
 
     def gap(self, rec: Hand) -> None:
         """A hand number that does not follow the last: the shoe is no longer followed."""
-        self.issues.problem(rec.line, f"hand number {rec.hand} follows {self.last_hand} in "
+        shoe = self.current
+        assert shoe is not None
+        self.issues.problem(rec.line, f"hand number {rec.hand} follows {shoe.last_hand} in "
                                       f"shoe {rec.shoe} (a hand is missing or out of order)",
                             rec.shoe, rec.hand, "sequence")
-        self.tracking = False
+        shoe.tracking = False
 
     def shoe_start(self, rec: ShoeStart) -> None:
         """A shoe record: a whole shoe opens, with its burn cards."""
@@ -93,30 +183,52 @@ class ShoeTracker:
                                           f"{rec.decks})")
         self.open_shoe(rec.shoe, True, rec.burn, rec.line)
         self.announced = rec.shoe
-        self.last_hand = 0
+
+    def shoe_end(self, shoe_id: str) -> None:
+        """A shoe record closes a shoe."""
+        self.announced = None
+        shoe = self.open.get(shoe_id)
+        if shoe is not None:
+            self._close(shoe)
+        else:
+            self.unopened += 1
 
     def open_shoe(self, new_id: str, whole: bool, burn: tuple[int, ...], line: int,
-                  unnamed: bool = False) -> None:
-        """Close the last shoe and open another."""
-        self.close_shoe()
-        self.unnamed = unnamed
-        self.shoe_id = new_id
+                  unnamed: bool = False) -> OpenShoe:
+        """Open a shoe (closing one of the same id, or the least recently dealt when
+        :data:`OPEN_SHOES` are open)."""
+        if unnamed or new_id in self.open:
+            previous = self.current if unnamed else self.open[new_id]
+            if previous is not None:
+                self._close(previous)
+        while len(self.open) >= OPEN_SHOES:
+            self._close(next(iter(self.open.values())))
+        shoe = OpenShoe(new_id, whole, unnamed, self.composition, self.full_values)
+        self.open[new_id] = shoe
+        self.current = shoe
         self.shoes += 1
         self.whole_shoes += whole
-        self.tracking = whole
         self.take(burn, line, None, False)
+        return shoe
 
     # -- its cards -----------------------------------------------------------------------
     def depleted(self) -> list[int]:
         """The shoe the next hand is dealt from, for the shoe-aware model: what is left of
         a followed shoe, else the full shoe (52 card counts with ``card_rows``, else ten
         point-value counts)."""
-        if self.card_rows:
-            return self.remaining_cards[:] if self.tracking else self.composition[:]
-        return self.remaining[:] if self.tracking else self.full_values[:]
+        shoe = self.current
+        if shoe is None or not shoe.tracking:
+            return self.composition[:] if self.card_rows else self.full_values[:]
+        return shoe.remaining_cards[:] if self.card_rows else shoe.remaining[:]
 
     def deal(self, rec: Hand) -> None:
-        """A hand's cards leave the shoe, in the order they were dealt."""
+        """A hand's cards leave the shoe, in the order they were dealt: one by one in the
+        shoe-aware model, kept for the check at its close otherwise."""
+        shoe = self.current
+        assert shoe is not None
+        if self.moments is None:
+            shoe.hand_records.append(rec)
+            return
         player, banker = rec.player, rec.banker
         if len(player) >= 2 and len(banker) >= 2:
             self.take((player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]),
@@ -125,84 +237,116 @@ class ShoeTracker:
             self.take(player + banker, rec.line, rec.hand, True)
 
     def take(self, cards: tuple[int, ...], line: int, hand: int | None, in_hand: bool) -> None:
-        """Cards leave the shoe (shoe-aware model, and burns in either model)."""
+        """Cards leave the current shoe (shoe-aware model, and burns in either model)."""
+        shoe = self.current
+        if shoe is None or not cards:
+            return
         following = self.moments is not None
-        counts, composition = self.shoe_counts, self.composition
-        remaining, remaining_cards = self.remaining, self.remaining_cards
+        counts, composition = shoe.counts, self.composition
+        remaining, remaining_cards = shoe.remaining, shoe.remaining_cards
+        sequence, tested, untracked = shoe.sequence, shoe.tested, shoe.untracked
         for c in cards:
-            if following:
-                if self.tracking:
-                    self.sequence.append(c)
-                    self.tested.append(in_hand)
-                elif in_hand:
-                    self.untracked.append(c)
+            if shoe.tracking:
+                sequence.append(c)
+                tested.append(in_hand)
+            elif in_hand and following:
+                untracked.append(c)
             counts[c] += 1
             remaining[CARD_VALUE[c]] -= 1
             remaining_cards[c] -= 1
-            if counts[c] > composition[c] and c not in self.reported:
-                self.reported.add(c)
-                self.tracking = False
-                message = (f"card {card_text(c)} appears {self.shoe_counts[c]} times in shoe "
-                           f"{self.shoe_id}, more than {self.model.decks} deck(s) hold")
-                if self.unnamed:  # judged when the shoe closes: it may be several shoes
-                    self.pending.append((line, message, hand))
+            if counts[c] > composition[c] and c not in shoe.reported:
+                shoe.reported.add(c)
+                shoe.tracking = False
+                message = self._excess(c, counts[c], shoe.id)
+                if shoe.unnamed:  # judged when the shoe closes: it may be several shoes
+                    shoe.pending.append((line, message, hand))
                 else:
-                    self.issues.problem(line, message, self.shoe_id or "", hand,
-                                        "composition")
+                    self.issues.violation_at(line, shoe.id, hand, "composition", message)
+
+    def _excess(self, c: int, seen: int, shoe_id: str) -> str:
+        """The message for a card (or value) dealt more often than the shoe holds it."""
+        held = self.composition[c]
+        if self.values:
+            return (f"point value {CARD_VALUE[c]} appears {seen} times in shoe {shoe_id}, "
+                    f"more than the {held} cards of that value {self.model.decks} deck(s) "
+                    "hold")
+        if held == 0:
+            return f"card {card_text(c)} appears in shoe {shoe_id}, which holds none"
+        return (f"card {card_text(c)} appears {seen} times in shoe {shoe_id}, more than "
+                f"{self.model.decks} deck(s) hold")
 
     def close_shoe(self) -> None:
-        """Check the closing shoe's composition and add its cards up.
+        """Close every open shoe (the end of the file)."""
+        for shoe in list(self.open.values()):
+            self._close(shoe)
+        self.current = None
+
+    def _close(self, shoe: OpenShoe) -> None:
+        """Check a closing shoe's composition and add its cards up.
 
         A shoe without an id or a shoe record that held more cards than one shoe is
         several shoes that could not be told apart: its composition is not checked.
         """
-        dealt_cards = sum(self.shoe_counts) + sum(
-            len(h.player) + len(h.banker) for h in self.shoe_hands)
-        undelimited = self.unnamed and dealt_cards > self.shoe_size
+        if self.open.get(shoe.id) is shoe:
+            del self.open[shoe.id]
+        if self.current is shoe:
+            self.current = None
+        undelimited = shoe.unnamed and sum(shoe.counts) + sum(
+            len(h.player) + len(h.banker) for h in shoe.hand_records) > self.shoe_size
         if undelimited:
             self.undelimited += 1
         else:
-            for line, message, number in self.pending:
-                self.issues.problem(line, message, "", number, "composition")
-        self.pending = []
+            for line, message, number in shoe.pending:
+                self.issues.violation_at(line, "", number, "composition", message)
         if self.moments is not None:
-            self.moments.add_shoe(self.start_ranks, self.sequence, self.tested)
-            self.moments.add_shoe(self.start_ranks, self.untracked,
-                                  [True] * len(self.untracked), fixed=True)
-            for c, in_hand in zip(self.sequence, self.tested, strict=True):
+            self.moments.add_shoe(self.start, shoe.sequence, shoe.tested, self.categories)
+            self.moments.add_shoe(self.start, shoe.untracked, [True] * len(shoe.untracked),
+                                  self.categories, fixed=True)
+            for c, in_hand in zip(shoe.sequence, shoe.tested, strict=True):
                 self.card_counts[c] += in_hand
-            for c in self.untracked:
+            for c in shoe.untracked:
                 self.card_counts[c] += 1
-        elif self.shoe_hands:
-            self._check_composition(undelimited)
-        self.shoe_hands.clear()
-        self.sequence = []
-        self.tested = []
-        self.untracked = []
-        self.shoe_counts = [0] * 52
-        self.remaining = list(self.full_values)
-        self.remaining_cards = list(self.composition)
-        self.reported = set()
+            whole_sequence = shoe.sequence
+        else:
+            if shoe.hand_records:
+                self._check_composition(shoe, undelimited)
+            whole_sequence = shoe.sequence
+            if self.on_whole_shoe is not None and shoe.tracking and shoe.whole:
+                whole_sequence = shoe.sequence + list(chain.from_iterable(
+                    map(_dealt_order, shoe.hand_records)))
+        if self.on_whole_shoe is not None and shoe.whole and shoe.tracking \
+                and not undelimited and whole_sequence:
+            self.on_whole_shoe(whole_sequence)
 
-    def _check_composition(self, undelimited: bool) -> None:
+    def _check_composition(self, shoe: OpenShoe, undelimited: bool) -> None:
         """Independent model: the kept hands of a closing shoe against its composition."""
-        cards = np.fromiter(chain.from_iterable(h.player + h.banker for h in self.shoe_hands),
+        records = shoe.hand_records
+        cards = np.fromiter(chain.from_iterable(h.player + h.banker for h in records),
                             dtype=np.int64)
         dealt = np.bincount(cards, minlength=52)
-        total = dealt + np.array(self.shoe_counts)  # burns were counted by take()
+        total = dealt + np.array(shoe.counts)  # burns were counted by take()
         excess = [] if undelimited else np.flatnonzero(
             total > np.array(self.composition)).tolist()
         for c in excess:
-            seen = self.shoe_counts[c]  # find the hand where the card went past the shoe
-            culprit = self.shoe_hands[-1]
-            for hand in self.shoe_hands:
+            if c in shoe.reported:  # a burn went past the shoe: reported by take()
+                continue
+            seen = shoe.counts[c]  # find the hand where the card went past the shoe
+            culprit = records[-1]
+            for hand in records:
                 seen += (hand.player + hand.banker).count(c)
                 if seen > self.composition[c]:
                     culprit = hand
                     break
-            self.issues.problem(culprit.line, f"card {card_text(c)} appears {int(total[c])} "
-                                              f"times in shoe {self.shoe_id}, more than "
-                                              f"{self.model.decks} deck(s) hold",
-                                self.shoe_id or "", culprit.hand, "composition")
+            shoe.tracking = False
+            self.issues.violation_at(culprit.line, shoe.id, culprit.hand, "composition",
+                                     self._excess(c, int(total[c]), shoe.id))
         for c, n in enumerate(dealt.tolist()):
             self.card_counts[c] += n
+
+
+def _dealt_order(hand: Hand) -> tuple[int, ...]:
+    """A hand's cards in the order they left the shoe: P B P B, then third cards."""
+    player, banker = hand.player, hand.banker
+    if len(player) >= 2 and len(banker) >= 2:
+        return (player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:])
+    return player + banker

@@ -53,7 +53,7 @@ from analyzer.verify.statistics import (
     wald_test,
 )
 
-__all__ = ["BetSummary", "exit_code", "EXIT_INPUT", "EXIT_PASS", "EXIT_STATISTICS",
+__all__ = ["BetSummary", "check_levels", "exit_code", "EXIT_INPUT", "EXIT_PASS", "EXIT_STATISTICS",
            "EXIT_UNDERPOWERED", "EXIT_VIOLATIONS", "finish", "RARE_LINE", "StatisticalTest",
            "Verdict"]
 
@@ -233,10 +233,7 @@ class _Return(NamedTuple):
 def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 0.001,
            require_power: bool = False) -> Verdict:
     """Turn merged sums into tests, RTP summaries, Holm-adjusted verdicts and an exit code."""
-    if not 0 < alpha < 1:
-        raise AnalyzerError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
-    if detect <= 0:
-        raise AnalyzerError(f"--detect must be positive, got {detect}")
+    check_levels(alpha, detect)
     shoe_model = partial.model == "shoe"
     table = odds(model.profile, model.shoe)
     tests: list[StatisticalTest] = []
@@ -263,6 +260,12 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
                         "shoe-aware model (needs each shoe's cards in dealt order)"]
     elif partial.hands:
         tests.extend(_card_tests(partial, model, shoe_model))
+    if partial.values_only:
+        unsupported.append("card-level tests (ranks among tens and faces, suits): the log "
+                           "holds point values only")
+        if partial.skipped_bets:
+            unsupported.append(f"bets on ranks or suits ({', '.join(partial.skipped_bets)}): "
+                               "the log holds point values only")
     adjusted = holm([t.p_value for t in tests])
     tests = [replace(t, adjusted=a, passed=a >= alpha) for t, a in zip(tests, adjusted,
                                                                           strict=True)]
@@ -277,6 +280,15 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
             needed, detectable > detect, row.lines))
     return Verdict(partial, alpha, detect, tuple(tests), tuple(summaries), tuple(unsupported),
                    require_power, tuple(_notes(partial, model, shoe_model)))
+
+
+def check_levels(alpha: float, detect: float) -> None:
+    """``--alpha`` strictly between 0 and 1 and ``--detect`` a positive finite RTP error
+    (NaN and infinity refused), checked before any log is read."""
+    if not 0 < alpha < 1:
+        raise AnalyzerError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
+    if not (detect > 0 and math.isfinite(detect)):
+        raise AnalyzerError(f"--detect must be a positive finite number, got {detect}")
 
 
 def _frequency_tests(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
@@ -427,7 +439,12 @@ def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[Statis
         values[CARD_VALUE[c]] += k
         ranks[CARD_RANK[c]] += k
     tests = []
-    if shoe_model and partial.rank_expected:
+    if shoe_model and partial.rank_expected and partial.values_only:
+        statistic, df, p = wald_test(values, partial.rank_expected,
+                                     np.array(partial.rank_covariance).reshape(10, 10))
+        tests.append(StatisticalTest("card point values", None, "Wald chi-square, each card "
+                                     "given the cards before it", statistic, df, p))
+    elif shoe_model and partial.rank_expected:
         statistic, df, p = wald_test(ranks[1:], partial.rank_expected,
                                      np.array(partial.rank_covariance).reshape(13, 13))
         tests.append(StatisticalTest("card ranks", None, "Wald chi-square, each card given "
@@ -439,6 +456,8 @@ def _card_tests(partial: Partial, model: Model, shoe_model: bool) -> list[Statis
         tests.append(StatisticalTest("card point values", None,
                                      "Wald chi-square, exact per-hand moments", statistic, df,
                                      p))
+    if partial.values_only:
+        return tests
     composition = model.shoe.counts
     tens = [ranks[r] for r in (10, 11, 12, 13)]
     ten_shoe = [sum(composition[(r - 1) * 4 + s] for s in range(4)) for r in (10, 11, 12, 13)]

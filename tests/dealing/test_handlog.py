@@ -8,7 +8,9 @@ import pytest
 
 from analyzer.dealing.handlog import (
     Hand,
+    Header,
     LogOptions,
+    LogStart,
     Problem,
     ShoeEnd,
     ShoeStart,
@@ -47,8 +49,9 @@ def test_jsonl_records_in_order(tmp_path: Path) -> None:
         '{"type": "shoe_end", "shoe": "7", "cards_left": 15}',
     ]) + "\n", encoding="utf-8")
     records = list(read_log(log))
-    assert [type(r) for r in records] == [ShoeStart, Hand, ShoeEnd]
-    start, hand, end = records
+    assert [type(r) for r in records] == [Header, ShoeStart, LogStart, Hand, ShoeEnd]
+    assert records[0] == Header(1, None, None) and records[2] == LogStart(3, False)
+    start, hand, end = records[1], records[3], records[4]
     assert isinstance(start, ShoeStart) and start.decks == 8 and len(start.burn) == 4
     assert isinstance(hand, Hand)
     assert (hand.line, hand.shoe, hand.hand, hand.outcome) == (3, "7", 1, "player")
@@ -62,7 +65,7 @@ def test_csv_common_names_and_remapped_columns(tmp_path: Path) -> None:
     common = tmp_path / "common.csv"
     common.write_text("Shoe,Round,Player_Cards,Banker_Cards,Winner,banker_stake,"
                       "banker_returned\n1,1,9d 10d,4s 3h Kc,player,100,0\n", encoding="utf-8")
-    (hand,) = list(read_log(common))
+    (hand,) = [r for r in read_log(common) if isinstance(r, Hand)]
     assert isinstance(hand, Hand)
     assert hand.hand == 1 and hand.outcome == "player" and hand.bets == (("banker", 100, 0),)
     odd = tmp_path / "odd.csv"
@@ -71,7 +74,7 @@ def test_csv_common_names_and_remapped_columns(tmp_path: Path) -> None:
     options = LogOptions(columns=parse_column_options(
         ["shoe=table", "hand=deal", "player_cards=P", "banker_cards=B", "outcome=res"]),
         card_order="suit-first")
-    (hand,) = list(read_log(odd, options))
+    (hand,) = [r for r in read_log(odd, options) if isinstance(r, Hand)]
     assert isinstance(hand, Hand)
     assert (hand.shoe, hand.hand, hand.player_values, hand.outcome) == ("x", 4, (9, 0),
                                                                          "banker")
@@ -106,7 +109,7 @@ def test_bad_records_become_problems_with_line_numbers(tmp_path: Path) -> None:
     csv_log = tmp_path / "log.csv"
     csv_log.write_text("shoe,hand,player_cards,banker_cards\n1,1,9d Td,4s 5h\n1,2,9d\n",
                        encoding="utf-8")
-    assert [type(r) for r in read_log(csv_log)] == [Hand, Problem]
+    assert [type(r) for r in read_log(csv_log)] == [LogStart, Hand, Problem]
 
 
 def test_remapped_money_columns(tmp_path: Path) -> None:

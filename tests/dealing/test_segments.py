@@ -4,6 +4,7 @@ included."""
 
 from __future__ import annotations
 
+import gzip
 import io
 from pathlib import Path
 
@@ -43,3 +44,27 @@ def test_small_or_compressed_files_are_not_cut(tmp_path: Path) -> None:
     path = _log(tmp_path, "csv", 2)
     assert segments.find_segments(path, "csv", 2, 1) == [
         segments.Segment(0, path.stat().st_size, 0)]
+
+
+def test_gzip_is_told_by_its_magic_bytes_not_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    plain = _log(tmp_path, "csv")
+    packed = tmp_path / "packed.csv"  # gzip under a plain name
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert segments.find_segments(packed, "csv", 3, 1) == [
+        segments.Segment(0, packed.stat().st_size, 0)]
+    assert list(read_log(packed)) == list(read_log(plain))
+
+
+def test_a_run_reads_its_own_lines_through_the_input_layer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's lines, read through the input layer, are exactly the whole file's lines
+    between its line numbers."""
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, "jsonl")
+    runs = segments.find_segments(path, "jsonl", 3)
+    assert len(runs) == 3
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert list(segments.segment_lines(path, runs[1], False)) == \
+        lines[runs[1].lines_before:runs[2].lines_before]

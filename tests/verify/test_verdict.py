@@ -65,5 +65,5 @@ def test_the_verdict_holds_its_partial(clean_log: Path) -> None:
         assert getattr(verdict, name) == getattr(partial, name), name
     assert verdict.alpha == 0.05 and verdict.status == "pass"
     assert exit_code(verdict) == verdict.exit_code == EXIT_PASS
-    with pytest.raises(AnalyzerError, match="--detect must be positive"):
+    with pytest.raises(AnalyzerError, match="--detect must be a positive finite number"):
         finish(partial, model, detect=0)
