@@ -22,13 +22,13 @@ from functools import cache
 from importlib.util import find_spec
 
 __all__ = ["ESTIMATED_SECONDS", "KERNEL_MODULE", "WORK_BEFORE_KERNELS", "kernels_available",
-           "use_kernels"]
+           "preload", "use_kernels"]
 
 KERNEL_MODULE = "analyzer.engine.kernels"
 #: Switch to the kernels after this many estimated seconds of numpy work in one process.
-WORK_BEFORE_KERNELS = 0.5
+WORK_BEFORE_KERNELS = 0.3
 #: Estimated numpy seconds per unit of work, by kind of call.
-ESTIMATED_SECONDS = {"tally": 4e-4, "batch": 4e-5, "shoe-aware": 4e-5}
+ESTIMATED_SECONDS = {"tally": 3e-4, "batch": 6e-5, "shoe-aware": 1e-4}
 _done = {"seconds": 0.0}
 
 
@@ -48,3 +48,17 @@ def use_kernels(kernel: str | None, kind: str, work: int = 1) -> bool:
         return True
     _done["seconds"] += ESTIMATED_SECONDS.get(kind, 1e-3) * work
     return _done["seconds"] > WORK_BEFORE_KERNELS
+
+
+def preload(kind: str, work: int) -> bool:
+    """Load the kernels now if ``work`` units of ``kind`` will pay for them (a parent does
+    this before forking workers, which then inherit them); True if loaded."""
+    if os.environ.get("NINE_KERNELS", "auto") == "numpy" or not kernels_available():
+        return False
+    if ESTIMATED_SECONDS.get(kind, 1e-3) * work <= WORK_BEFORE_KERNELS:
+        return False
+    try:
+        __import__(KERNEL_MODULE)
+    except ImportError:
+        return False
+    return True

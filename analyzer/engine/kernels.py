@@ -3,8 +3,8 @@
 Imported only through :mod:`analyzer.engine.backend` (importing numba costs about half a
 second). Each kernel has a numpy reference it must match:
 
-* :func:`tally_sums` - :meth:`analyzer.engine.tally.TallyPlan.key_sums`: exact int64 (or
-  residues modulo primes below 2**31), identical integers;
+* :func:`tally_sums` - :meth:`analyzer.engine.tally.TallyPlan.key_sums`: int64 (exact, or
+  wrapping: exact modulo 2**64) and residues modulo primes below 2**31, identical integers;
 * :func:`batch_values` - :class:`analyzer.engine.evaluator.BatchEvaluator` and the shoe-aware
   evaluator: float64, shoes in blocks of :data:`BLOCK` so every intermediate stays in cache.
 
@@ -27,7 +27,7 @@ from threadpoolctl import threadpool_limits
 # scipy's BLAS is loaded just above, so the limit reaches it too.
 threadpool_limits(limits=1, user_api="blas")
 
-__all__ = ["BLOCK", "batch_values", "garner_digits", "tally_sums"]
+__all__ = ["BLOCK", "batch_values", "tally_sums"]
 
 #: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles).
 BLOCK = 32
@@ -54,8 +54,8 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
     width = moduli.shape[0]
     out = np.empty((width, keys), dtype=np.int64)
     # every modulus side by side: one pass over the entries serves them all
-    # two to four moduli: four columns side by side (the unused ones zero), read as one row
-    weights = np.zeros((terms, 4 if 1 < width <= 4 else width), dtype=np.int64)
+    # three or four moduli: four columns side by side (the unused ones zero), read as a row
+    weights = np.zeros((terms, 4 if 2 < width <= 4 else width), dtype=np.int64)
     cell_sums = np.zeros((cells, width), dtype=np.int64)
     table_low = np.empty((low.shape[0], width), dtype=np.int64)
     table_high = np.empty((high.shape[0], width), dtype=np.int64)
@@ -98,6 +98,18 @@ def _tally(factors: Any, fill: Any, moduli: Any, cards: Any, half_index: Any, lo
             for e in range(cell_starts[c], stop):
                 s += flat[entry_term[e]] * entry_count[e]
             cell_sums[c, 0] = s
+    elif width == 2:
+        # wrapping int64 beside one prime: every shoe below 2**95 ways (about 2,700 decks)
+        for c in range(cells):
+            stop = cell_starts[c + 1] if c + 1 < cells else entries
+            s0 = s1 = np.int64(0)
+            for e in range(cell_starts[c], stop):
+                t = entry_term[e]
+                n = entry_count[e]
+                s0 += weights[t, 0] * n
+                s1 += weights[t, 1] * n
+            cell_sums[c, 0] = s0
+            cell_sums[c, 1] = s1
     elif width <= 4:
         # up to four moduli (any shoe below about 2**123 ways): four accumulators side by
         # side, the unused ones on zero weights
@@ -165,26 +177,6 @@ def _shoe_tables(counts: Any, moduli: Any) -> Any:  # pragma: no cover - compile
     return factors, fill
 
 
-@njit(cache=True, nogil=True)
-def _garner(residues: Any, moduli: Any, inverses: Any) -> Any:  # pragma: no cover
-    """Mixed-radix digits of the integers with these residues (``inverses[i, j]`` is
-    ``moduli[j]**-1 mod moduli[i]``): ``x = d_0 + p_0 (d_1 + p_1 (d_2 + ...))``."""
-    width, count = residues.shape
-    digits = np.empty_like(residues)
-    for q in range(count):
-        for i in range(width):
-            p = moduli[i]
-            inverse = 1.0 / p
-            d = residues[i, q]
-            for j in range(i):
-                d = d - digits[j, q] % p
-                if d < 0:
-                    d += p
-                d = _reduce(d * inverses[i, j], p, inverse)
-            digits[i, q] = d
-    return digits
-
-
 def tally_sums(factors: npt.NDArray[np.int64] | None, fill: npt.NDArray[np.int64] | None,
                moduli: npt.NDArray[np.int64], plan: Any,
                counts: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
@@ -199,14 +191,6 @@ def tally_sums(factors: npt.NDArray[np.int64] | None, fill: npt.NDArray[np.int64
         factors, fill, moduli, plan.cards, plan.half_index, plan.patterns_low,
         plan.patterns_high, plan.entry_term, plan.entry_count, plan.cell_starts,
         plan.key_cells, plan.key_starts)
-    return result
-
-
-def garner_digits(residues: npt.NDArray[np.int64], moduli: tuple[int, ...],
-                  inverses: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Garner's mixed-radix digits (see :func:`analyzer.engine.modular.reconstruct`)."""
-    result: npt.NDArray[np.int64] = _garner(residues, np.array(moduli, dtype=np.int64),
-                                            inverses)
     return result
 
 

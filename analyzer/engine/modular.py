@@ -32,8 +32,11 @@ import numpy.typing as npt
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MODULI", "from_digits", "garner_inverses", "mod_falling", "mod_mul", "primes_for",
-           "reconstruct"]
+__all__ = ["MODULI", "WRAP", "from_digits", "garner_inverses", "mod_falling", "mod_mul",
+           "primes_for", "reconstruct", "reconstruct_wrapped", "wrapped_primes_for"]
+
+#: int64 arithmetic that overflows is exact modulo 2**64: a free modulus (no reductions).
+WRAP = 2**64
 
 #: The eight largest primes below 2**31 (checked prime in tests/engine/test_modular.py):
 #: together they hold any integer below about 2**247.
@@ -59,6 +62,57 @@ def primes_for(bound: int) -> tuple[int, ...]:
         raise AnalyzerError(f"exact arithmetic bound of {bound.bit_length()} bits is beyond "
                             f"the {len(MODULI)} moduli ({product.bit_length()} bits)")
     return tuple(chosen)
+
+
+def wrapped_primes_for(bound: int) -> tuple[int, ...]:
+    """The fewest of :data:`MODULI` whose product with :data:`WRAP` exceeds ``bound``: the
+    sums are then computed in wrapping int64 (exact modulo 2**64, free) and modulo these.
+
+    >>> len(wrapped_primes_for(2**94)), len(wrapped_primes_for(2**100))
+    (1, 2)
+    """
+    product = WRAP
+    chosen: list[int] = []
+    for p in MODULI:
+        if product > bound:
+            break
+        chosen.append(p)
+        product *= p
+    if product <= bound:
+        raise AnalyzerError(f"exact arithmetic bound of {bound.bit_length()} bits is beyond "
+                            f"2**64 and the {len(MODULI)} moduli")
+    return tuple(chosen)
+
+
+def reconstruct_wrapped(residues: npt.ArrayLike, primes: Sequence[int]) -> list[int]:
+    """Python integers from ``residues[0]`` (the value modulo 2**64, as wrapped int64) and
+    ``residues[1 + i]`` (modulo ``primes[i]``); each value must lie below 2**64 x the primes.
+
+    >>> x = [0, 2**64 - 1, 3**55, 2**93 + 12345]
+    >>> primes = wrapped_primes_for(2**93)
+    >>> wrapped = [(v + 2**63) % 2**64 - 2**63 for v in x]
+    >>> residues = np.array([wrapped, *([v % p for v in x] for p in primes)], dtype=np.int64)
+    >>> reconstruct_wrapped(residues, primes) == x
+    True
+    """
+    primes = tuple(int(p) for p in primes)
+    r = np.asarray(residues, dtype=np.int64)
+    if r.ndim != 2 or r.shape[0] != len(primes) + 1:
+        raise AnalyzerError("residues need a wrapped row and one row per prime")
+    low = r[0].view(np.uint64)
+    if not primes:
+        return [int(x) for x in low.tolist()]
+    moduli = (WRAP, *primes)
+    digits: list[npt.NDArray[np.int64]] = []
+    for i, p in enumerate(primes):
+        # (x - d_0) / 2**64, then Garner over the primes before this one, all modulo p
+        d = (r[i + 1] % p - (low % np.uint64(p)).astype(np.int64)) % p
+        d = d * pow(WRAP % p, -1, p) % p
+        for j, digit in enumerate(digits):
+            d = (d - digit % p) % p * pow(moduli[j + 1] % p, -1, p) % p
+        digits.append(d)
+    high = from_digits(np.array(digits, dtype=np.int64).reshape(len(primes), -1), primes)
+    return [a + (b << 64) for a, b in zip(low.tolist(), high, strict=True)]
 
 
 def mod_mul(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64] | int,

@@ -219,9 +219,32 @@ class _Compiled:
     plan: TallyPlan
     #: per bet: its slice of the plan's sums (None for a card-level bet)
     slices: tuple[slice | None, ...]
+    #: per value-level bet: how its sums become a record (see :func:`_recipe`)
+    recipes: tuple[_Recipe | None, ...]
     #: per distribution: its slice, its keys in publishing order (by the key's text) and a
     #: getter of its sums in that order
     distributions: tuple[tuple[slice, tuple[Hashable, ...], Callable[[Any], Any]], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Recipe:
+    """A value-level bet's keys settled once: each key's net payout, the keys that lose
+    and, per line, the keys it pays on."""
+
+    payouts: tuple[Fraction, ...]
+    lose: tuple[int, ...]
+    lines: tuple[tuple[int, ...], ...]
+    meta: tuple[tuple[str, str, Fraction], ...]
+
+
+def _recipe(bet: Bet, keys: tuple[Hashable, ...]) -> _Recipe:
+    results = [key for key in keys if isinstance(key, tuple)]
+    assert len(results) == len(keys)
+    return _Recipe(tuple(net_payout(bet, result) for result in results),
+                   tuple(i for i, result in enumerate(results) if not result),
+                   tuple(tuple(i for i, result in enumerate(results) if line in result)
+                         for line in range(len(bet.lines))),
+                   tuple((line.name, line.when.text, line.pays) for line in bet.lines))
 
 
 _compiled_profiles: dict[int, _Compiled] = {}
@@ -243,9 +266,11 @@ def _compiled(profile: Profile) -> _Compiled:
     plan = _odds_plan(tableau, value_bets)
     offsets = plan.key_offsets.tolist()
     slices: list[slice | None] = []
+    recipes: list[_Recipe | None] = []
     position = 0
-    for cards in card_level:
+    for bet, cards in zip(profile.bets, card_level, strict=True):
         slices.append(None if cards else slice(offsets[position], offsets[position + 1]))
+        recipes.append(None if cards else _recipe(bet, plan.keys[position]))
         position += not cards
     distributions = []
     for j in range(len(value_bets), len(plan.keys)):
@@ -257,7 +282,7 @@ def _compiled(profile: Profile) -> _Compiled:
                               tuple(keys[i] for i in order), getter))
     if len(_compiled_profiles) > 256:
         _compiled_profiles.clear()
-    compiled = _Compiled(profile, tableau, card_level, plan, tuple(slices),
+    compiled = _Compiled(profile, tableau, card_level, plan, tuple(slices), tuple(recipes),
                          tuple(distributions))
     _compiled_profiles[id(profile)] = compiled
     return compiled
@@ -336,15 +361,20 @@ def odds(profile: Profile | str, shoe: Shoe, kernel: str | None = None) -> OddsT
         weights = term_weights(terms(tableau), shoe)
         if total > INT64_LIMIT and weights.dtype != object:
             weights = weights.astype(object)
-    keys = plan.keys
     bets = []
-    for j, (bet, part) in enumerate(zip(profile.bets, compiled.slices, strict=True)):
-        if part is None:
-            ways: Mapping[Hashable, int] = cardbets.evaluate_card_tally(
-                cardbets.card_tally(tableau, bet), shoe, weights)
-        else:
-            ways = dict(zip(keys[j - sum(compiled.card_level[:j])], sums[part], strict=True))
-        bets.append(bet_odds(bet, ways, total))
+    for bet, part, recipe in zip(profile.bets, compiled.slices, compiled.recipes,
+                                 strict=True):
+        if part is None or recipe is None:
+            bets.append(bet_odds(bet, cardbets.evaluate_card_tally(
+                cardbets.card_tally(tableau, bet), shoe, weights), total))
+            continue
+        values = sums[part]
+        lines = tuple(LineOdds(name, text, pays, sum(values[i] for i in keys), total)
+                      for (name, text, pays), keys in zip(recipe.meta, recipe.lines,
+                                                          strict=True))
+        bets.append(BetOdds(bet.id, bet.name, bet.pay_rule, lines,
+                            sum(values[i] for i in recipe.lose), total,
+                            tuple(zip(recipe.payouts, values, strict=True)), bet.note))
     distributions = [Distribution(name, tuple(zip(cell_keys, getter(sums[part]), strict=True)))
                      for name, (part, cell_keys, getter) in zip(DISTRIBUTIONS,
                                                                 compiled.distributions,

@@ -12,10 +12,12 @@ the three distributions) read the same term weights; the plan evaluates them tog
   batch evaluator), each cell sums ``weight x count`` over its (term, count) entries and each
   key sums its cells.
 
-Exact throughout: int64 when the shoe's denominator fits (up to about 27 decks), else the
-same pass modulo two to five primes below 2**31 (:mod:`analyzer.engine.modular`) with only
-the key sums rebuilt as Python integers. The numpy functions here are the reference; the
-fused loops of :mod:`analyzer.engine.kernels` (numba) must return identical integers.
+Exact throughout: int64 when the shoe's denominator fits (up to about 27 decks); past it
+the same pass in wrapping int64 (exact modulo 2**64, at no cost) beside one prime below
+2**31 (enough to 2**95: any deck count up to about 2,700 decks; more primes beyond) with
+only the key sums rebuilt as Python integers (:mod:`analyzer.engine.modular`). The numpy
+functions here are the reference; the fused loops of :mod:`analyzer.engine.kernels`
+(numba) must return identical integers.
 
 >>> from analyzer.rules.profile import load_profile
 >>> from analyzer.rules.shoe import Shoe
@@ -30,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from math import perm
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,7 @@ from analyzer.engine.enumeration import (
     denominator,
     terms,
 )
-from analyzer.engine.modular import from_digits, garner_inverses, primes_for, reconstruct
+from analyzer.engine.modular import reconstruct_wrapped, wrapped_primes_for
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Tableau
 from analyzer.rules.shoe import Shoe
@@ -110,8 +111,9 @@ class TallyPlan:
         :mod:`analyzer.engine.backend`).
         """
         bound = denominator(shoe)
-        primes: tuple[int, ...] = () if bound <= INT64_LIMIT else primes_for(bound)
-        moduli = primes or (0,)
+        # past int64: wrapping int64 (exact modulo 2**64) beside one or more primes
+        primes: tuple[int, ...] = () if bound <= INT64_LIMIT else wrapped_primes_for(bound)
+        moduli = (0, *primes)
         if backend.use_kernels(kernel, "tally"):
             from analyzer.engine import kernels
 
@@ -121,16 +123,13 @@ class TallyPlan:
             else:
                 residues = kernels.tally_sums(None, None, array, self,
                                               np.array(shoe.value_counts(), dtype=np.int64))
-            if not primes:
-                return residues[0].tolist()  # type: ignore[no-any-return]
-            digits = kernels.garner_digits(residues, primes, garner_inverses(primes))
-            return from_digits(digits, primes)
-        factors, fill = shoe_factors(shoe, moduli)
-        residues = np.stack([self._numpy_sums(factors[i], fill[i], p)
-                             for i, p in enumerate(moduli)])
-        if not primes:
-            return [int(x) for x in residues[0].tolist()]
-        return reconstruct(residues, primes)
+        else:
+            factors, fill = shoe_factors(shoe, moduli)
+            residues = np.stack([self._numpy_sums(factors[i], fill[i], p)
+                                 for i, p in enumerate(moduli)])
+        if bound <= INT64_LIMIT:
+            return residues[0].tolist()  # type: ignore[no-any-return]
+        return reconstruct_wrapped(residues, primes)  # 2**63 to 2**64: no prime at all
 
     def evaluate(self, shoe: Shoe, kernel: str | None = None) -> list[dict[Hashable, int]]:
         """Per tally, exact ways per key on ``shoe``."""
@@ -140,7 +139,8 @@ class TallyPlan:
                 for j, keys in enumerate(self.keys)]
 
     def weights(self, factors: IntArray, fill: IntArray, p: int) -> IntArray:
-        """Each term's weight (mod ``p`` when ``p`` is not 0) from one shoe's factor tables."""
+        """Each term's weight (mod ``p``; modulus 0: int64, wrapping past it) from one
+        shoe's factor tables."""
         tables = []
         for half, patterns in zip(HALVES, (self.patterns_low, self.patterns_high),
                                   strict=True):
@@ -171,7 +171,8 @@ class TallyPlan:
 
 
 def shoe_factors(shoe: Shoe, moduli: Sequence[int] = (0,)) -> tuple[IntArray, IntArray]:
-    """Per modulus (0: exact int64): ``factors[i, v, m]`` and ``fill[i, k]`` of a shoe.
+    """Per modulus (0: int64, exact or wrapping modulo 2**64): ``factors[i, v, m]`` and
+    ``fill[i, k]`` of a shoe.
 
     ``factors[v, m]`` is what ``m`` cards of value ``v`` contribute to a term's weight
     (falling factorial of the count, or the infinite deck's weight power) and ``fill[k]``
@@ -186,8 +187,6 @@ def shoe_factors(shoe: Shoe, moduli: Sequence[int] = (0,)) -> tuple[IntArray, In
         return factors, fill
     counts = shoe.value_counts()
     n = sum(counts)
-    if 0 in moduli and perm(n, SEQUENCE_LENGTH) > INT64_LIMIT:
-        raise AnalyzerError("exact int64 tally asked for a shoe past int64")
     steps = np.arange(SEQUENCE_LENGTH, dtype=np.int64)
     # factor m + 1 of value v is (c_v - m), of the fill from k cards (N - k); both >= 0
     value_steps = np.maximum(np.array(counts, dtype=np.int64)[:, None] - steps, 0)
@@ -195,16 +194,28 @@ def shoe_factors(shoe: Shoe, moduli: Sequence[int] = (0,)) -> tuple[IntArray, In
     factors = np.ones((len(moduli), 10, _BASE), dtype=np.int64)
     fill = np.ones((len(moduli), _BASE), dtype=np.int64)
     for i, p in enumerate(moduli):
-        row = value_steps % p if p else value_steps
-        extra = fill_steps % p if p else fill_steps
+        if not p:  # int64 that wraps past 2**63 (exact modulo 2**64): no warning wanted
+            with np.errstate(over="ignore"):
+                _wrapping_tables(factors[i], fill[i], value_steps, fill_steps)
+            continue
+        row = value_steps % p
+        extra = fill_steps % p
         for m in range(SEQUENCE_LENGTH):
-            # every partial product is at most perm(N, 6), or below 2**62 before reduction
+            # below 2**62 before a reduction; with modulus 0, exact up to about 27 decks and
+            # wrapping (exact modulo 2**64) past it
             factors[i, :, m + 1] = factors[i, :, m] * row[:, m]
             fill[i, SEQUENCE_LENGTH - m - 1] = fill[i, SEQUENCE_LENGTH - m] * extra[m]
-            if p:
-                factors[i, :, m + 1] %= p
-                fill[i, SEQUENCE_LENGTH - m - 1] %= p
+            factors[i, :, m + 1] %= p
+            fill[i, SEQUENCE_LENGTH - m - 1] %= p
     return factors, fill
+
+
+def _wrapping_tables(factors: IntArray, fill: IntArray, value_steps: IntArray,
+                     fill_steps: IntArray) -> None:
+    """Falling factorials in int64, exact up to 2**63 and modulo 2**64 past it."""
+    for m in range(SEQUENCE_LENGTH):
+        factors[:, m + 1] = factors[:, m] * value_steps[:, m]
+        fill[SEQUENCE_LENGTH - m - 1] = fill[SEQUENCE_LENGTH - m] * fill_steps[m]
 
 
 def _compact(code: npt.ArrayLike) -> tuple[IntArray, IntArray]:

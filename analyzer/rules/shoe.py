@@ -151,9 +151,14 @@ class Shoe:
         return self.counts[card.index]
 
     def value_counts(self) -> tuple[int, ...]:
-        """Cards of each point value 0-9 (the infinite deck: 16, 4, 4, ...)."""
-        counts = self.counts
-        return tuple(sum(counts[i] for i in cards) for cards in _CARDS_OF_VALUE)
+        """Cards of each point value 0-9 (the infinite deck: 16, 4, 4, ...), worked out once
+        per shoe (a shoe never changes)."""
+        found: tuple[int, ...] | None = self.__dict__.get("_value_counts")
+        if found is None:
+            counts = self.counts
+            found = tuple(sum(counts[i] for i in cards) for cards in _CARDS_OF_VALUE)
+            object.__setattr__(self, "_value_counts", found)
+        return found
 
     def rank_counts(self) -> dict[Rank, int]:
         """Cards of each rank."""

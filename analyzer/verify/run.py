@@ -38,8 +38,9 @@ from analyzer.dealing.handlog import (
     sniff_log,
 )
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
+from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
-from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator
+from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import read_lines
 from analyzer.rules.profile import Profile, load_profile
@@ -210,6 +211,12 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
         exact_card_bets = sum(count_lines(p) for p in paths) <= exact_hands
+    if shoe_aware and backend.preload("shoe-aware", sum(count_lines(p) for p in paths)):
+        # built here, before the workers fork: they inherit the kernels and the evaluator
+        if model.card_level:
+            card_evaluator(model, exact_card_bets)
+        else:
+            shoe_aware_evaluator(model)
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
     work = [Work(str(p), fmt, profile_ref, model.decks, options, shoe_aware, exact_card_bets)
             for p, fmt in zip(paths, formats, strict=True)]

@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 from sympy import isprime
 
-from analyzer.engine.modular import MODULI, from_digits, primes_for, reconstruct
+from analyzer.engine.modular import (
+    MODULI,
+    from_digits,
+    primes_for,
+    reconstruct,
+    reconstruct_wrapped,
+    wrapped_primes_for,
+)
 from analyzer.errors import AnalyzerError
 
 
@@ -39,3 +46,18 @@ def test_from_digits_is_the_mixed_radix_horner() -> None:
 def test_a_bound_beyond_every_modulus_is_refused() -> None:
     with pytest.raises(AnalyzerError):
         primes_for(2**300)
+
+
+@pytest.mark.parametrize("bits", [63, 64, 94, 95, 140])
+def test_reconstruct_wrapped_inverts_int64_wrapping_and_residues(bits: int) -> None:
+    primes = wrapped_primes_for(2**bits)
+    bound = 2**64
+    for p in primes:
+        bound *= p
+    assert bound > 2**bits
+    generator = random.Random(bits)
+    values = [v for v in (0, 2**63 - 1, 2**63, 2**64 - 1, 2**64) if v < bound]
+    values += [bound - 1, *(generator.randrange(bound) for _ in range(50))]
+    wrapped = [(v + 2**63) % 2**64 - 2**63 for v in values]
+    residues = np.array([wrapped, *([v % p for v in values] for p in primes)], dtype=np.int64)
+    assert reconstruct_wrapped(residues, primes) == values

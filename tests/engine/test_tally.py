@@ -111,3 +111,21 @@ def test_a_plan_with_an_index_out_of_range_is_refused() -> None:
     bad = replace(PLAN, entry_term=PLAN.entry_term + terms(TABLEAU).size)
     with pytest.raises(AnalyzerError):
         check_plan(bad)
+
+
+@pytest.mark.parametrize("name", ["punto-banco", "side-bets", "ez-baccarat"])
+def test_odds_records_equal_the_per_bet_tally_records(name: str) -> None:
+    from analyzer.engine.odds import _bet_tally, bet_odds
+
+    profile = load_profile(name)
+    for shoe in (Shoe.decks(8), Shoe.decks(64)):
+        table = odds(profile, shoe)
+        weights = term_weights(terms(profile.tableau), shoe)
+        for bet, record in zip(profile.bets, table.bets, strict=True):
+            if bet.card_level:
+                continue
+            ways = _bet_tally(profile.tableau, bet).evaluate(weights)
+            expected = bet_odds(bet, ways, table.denominator)
+            assert record == expected
+            assert (record.ev, record.variance, record.hit_frequency) == (
+                expected.ev, expected.variance, expected.hit_frequency)
