@@ -201,13 +201,16 @@ def exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
 
 
 # -- the support ----------------------------------------------------------------------------------
-def _classify(game: Subgame, run: CfrRun) -> tuple[dict[Cell, Fraction], set[Cell]]:
-    """Pure cells with their action, and the mixed cells, read off the CFR+ average."""
+def _classify(game: Subgame, run: CfrRun,
+              ) -> tuple[dict[Cell, Fraction], set[Cell], dict[Cell, float]]:
+    """Pure cells with their action, the mixed cells, and every free cell's normalised
+    advantage, read off the CFR+ average."""
     seats = list(run.seats)
     seat_cf, bank_cf = game.counterfactual(Float(), seats, run.bank)
     seat_reach, bank_reach = game.reach(seats)
     pure: dict[Cell, Fraction] = {}
     mixed: set[Cell] = set()
+    advantages: dict[Cell, float] = {}
     forced_seat, forced_bank = game.seat_forced(), game.bank_forced()
 
     def judge(cell: Cell, average: float, advantage: float, reach: float,
@@ -216,6 +219,7 @@ def _classify(game: Subgame, run: CfrRun) -> tuple[dict[Cell, Fraction], set[Cel
             pure[cell] = Fraction(forced)
             return
         normal = advantage / reach if reach > 1e-300 else 0.0
+        advantages[cell] = normal
         if MIXED_MARGIN < average < 1 - MIXED_MARGIN and abs(normal) < (
                 MIXED_ADVANTAGE if min(average, 1 - average) < 1e-3 else 100 * MIXED_ADVANTAGE):
             mixed.add(cell)
@@ -235,7 +239,7 @@ def _classify(game: Subgame, run: CfrRun) -> tuple[dict[Cell, Fraction], set[Cel
             judge((game.live, v, c), float(run.bank[c, v, 1]),
                   float(bank_cf[c, v, 1] - bank_cf[c, v, 0]), float(bank_reach[c, v]),
                   forced_bank[c])
-    return pure, mixed
+    return pure, mixed, advantages
 
 
 def _assemble(game: Subgame, values: dict[Cell, Fraction]) -> Strategies:
@@ -470,7 +474,7 @@ def solve_subgame(game: Subgame, iterations: int = 20000, tolerance: float = 1e-
     certified epsilon."""
     begin = time.perf_counter()
     run = run if run is not None else cfr_plus(game, iterations, tolerance)
-    pure, mixed = _classify(game, run)
+    pure, mixed, advantages = _classify(game, run)
     m = game.live
     flips: dict[Cell, int] = {}
     best: SubgameSolution | None = None
@@ -532,6 +536,80 @@ def solve_subgame(game: Subgame, iterations: int = 20000, tolerance: float = 1e-
                 pure.pop(cell, None)
             else:
                 pure[cell] = 1 - pure[cell]
+    searched = _search(game, run, *_classify(game, run), begin)
+    if searched is not None and (best is None or searched.max_regret < best.max_regret):
+        best = searched
     if best is None:
         raise RuntimeError("no exact profile could be assembled from the CFR+ support")
     return best
+
+
+#: The search tries supports among this many cells of each kind nearest indifference.
+SEARCH_CELLS = 8
+
+
+def _search(game: Subgame, run: CfrRun, pure: dict[Cell, Fraction], mixed: set[Cell],
+            advantages: dict[Cell, float], begin: float) -> SubgameSolution | None:
+    """Fallback when the direct solve fails (several cells nearly indifferent, as by cards
+    at a large shoe): try supports of one or two seat cells and as many bank cells among
+    the cells nearest indifference, the other cells pure at their exact best response."""
+    m = game.live
+    base = dict(pure)
+    base.update({cell: Fraction(int(_hint_exact(run, cell, m) > 0.5)) for cell in mixed})
+    ranked = sorted(advantages, key=lambda c: abs(advantages[c]))
+    seat_cells = [c for c in ranked if c[0] < m][:SEARCH_CELLS]
+    bank_cells = [c for c in ranked if c[0] == m][:SEARCH_CELLS]
+    hints = {cell: _hint(run, cell, m) for cell in advantages}
+    best: SubgameSolution | None = None
+    for size in (1, 2):
+        pairs = sorted(((s, b) for s in itertools.combinations(seat_cells, size)
+                        for b in itertools.combinations(bank_cells, size)),
+                       key=lambda p: sum(seat_cells.index(c) for c in p[0])
+                       + sum(bank_cells.index(c) for c in p[1]))
+        for seat_support, bank_support in pairs:
+            found = _try_support(game, run, dict(base), list(seat_support),
+                                 list(bank_support), hints, begin)
+            if found is not None and (best is None or found.max_regret < best.max_regret):
+                best = found
+                if found.certified:
+                    return found
+    return best
+
+
+def _try_support(game: Subgame, run: CfrRun, current: dict[Cell, Fraction],
+                 seat_support: list[Cell], bank_support: list[Cell],
+                 hints: dict[Cell, Fraction], begin: float) -> SubgameSolution | None:
+    """Solve with exactly these mixed cells, every other cell at its exact best response
+    (iterated a few times); None when the equations have no solution in [0, 1]."""
+    m = game.live
+    found: SubgameSolution | None = None
+    for round_number in range(1, 5):
+        seat_known = {c: v for c, v in current.items() if c[0] < m and c not in seat_support}
+        bank_known = {c: v for c, v in current.items() if c[0] == m and c not in bank_support}
+        equations = _bank_equations(game, seat_known, seat_support, bank_support)
+        seat_values, free, dropped = _solve_polynomials(equations, seat_support, hints)
+        if free or dropped or not all(0 <= v <= 1 for v in seat_values.values()):
+            return found
+        rows, rhs = _seat_equations(game, seat_known | seat_values, bank_known, bank_support,
+                                    seat_support)
+        solved = _solve_linear(rows, rhs, [hints[c] for c in bank_support])
+        if solved is None or solved[1] or not all(0 <= v <= 1 for v in solved[0]):
+            return found
+        current = seat_known | seat_values | bank_known | dict(zip(bank_support, solved[0],
+                                                                   strict=True))
+        seats, bank = _assemble(game, current)
+        values, regrets, gaining = exact_regrets(game, seats, bank)
+        found = SubgameSolution(
+            game=game, seats=tuple(tuple(tuple(r) for r in s) for s in seats),
+            bank=tuple(tuple(r) for r in bank), values=values, regrets=regrets,
+            mixed=tuple(sorted(seat_support + bank_support)), free=(), cfr=run,
+            rounds=round_number, seconds=time.perf_counter() - begin,
+            method=METHOD + "; support found by search among the cells nearest indifference")
+        if found.certified:
+            return found
+        flipped = [c for c in gaining if c not in seat_support and c not in bank_support]
+        if not flipped:
+            return found
+        for cell in flipped:
+            current[cell] = 1 - current[cell]
+    return found
