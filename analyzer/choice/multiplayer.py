@@ -48,9 +48,9 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, MAX_PEOPLE, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["check_players", "combine", "evaluate_table", "LUCKY9", "natural_holdings",
-           "NATURAL", "Pattern", "solve_table", "subgame_of", "SubgameKey", "SubgameResult",
-           "TableEquilibrium", "TableValues", "table_patterns"]
+__all__ = ["BankRule", "check_players", "combine", "evaluate_table", "LUCKY9",
+           "natural_holdings", "NATURAL", "Pattern", "SeatRule", "solve_table", "subgame_of",
+           "SubgameKey", "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
 
 #: A natural at the infinite deck, where its cards carry no information.
 NATURAL = "N"
@@ -353,51 +353,55 @@ def solve_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
         seconds=time.perf_counter() - begin, note=note)
 
 
-def evaluate_table(table: TableEquilibrium,
-                   seats: Callable[[SubgameKey, int, int, int, int], Fraction] | None = None,
-                   bank: Callable[[SubgameKey, int, int], Fraction] | None = None,
-                   ) -> TableValues:
-    """Exact values and regrets when some sides replace their equilibrium play:
-    ``seats(key, seat, position, earlier, class)`` and ``bank(key, vector, class)`` give a
-    draw probability, or None to keep the equilibrium's (``seat`` is the table seat, 0-based;
-    the class indexes the subgame's information classes)."""
-    patterns = list(table.patterns)
-    cache: dict[tuple[SubgameKey, tuple[int, ...]], tuple[Any, Any]] = {}
+SeatRule = Callable[[Pattern, int, int, int, int], Fraction | None]
+BankRule = Callable[[Pattern, int, int], Fraction | None]
 
-    def per_subgame(key: SubgameKey, live: tuple[int, ...]) -> tuple[Any, Any]:
-        if (key, live) in cache:
-            return cache[(key, live)]
+
+def evaluate_table(table: TableEquilibrium, seats: SeatRule | None = None,
+                   bank: BankRule | None = None) -> TableValues:
+    """Exact values and regrets when some sides replace their equilibrium play:
+    ``seats(pattern, seat, position, earlier, class)`` and ``bank(pattern, vector, class)``
+    give a draw probability, or None to keep the equilibrium's (``seat`` is the table seat,
+    0-based, ``position`` its place among the live seats, ``earlier``/``vector`` the live
+    seats' choices as a binary number; the class indexes the subgame's information
+    classes). Subgames are evaluated once per distinct strategy profile."""
+    cache: dict[Any, tuple[Any, Any]] = {}
+
+    def per_pattern(pattern: Pattern) -> tuple[Any, Any]:
+        key = pattern.key
         solution = table.solution(key)
-        game = solution.game
         seat_rows = [[list(row) for row in rows] for rows in solution.seats]
         bank_rows = [list(row) for row in solution.bank]
         if seats is not None:
-            for k, seat in enumerate(live):
+            for k, seat in enumerate(pattern.live):
                 for e, row in enumerate(seat_rows[k]):
                     for c in range(len(row)):
-                        chosen = seats(key, seat, k, e, c)
+                        chosen = seats(pattern, seat, k, e, c)
                         if chosen is not None:
                             row[c] = Fraction(chosen)
         if bank is not None:
             for c, row in enumerate(bank_rows):
                 for v in range(len(row)):
-                    chosen = bank(key, v, c)
+                    chosen = bank(pattern, v, c)
                     if chosen is not None:
                         row[v] = Fraction(chosen)
-        values, regrets, _ = exact_regrets(game, seat_rows, bank_rows)
-        cache[(key, live)] = (values, regrets)
-        return values, regrets
+        content = (key, tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
+                   tuple(tuple(r) for r in bank_rows))
+        if content not in cache:
+            values, regrets, _ = exact_regrets(solution.game, seat_rows, bank_rows)
+            cache[content] = (values, regrets)
+        return cache[content]
 
     totals = [Fraction(0)] * table.players
     regrets = [Fraction(0)] * table.players
     bank_regret = Fraction(0)
-    for pattern in patterns:
-        live = tuple(pattern.live)
+    for pattern in table.patterns:
+        found = per_pattern(pattern) if pattern.bank is None and pattern.live else ((), ())
 
-        def lookup(key: SubgameKey, live: tuple[int, ...] = live) -> tuple[Any, Any]:
-            return per_subgame(key, live)
+        def fixed(_: SubgameKey, found: tuple[Any, Any] = found) -> tuple[Any, Any]:
+            return found
 
-        single = combine([pattern], table.players, lookup)
+        single = combine([pattern], table.players, fixed)
         totals = [a + b for a, b in zip(totals, single.seats, strict=True)]
         regrets = [a + b for a, b in zip(regrets, single.seat_regrets, strict=True)]
         bank_regret += single.bank_regret
