@@ -54,6 +54,12 @@ __all__ = ["finite_subgame", "FactoredSubgame", "infinite_subgame", "InfoClass",
 
 #: Exact card removal is implemented for at most this many live seats.
 MAX_JOINT_SEATS = 2
+#: Draw probabilities per live seat ``[k][earlier][class]``.
+Exact = Sequence[Sequence[Sequence[Fraction]]]
+
+
+def _chosen(row: Fraction, drew: int) -> Fraction:
+    return row if drew else 1 - row
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,16 @@ class Subgame:
 
     def reach(self, seats: Sequence[Array]) -> tuple[list[Array], Array]:
         """Float probability of reaching each information set (for normalising)."""
+        raise NotImplementedError
+
+    def seat_reach(self, seats: Exact, k: int, earlier: int, cls: int) -> Fraction:
+        """The exact probability, within the subgame, that live seat ``k`` holds class
+        ``cls`` and sees the earlier live choices ``earlier`` (``seats[k][e][c]``: draw
+        probabilities)."""
+        raise NotImplementedError
+
+    def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
+        """The exact probability that the bank holds class ``cls`` and sees ``vector``."""
         raise NotImplementedError
 
     def arrays(self, ring: Ring) -> tuple[Array, ...]:
@@ -207,6 +223,29 @@ class FactoredSubgame(Subgame):
         return out, bank_weight[:, None] * vector[None, :]
 
 
+    def _choice_probability(self, seats: Exact, k: int, earlier: int, drew: int,
+                            ) -> Fraction:
+        total = sum(self.seat_weight)
+        return sum((Fraction(w, total) * _chosen(x, drew)
+                    for w, x in zip(self.seat_weight, seats[k][earlier], strict=True)),
+                   Fraction(0))
+
+    def _path(self, seats: Exact, bits: int, length: int) -> Fraction:
+        out = Fraction(1)
+        for j in range(length):
+            out *= self._choice_probability(seats, j, bits >> (length - j), bits >> (
+                length - j - 1) & 1)
+        return out
+
+    def seat_reach(self, seats: Exact, k: int, earlier: int, cls: int) -> Fraction:
+        return Fraction(self.seat_weight[cls], sum(self.seat_weight)) * self._path(
+            seats, earlier, k)
+
+    def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
+        return Fraction(self.bank_weight[cls], sum(self.bank_weight)) * self._path(
+            seats, vector, self.live)
+
+
 @dataclass(frozen=True, eq=False)
 class JointSubgame(Subgame):
     """A finite shoe: per (bank, seat, [other seat]) class, the joint deal weight times the
@@ -283,7 +322,7 @@ class JointSubgame(Subgame):
     def reach(self, seats: Sequence[Array]) -> tuple[list[Array], Array]:
         weights = self._deal_weights()
         if self.live == 1:
-            return [weights.sum(axis=0)[None]], np.repeat(weights.sum(axis=1)[:, None], 2, 1)
+            return [weights.sum(axis=0)[None]], weights @ seats[0][0]
         first, second = seats[0][0], seats[1]
         seat0 = weights.sum(axis=(0, 2))[None]
         seat1 = np.stack([np.einsum("bgh,g->h", weights, first[:, d]) for d in (0, 1)])
@@ -302,6 +341,41 @@ class JointSubgame(Subgame):
                 out = _group(Float(), out, axis, self.seat_index, len(self.seat_classes))
             self._cache[key] = out
         return self._cache[key]  # type: ignore[no-any-return]
+
+
+    def _exact_deal(self) -> Any:
+        """The class-level deal weights as exact integers (nested lists)."""
+        key = ("exact deal",)
+        if key not in self._cache:
+            out = np.asarray(self.ways.tolist(), dtype=object)
+            out = _group(Float(), out, 0, self.bank_index, len(self.bank_classes))
+            for axis in range(1, self.live + 1):
+                out = _group(Float(), out, axis, self.seat_index, len(self.seat_classes))
+            self._cache[key] = (out.tolist(), int(np.sum(out)))
+        return self._cache[key]
+
+    def seat_reach(self, seats: Exact, k: int, earlier: int, cls: int) -> Fraction:
+        deal, total = self._exact_deal()
+        if self.live == 1 or k == 0:
+            return Fraction(sum(sum(_flat(plane[cls])) for plane in deal), total)
+        weight = sum((sum(plane[g][cls] for plane in deal) * _chosen(seats[0][0][g], earlier)
+                      for g in range(len(self.seat_classes))), Fraction(0))
+        return Fraction(weight / total)
+
+    def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
+        deal, total = self._exact_deal()
+        plane = deal[cls]
+        if self.live == 1:
+            return Fraction(sum((w * _chosen(seats[0][0][h], vector)
+                                 for h, w in enumerate(plane)), Fraction(0)) / total)
+        d0, d1 = vector >> 1, vector & 1
+        weight = sum((plane[g][h] * _chosen(seats[0][0][g], d0) * _chosen(seats[1][d0][h], d1)
+                      for g in range(len(plane)) for h in range(len(plane[g]))), Fraction(0))
+        return Fraction(weight / total)
+
+
+def _flat(value: Any) -> list[Any]:
+    return [value] if not isinstance(value, list) else [v for x in value for v in _flat(x)]
 
 
 def _group(ring: Ring, array: Array, axis: int, index: Sequence[int], classes: int) -> Array:
