@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from analyzer.choice.indifference import exact_counterfactual
+from analyzer.choice.exact import exact_counterfactual
 from analyzer.choice.multiplayer import (
     LUCKY9,
     NATURAL,

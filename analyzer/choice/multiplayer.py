@@ -36,7 +36,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from analyzer.choice.indifference import SubgameSolution, exact_regrets, solve_subgame
+from analyzer.choice.exact import exact_regrets
+from analyzer.choice.indifference import SubgameSolution, solve_subgame
 from analyzer.choice.subgame import (
     LUCKY9,
     MAX_JOINT_SEATS,
