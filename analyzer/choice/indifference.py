@@ -110,7 +110,10 @@ def _classify(game: Subgame, run: CfrRun,
         if forced is not None:
             pure[cell] = Fraction(forced)
             return
-        normal = advantage / reach if reach > 1e-300 else 0.0
+        if reach <= 0:  # never reached (an impossible holding): any play is a best response
+            pure[cell] = Fraction(int(average > 0.5))
+            return
+        normal = advantage / reach
         advantages[cell] = normal
         if MIXED_MARGIN < average < 1 - MIXED_MARGIN and abs(normal) < (
                 MIXED_ADVANTAGE if min(average, 1 - average) < 1e-3 else 100 * MIXED_ADVANTAGE):

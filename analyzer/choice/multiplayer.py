@@ -49,7 +49,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, MAX_PEOPLE, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BankRule", "check_players", "combine", "evaluate_table", "LUCKY9",
+__all__ = ["BankRule", "check_players", "combine", "evaluate_profile", "evaluate_table", "LUCKY9",
            "natural_holdings", "NATURAL", "Pattern", "SeatRule", "solve_table", "subgame_of",
            "SubgameKey", "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
 
@@ -356,23 +356,18 @@ def solve_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
 
 SeatRule = Callable[[Pattern, int, int, int, int], Fraction | None]
 BankRule = Callable[[Pattern, int, int], Fraction | None]
+Rows = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
 
 
-def evaluate_table(table: TableEquilibrium, seats: SeatRule | None = None,
-                   bank: BankRule | None = None) -> TableValues:
-    """Exact values and regrets when some sides replace their equilibrium play:
-    ``seats(pattern, seat, position, earlier, class)`` and ``bank(pattern, vector, class)``
-    give a draw probability, or None to keep the equilibrium's (``seat`` is the table seat,
-    0-based, ``position`` its place among the live seats, ``earlier``/``vector`` the live
-    seats' choices as a binary number; the class indexes the subgame's information
-    classes). Subgames are evaluated once per distinct strategy profile."""
+def _evaluate(patterns: Sequence[Pattern], players: int, game_of: Callable[[SubgameKey], Subgame],
+              default: Callable[[SubgameKey], Rows], seats: SeatRule | None,
+              bank: BankRule | None) -> TableValues:
+    """Exact values and regrets of the profile ``seats``/``bank`` give (``default`` where
+    they give None); each distinct subgame profile is evaluated once."""
     cache: dict[Any, tuple[Any, Any]] = {}
 
     def per_pattern(pattern: Pattern) -> tuple[Any, Any]:
-        key = pattern.key
-        solution = table.solution(key)
-        seat_rows = [[list(row) for row in rows] for rows in solution.seats]
-        bank_rows = [list(row) for row in solution.bank]
+        seat_rows, bank_rows = default(pattern.key)
         if seats is not None:
             for k, seat in enumerate(pattern.live):
                 for e, row in enumerate(seat_rows[k]):
@@ -386,24 +381,67 @@ def evaluate_table(table: TableEquilibrium, seats: SeatRule | None = None,
                     chosen = bank(pattern, v, c)
                     if chosen is not None:
                         row[v] = Fraction(chosen)
-        content = (key, tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
+        content = (pattern.key, tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
                    tuple(tuple(r) for r in bank_rows))
         if content not in cache:
-            values, regrets, _ = exact_regrets(solution.game, seat_rows, bank_rows)
+            values, regrets, _ = exact_regrets(game_of(pattern.key), seat_rows, bank_rows)
             cache[content] = (values, regrets)
         return cache[content]
 
-    totals = [Fraction(0)] * table.players
-    regrets = [Fraction(0)] * table.players
+    totals = [Fraction(0)] * players
+    regrets = [Fraction(0)] * players
     bank_regret = Fraction(0)
-    for pattern in table.patterns:
+    for pattern in patterns:
         found = per_pattern(pattern) if pattern.bank is None and pattern.live else ((), ())
 
         def fixed(_: SubgameKey, found: tuple[Any, Any] = found) -> tuple[Any, Any]:
             return found
 
-        single = combine([pattern], table.players, fixed)
+        single = combine([pattern], players, fixed)
         totals = [a + b for a, b in zip(totals, single.seats, strict=True)]
         regrets = [a + b for a, b in zip(regrets, single.seat_regrets, strict=True)]
         bank_regret += single.bank_regret
     return TableValues(tuple(totals), -sum(totals, Fraction(0)), tuple(regrets), bank_regret)
+
+
+def evaluate_table(table: TableEquilibrium, seats: SeatRule | None = None,
+                   bank: BankRule | None = None) -> TableValues:
+    """Exact values and regrets when some sides replace their equilibrium play:
+    ``seats(pattern, seat, position, earlier, class)`` and ``bank(pattern, vector, class)``
+    give a draw probability, or None to keep the equilibrium's (``seat`` is the table seat,
+    0-based, ``position`` its place among the live seats, ``earlier``/``vector`` the live
+    seats' choices as a binary number; the class indexes the subgame's information
+    classes). Subgames are evaluated once per distinct strategy profile."""
+    def default(key: SubgameKey) -> Rows:
+        solution = table.solution(key)
+        return ([[list(row) for row in rows] for rows in solution.seats],
+                [list(row) for row in solution.bank])
+
+    return _evaluate(table.patterns, table.players, lambda key: table.solution(key).game,
+                     default, seats, bank)
+
+
+def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seats: SeatRule,
+                     bank: BankRule) -> TableValues:
+    """Exact values and regrets of a whole strategy profile, without solving anything: an
+    independent certificate of any strategies (for instance of strategy files written
+    earlier). ``seats`` and ``bank`` must give every cell's draw probability."""
+    check_players(rules, players)
+    if not shoe.is_infinite and players > MAX_JOINT_SEATS:
+        raise AnalyzerError(f"{shoe.describe()}: exact card removal covers at most "
+                            f"{MAX_JOINT_SEATS + 1} people; evaluate at the infinite deck")
+    games: dict[SubgameKey, Subgame] = {}
+
+    def game_of(key: SubgameKey) -> Subgame:
+        if key not in games:
+            games[key] = subgame_of(rules, shoe, key, by)
+        return games[key]
+
+    def default(key: SubgameKey) -> Rows:
+        game = game_of(key)
+        return ([[[Fraction(0)] * len(game.seat_classes) for _ in range(2**k)]
+                 for k in range(game.live)],
+                [[Fraction(0)] * game.vectors for _ in game.bank_classes])
+
+    return _evaluate(table_patterns(rules, shoe, players), players, game_of, default, seats,
+                     bank)

@@ -23,27 +23,34 @@ True
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from analyzer.choice.extensive import GameTree
 from analyzer.choice.multiplayer import (
     LUCKY9,
     NATURAL,
     BankRule,
     Pattern,
     SeatRule,
+    SubgameKey,
     TableEquilibrium,
+    TableValues,
+    evaluate_profile,
     evaluate_table,
+    subgame_of,
 )
 from analyzer.choice.strategy import Side, Strategy, parse_strategy
-from analyzer.choice.subgame import InfoClass
+from analyzer.choice.subgame import InfoClass, Subgame
 from analyzer.errors import AnalyzerError
-from analyzer.rules.choice_rules import hand_label
+from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
+from analyzer.rules.shoe import Shoe
 
-__all__ = ["bank_contexts", "evaluate_table", "LUCKY9", "parse_strategy", "seat_contexts",
-           "strategy_rules", "table_strategy_text"]
+__all__ = ["bank_contexts", "evaluate_strategies", "evaluate_table", "LUCKY9", "parse_strategy",
+           "seat_contexts", "strategy_rules", "table_strategy_text", "tree_behaviour"]
 
 
 def _natural(hand: Any) -> str:
@@ -99,27 +106,86 @@ def _class_draw(strategy: Strategy, info: InfoClass, contexts: Sequence[str]) ->
     return values.pop()
 
 
-def strategy_rules(table: TableEquilibrium, player: Strategy | None,
-                   banker: Strategy | None) -> tuple[SeatRule | None, BankRule | None]:
+def strategy_rules(table: TableEquilibrium | Callable[[SubgameKey], Subgame],
+                   player: Strategy | None, banker: Strategy | None, players: int | None = None,
+                   ) -> tuple[SeatRule | None, BankRule | None]:
     """Strategy files as the draw probabilities of
-    :func:`~analyzer.choice.multiplayer.evaluate_table` (None keeps the equilibrium)."""
+    :func:`~analyzer.choice.multiplayer.evaluate_table` (None keeps the equilibrium), or of
+    :func:`~analyzer.choice.multiplayer.evaluate_profile` given the subgames."""
+    if isinstance(table, TableEquilibrium):
+        solved = table
+
+        def game_of(key: SubgameKey) -> Subgame:
+            return solved.solution(key).game
+
+        size = table.players
+    else:
+        game_of, size = table, players or 0  # type: ignore[assignment]
     for strategy in (player, banker):
-        if strategy is not None and strategy.players not in (None, table.players):
+        if strategy is not None and strategy.players not in (None, size):
             raise AnalyzerError(f"{strategy.source or strategy.name}: written for "
-                                f"{strategy.players} players, the table has {table.players}")
+                                f"{strategy.players} players, the table has {size}")
     seat_rule: SeatRule | None = None
     bank_rule: BankRule | None = None
     if player is not None:
         def seat_rule(pattern: Pattern, seat: int, position: int, earlier: int,
                       cls: int) -> Fraction | None:
             del position
-            info = table.solution(pattern.key).game.seat_classes[cls]
+            info = game_of(pattern.key).seat_classes[cls]
             return _class_draw(player, info, seat_contexts(pattern, seat, earlier))
     if banker is not None:
         def bank_rule(pattern: Pattern, vector: int, cls: int) -> Fraction | None:
-            info = table.solution(pattern.key).game.bank_classes[cls]
+            info = game_of(pattern.key).bank_classes[cls]
             return _class_draw(banker, info, bank_contexts(pattern, vector))
     return seat_rule, bank_rule
+
+
+def evaluate_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                        player: Strategy, banker: Strategy) -> TableValues:
+    """Every side's exact value and regret when the seats play ``player`` and the bank
+    ``banker`` -- solving nothing: ``max_regret == 0`` certifies the files independently."""
+    games: dict[SubgameKey, Subgame] = {}
+
+    def game_of(key: SubgameKey) -> Subgame:
+        if key not in games:
+            games[key] = subgame_of(rules, shoe, key, by)
+        return games[key]
+
+    seat_rule, bank_rule = strategy_rules(game_of, player, banker, players)
+    assert seat_rule is not None and bank_rule is not None
+    return evaluate_profile(rules, shoe, players, by, seat_rule, bank_rule)
+
+
+def tree_behaviour(table: TableEquilibrium, tree: GameTree) -> list[dict[Any, Fraction]]:
+    """The equilibrium as behaviour strategies on the extensive form's information sets
+    (:func:`~analyzer.choice.extensive.table_tree`): one mapping per player, bank last."""
+    out: list[dict[Any, Fraction]] = [{} for _ in tree.players]
+    for player in range(len(tree.players)):
+        for infoset in tree.infosets(player):
+            _, view, seen, choices = infoset
+            seats = tuple(None if token == "-" else
+                          (NATURAL if token == "N" else parse_hand(token[2:-1]))
+                          for token in _TOKENS.findall(seen))
+            pattern = Pattern(None, seats, Fraction(0))
+            solution = table.solution(pattern.key)
+            bits = int(choices.replace("S", "0").replace("D", "1") or "0", 2)
+            if player < table.players:
+                cls = _label_index(solution.game.seat_classes, view)
+                out[player][infoset] = solution.seats[pattern.live.index(player)][bits][cls]
+            else:
+                cls = _label_index(solution.game.bank_classes, view)
+                out[player][infoset] = solution.bank[cls][bits]
+    return out
+
+
+_TOKENS = re.compile(r"N\([^)]*\)|N|-")
+
+
+def _label_index(classes: Sequence[InfoClass], label: str) -> int:
+    for index, info in enumerate(classes):
+        if info.label == label:
+            return index
+    raise AnalyzerError(f"no information class {label!r}")
 
 
 # -- writing the equilibrium ----------------------------------------------------------------
