@@ -208,9 +208,16 @@ def table_tree(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> GameTre
     if not shoe.is_infinite and size < 2 * players + 4:
         raise AnalyzerError(f"{shoe.describe()}: too few cards for {players + 1} people")
     infinite = shoe.is_infinite
+    classes = deal_classes(shoe, by)
+    possible = sum(1 for _, _, holdings in classes
+                   if _class_probability(counts, size, holdings, infinite) > 0)
+    bound = possible ** (players + 1) * 2 ** (players + 2)
+    if bound > 4 * MAX_TREE_NODES:
+        raise AnalyzerError(f"the game tree of {players + 1} people would pass "
+                            f"{MAX_TREE_NODES:,} nodes; export a smaller table (fewer players, "
+                            "--by total, the infinite deck)")
     builder = _Builder()
     names = tuple(f"seat {j + 1}" for j in range(players)) + ("bank",)
-    classes = deal_classes(shoe, by)
 
     def view(total: int, holdings: Sequence[tuple[int, int]]) -> str:
         return str(total) if by == "total" else hand_label(holdings[0])

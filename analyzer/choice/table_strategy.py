@@ -127,16 +127,31 @@ def strategy_rules(table: TableEquilibrium | Callable[[SubgameKey], Subgame],
                                 f"{strategy.players} players, the table has {size}")
     seat_rule: SeatRule | None = None
     bank_rule: BankRule | None = None
+    memo: dict[Any, Fraction] = {}
+
+    def draw(strategy: Strategy, info: InfoClass, contexts: list[str]) -> Fraction:
+        # Only the contexts the file has tables for matter: memoise on those.
+        present = tuple(c for c in contexts if c in strategy.tables)
+        key = (id(strategy), info, present)
+        if key not in memo:
+            memo[key] = _class_draw(strategy, info, present)
+        return memo[key]
+
+    views: dict[Any, list[str]] = {}
     if player is not None:
         def seat_rule(pattern: Pattern, seat: int, position: int, earlier: int,
                       cls: int) -> Fraction | None:
             del position
-            info = game_of(pattern.key).seat_classes[cls]
-            return _class_draw(player, info, seat_contexts(pattern, seat, earlier))
+            where = (pattern.seats, seat, earlier)
+            if where not in views:
+                views[where] = seat_contexts(pattern, seat, earlier)
+            return draw(player, game_of(pattern.key).seat_classes[cls], views[where])
     if banker is not None:
         def bank_rule(pattern: Pattern, vector: int, cls: int) -> Fraction | None:
-            info = game_of(pattern.key).bank_classes[cls]
-            return _class_draw(banker, info, bank_contexts(pattern, vector))
+            where = (pattern.seats, -1, vector)
+            if where not in views:
+                views[where] = bank_contexts(pattern, vector)
+            return draw(banker, game_of(pattern.key).bank_classes[cls], views[where])
     return seat_rule, bank_rule
 
 
