@@ -36,6 +36,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
+from analyzer.choice.cfr import cfr_plus, uniform
 from analyzer.choice.exact import exact_regrets
 from analyzer.choice.indifference import SubgameSolution, solve_subgame
 from analyzer.choice.subgame import (
@@ -49,8 +52,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, MAX_PEOPLE, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BankRule", "check_players", "combine", "evaluate_profile", "evaluate_table", "LUCKY9",
-           "natural_holdings", "NATURAL", "Pattern", "SeatRule", "solve_table", "subgame_of",
+__all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
+           "evaluate_profile", "evaluate_table", "LUCKY9", "natural_holdings", "NATURAL", "Pattern", "SeatRule", "solve_table", "subgame_of",
            "SubgameKey", "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
 
 #: A natural at the infinite deck, where its cards carry no information.
@@ -445,3 +448,49 @@ def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seat
 
     return _evaluate(table_patterns(rules, shoe, players), players, game_of, default, seats,
                      bank)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another equilibrium of the same table, reached by CFR+ from a random start: its
+    values, regrets, and how far each seat's value is from the reported equilibrium's."""
+
+    seed: int
+    values: TableValues
+    seat_differences: tuple[Fraction, ...]
+    bank_difference: Fraction
+
+
+def alternatives(table: TableEquilibrium, starts: int = 2, seed: int = 1,
+                 iterations: int = 3000) -> tuple[Alternative, ...]:
+    """Re-solve every subgame the equations left a continuum in, from ``starts`` random CFR+
+    starts (seeded, at most ``iterations`` each), and compare the seats' values with the
+    reported equilibrium's (the bank's stays the same across such a continuum; the check
+    confirms it). An alternative whose ``values.max_regret`` is not 0 did not certify: its
+    differences bound nothing."""
+    rng = np.random.default_rng(seed)
+    found = []
+    for index in range(starts):
+        state = int(rng.integers(2**31))
+        solved: dict[SubgameKey, SubgameSolution] = {}
+        for result in table.subgames:
+            if not result.solution.free:
+                solved[result.key] = result.solution
+                continue
+            game = result.solution.game
+            start_rng = np.random.default_rng(state + index)
+            seats, bank = uniform(game)
+            start = ([start_rng.random(s.shape) for s in seats], start_rng.random(bank.shape))
+            run = cfr_plus(game, iterations, 1e-7, start=start)
+            solved[result.key] = solve_subgame(game, run=run, max_rounds=3)
+
+        def lookup(key: SubgameKey, solved: dict[SubgameKey, SubgameSolution] = solved,
+                   ) -> tuple[Sequence[Fraction], Sequence[Fraction]]:
+            return solved[key].values, solved[key].regrets
+
+        values = combine(table.patterns, table.players, lookup)
+        found.append(Alternative(state, values,
+                                 tuple(a - b for a, b in zip(values.seats, table.seat_values,
+                                                             strict=True)),
+                                 values.bank - table.bank_value))
+    return tuple(found)
