@@ -53,8 +53,9 @@ from analyzer.rules.choice_rules import HANDS, MAX_PEOPLE, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
-           "evaluate_profile", "evaluate_table", "LUCKY9", "natural_holdings", "NATURAL", "Pattern", "SeatRule", "solve_table", "subgame_of",
-           "SubgameKey", "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
+           "evaluate_profile", "evaluate_table", "LUCKY9", "natural_holdings", "NATURAL",
+           "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey", "SubgameResult",
+           "TableEquilibrium", "TableValues", "table_patterns"]
 
 #: A natural at the infinite deck, where its cards carry no information.
 NATURAL = "N"
