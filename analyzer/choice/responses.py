@@ -15,8 +15,16 @@ own-hand strategies, the earlier restricted class) to the current average banker
 banker then best-responds to all the players' new pure responses; finally every side's
 strategy moves to the average of its start and all its responses so far (step
 ``1/(round + 2)``). This is not Brown's fictitious play and carries no convergence
-guarantee: what it reports is each side's exact regret over its full information sets --
-zero for every side would certify an exact equilibrium.
+guarantee: what it reports is each side's exact regret over its information sets here --
+zero for every side would certify an exact equilibrium of that model.
+
+*Information.* The plans here read the own hand and the earlier seats' observations; they
+do not read the later seats' naturals, which the rules let a seat see
+(``docs/rules/lucky9-home.md`` section 7). A zero regret here is therefore an equilibrium of
+the game with the later naturals hidden, not of the rules' game, which
+:mod:`analyzer.choice.multiplayer` solves and certifies. This module values own-hand and
+earlier-choice plans exactly (sessions, strategy comparisons) and its dynamics are the
+baseline of the table benchmarks.
 
 >>> from analyzer.choice.plans import (
 ...     LUCKY9_RULES, banker_from_strategy, house_banker, house_player)

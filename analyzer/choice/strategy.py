@@ -12,7 +12,24 @@ banker cannot make (``[draw.3]`` in home Lucky 9, ``[draw.drew]`` in chemin de f
 error when the strategy is used (:func:`check_observations`). Precedence, first match wins:
 (1) the observation's own table, the holding; (2) the observation's own table, the total;
 (3) ``any``, the holding; (4) ``any``, the total; (5) ``default``. So an observation's total
-beats an ``any`` holding. The common house rule, for either side::
+beats an ``any`` holding.
+
+At a table of several players (``docs/rules/lucky9-home.md`` section 7) a table may also be
+keyed by what the side sees of the others, most specific first:
+
+* a player: ``"seat 2: D/N-"`` -- seat 2, the seat before it drew, the next seat has a
+  natural and the last one is live (earlier seats ``D``/``S``/``N``, later seats ``N``/``-``;
+  ``N(4+5)`` names a natural's point values, which matter at a finite shoe); the same
+  without ``seat 2:`` for any seat with that view; or ``"live:DS+1"`` -- the live seats
+  before it drew and stood and one live seat is still to choose, wherever the naturals are
+  (all that matters at the infinite deck);
+* the banker: ``"NDS"`` -- seat 1 natural, seat 2 drew, seat 3 stood; or ``"live:DS"`` --
+  the live seats drew, then stood, wherever the naturals are. Heads-up, ``D`` and ``S`` are
+  ``drew`` and ``stood``.
+
+A file may say ``players = N``, the table size its contexts are written for. Precedence at a
+table: each context from the most specific to the least (its holding, then its total), then
+``any``, then ``default``. The common house rule, for either side::
 
     # draw on 4 or less, stand on 5 or more
     side = "player"
@@ -40,7 +57,8 @@ from analyzer.inputs import parse_toml, read_text
 from analyzer.rules.choice_rules import STOOD, hand_label, parse_hand
 
 __all__ = ["HOUSE_RULE", "Key", "Side", "Strategy", "banker_vector", "check_observations",
-           "hand_label", "load_strategy", "parse_strategy", "player_vector", "strategy_text"]
+           "context_key", "hand_label", "load_strategy", "parse_strategy", "player_vector",
+           "strategy_text"]
 
 #: Which role a strategy is for.
 Side = Literal["player", "banker"]
@@ -64,16 +82,36 @@ class Strategy:
     #: Each observation table's name as written in the file (``"T"`` for ``"0"``).
     written: dict[str, str] = field(default_factory=dict)
 
+    #: The table size the file's contexts are written for (None: any).
+    players: int | None = None
+
     def draw(self, hand: tuple[int, int], observation: str | None = None) -> Fraction:
         """The draw probability holding ``hand`` after seeing ``observation`` (precedence:
-        the observation's holding, its total, ``any`` holding, ``any`` total, default)."""
+        the observation's holding, its total, ``any`` holding, ``any`` total, default).
+        Heads-up, the table contexts ``D``/``live:D`` mean ``drew`` (``S``: ``stood``)."""
+        names: list[str] = []
+        if observation is not None:
+            names.append(observation)
+            short = {"drew": "D", STOOD: "S"}.get(observation)
+            if short:
+                names += [short, f"live:{short}"]
+        return self.table_draw(hand, names)
+
+    def table_draw(self, hand: tuple[int, int], contexts: Sequence[str]) -> Fraction:
+        """The draw probability holding ``hand`` where the side sees ``contexts`` (most
+        specific first), then ``any``, then the default."""
         total = sum(hand) % 10
-        for table_name in ((observation, "any") if observation is not None else ("any",)):
-            table = self.tables.get(str(table_name), {})
+        for table_name in (*contexts, "any"):
+            table = self.tables.get(table_name, {})
             for key in (("hand", hand), ("total", total)):
                 if key in table:
                     return table[key]
         return self.default
+
+    @property
+    def uses_contexts(self) -> bool:
+        """Whether any table is keyed by a table context (what the side sees of others)."""
+        return any(context_key(name, self.side) for name in self.tables)
 
 
 _DIGITS = frozenset("0123456789")
@@ -118,7 +156,55 @@ def _keys(text: str, where: str) -> list[Key]:
                             "holding like 'T+5'") from None
 
 
-def _observation(text: str, where: str) -> str:
+_NATURAL = r"N(?:\([0-9TJQKA]{1,2}\+[0-9TJQKA]{1,2}\))?"
+_EARLIER = re.compile(rf"(?:[DS]|{_NATURAL})*")
+_LATER = re.compile(rf"(?:-|{_NATURAL})*")
+_TOKEN = re.compile(rf"[DS-]|{_NATURAL}")
+
+
+def _tokens(text: str) -> list[str]:
+    """Context tokens in canonical form (a natural's values as ``N(T+9)``)."""
+    out = []
+    for token in _TOKEN.findall(text):
+        if token.startswith("N("):
+            token = f"N({hand_label(parse_hand(token[2:-1]))})"
+        out.append(token)
+    return out
+
+
+def context_key(text: str, side: Side) -> str | None:
+    """``text`` as a table context in canonical form (see the module docstring), or None.
+
+    >>> context_key("seat 2 : d / n(9+k)-", "player"), context_key("live:ds+1", "player")
+    ('seat 2: D/N(T+9)-', 'live:DS+1')
+    >>> context_key("nds", "banker"), context_key("drew", "banker")
+    ('NDS', None)
+    """
+    raw = text.strip().upper().replace(" ", "")
+    if side == "player":
+        seat = re.fullmatch(r"SEAT(\d+):(.*)", raw)
+        prefix = f"seat {int(seat.group(1))}: " if seat else ""
+        body = seat.group(2) if seat else raw
+        live = re.fullmatch(r"LIVE:([DS]*)\+(\d+)", body)
+        if live:
+            return f"{prefix}live:{live.group(1)}+{int(live.group(2))}"
+        if body.count("/") == 1:
+            earlier, later = body.split("/")
+            if _EARLIER.fullmatch(earlier) and _LATER.fullmatch(later):
+                return f"{prefix}{''.join(_tokens(earlier))}/{''.join(_tokens(later))}"
+        return None
+    live = re.fullmatch(r"LIVE:([DS]*)", raw)
+    if live:
+        return f"live:{live.group(1)}"
+    if raw and _EARLIER.fullmatch(raw) and text.strip().lower() not in ("any", "drew", STOOD):
+        return "".join(_tokens(raw))
+    return None
+
+
+def _observation(text: str, where: str, side: Side = "banker") -> str:
+    context = context_key(text, side)
+    if context is not None:
+        return context
     name = text.strip().lower()
     if name in ("any", "drew", STOOD):
         return name
@@ -132,7 +218,8 @@ def _observation(text: str, where: str) -> str:
 def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
     """Parse a strategy document; ``side`` fills in a missing ``side`` field."""
     data = parse_toml(text, where)
-    unknown = set(data) - {"side", "default", "draw", "name", "by", "note", "profile"}
+    unknown = set(data) - {"side", "default", "draw", "name", "by", "note", "profile",
+                           "players"}
     if unknown:
         raise AnalyzerError(f"{where}: {sorted(unknown)[0]}: unknown field")
     found_side = data.get("side", side)
@@ -148,9 +235,11 @@ def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
     written: dict[str, str] = {}
     for key, value in raw.items():
         if isinstance(value, dict):
-            if found_side == "player":
-                raise AnalyzerError(f"{where}: draw.{key}: a player sees no observation")
-            observation = _observation(key, f"{where}: draw.{key}")
+            if found_side == "player" and context_key(key, "player") is None:
+                raise AnalyzerError(f"{where}: draw.{key}: a player's table is keyed by what "
+                                    "it sees at a table, e.g. \"live:DS+1\" or "
+                                    "\"seat 2: D/N-\"")
+            observation = _observation(key, f"{where}: draw.{key}", found_side)
             written.setdefault(observation, key)
             for inner, probability in value.items():
                 place = f"{where}: draw.{key}.{inner}"
@@ -159,8 +248,13 @@ def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
         else:
             for k in _keys(key, f"{where}: draw.{key}"):
                 tables.setdefault("any", {})[k] = _probability(value, f"{where}: draw.{key}")
+    players = data.get("players")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or not 1 <= players <= 8):
+        raise AnalyzerError(f"{where}: players: must be a whole number from 1 to 8")
     return Strategy(side=found_side, default=default, tables=tables,
-                    name=str(data.get("name", where)), source=where, written=written)
+                    name=str(data.get("name", where)), source=where, written=written,
+                    players=players)
 
 
 def check_observations(strategy: Strategy, observations: Sequence[str], game_name: str) -> None:
@@ -177,7 +271,7 @@ def check_observations(strategy: Strategy, observations: Sequence[str], game_nam
     """
     allowed = {"any", *observations}
     for observation in strategy.tables:
-        if observation not in allowed:
+        if observation not in allowed and context_key(observation, "banker") is None:
             name = strategy.written.get(observation, observation)
             raise AnalyzerError(
                 f"{strategy.source or strategy.name}: [draw.{name}]: the banker of {game_name} "

@@ -168,7 +168,8 @@ class TableGame:
         seat has seen before choosing -- the observations (natural / drew / stood) of the
         seats before it, as a base-3 index over ``3**seat`` vectors
         (:func:`~analyzer.choice.plans.vector_index`). The later seats' observations are
-        summed out: the seat cannot see them."""
+        summed out: these plans do not read them (a restricted class: the rules let a seat
+        see the later naturals, which :mod:`analyzer.choice.multiplayer` models)."""
         raise NotImplementedError
 
     def seat_scale(self, scales: Sequence[int], seat: int) -> int:

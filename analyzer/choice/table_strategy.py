@@ -1,0 +1,310 @@
+"""Strategies at a whole table: what each side sees, the equilibrium as strategy files, files
+as plans to evaluate.
+
+A seat's information set at a table is its own hand, every seat's natural and the earlier
+live seats' choices; the bank's is its own hand, the naturals and every choice
+(``docs/rules/lucky9-home.md`` section 7). :func:`seat_contexts` and :func:`bank_contexts`
+name such a view in the strategy-file syntax of :mod:`analyzer.choice.strategy`, most
+specific first (with the seat, the exact naturals, then the live seats' view only), so a
+file written for any level of detail is read the same way. :func:`table_strategy_text`
+writes a solved table's equilibrium as two such files -- rows that only repeat the common
+play are left out -- and :func:`strategy_rules` turns files back into the draw
+probabilities :func:`~analyzer.choice.multiplayer.evaluate_table` evaluates exactly.
+
+>>> from analyzer.rules.shoe import Shoe
+>>> from analyzer.choice.multiplayer import solve_table
+>>> table = solve_table(LUCKY9, Shoe.infinite(), 2, "total")
+>>> text = table_strategy_text(table, "player")
+>>> parsed = parse_strategy(text, "seats.toml", "player")
+>>> rules = strategy_rules(table, parsed, None)
+>>> evaluate_table(table, rules[0]).seats == table.seat_values
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from analyzer.choice.extensive import GameTree
+from analyzer.choice.multiplayer import (
+    LUCKY9,
+    NATURAL,
+    BankRule,
+    Pattern,
+    SeatRule,
+    SubgameKey,
+    TableEquilibrium,
+    TableValues,
+    evaluate_profile,
+    evaluate_table,
+    subgame_of,
+)
+from analyzer.choice.strategy import Side, Strategy, parse_strategy
+from analyzer.choice.subgame import InfoClass, Subgame
+from analyzer.errors import AnalyzerError
+from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["bank_contexts", "evaluate_strategies", "evaluate_table", "LUCKY9", "parse_strategy",
+           "seat_contexts", "strategy_rules", "table_strategy_text", "tree_behaviour"]
+
+
+def _natural(hand: Any) -> str:
+    return "N" if hand == NATURAL or not isinstance(hand, tuple) else f"N({hand_label(hand)})"
+
+
+def _choices(bits: int, count: int) -> str:
+    return "".join("D" if bits >> (count - 1 - i) & 1 else "S" for i in range(count))
+
+
+def seat_contexts(pattern: Pattern, seat: int, earlier: int) -> list[str]:
+    """What ``seat`` (0-based) sees in ``pattern`` after the earlier live seats chose
+    ``earlier`` (binary, seat order, 1 = drew), most specific first."""
+    live = pattern.live
+    position = live.index(seat)
+    choices = iter(_choices(earlier, position))
+    before_exact = "".join(_natural(h) if h is not None else next(choices)
+                           for h in pattern.seats[:seat])
+    before_plain = _plain(pattern, seat, earlier)
+    after_exact = "".join(_natural(h) if h is not None else "-" for h in pattern.seats[seat + 1:])
+    after_plain = "".join("N" if h is not None else "-" for h in pattern.seats[seat + 1:])
+    views = [f"{before_exact}/{after_exact}", f"{before_plain}/{after_plain}"]
+    label = f"seat {seat + 1}: "
+    out = [label + v for v in views] + views
+    view = f"live:{_choices(earlier, position)}+{len(live) - position - 1}"
+    out += [label + view, view]
+    return list(dict.fromkeys(out))
+
+
+def _plain(pattern: Pattern, seat: int, earlier: int) -> str:
+    position = pattern.live.index(seat)
+    choices = iter(_choices(earlier, position))
+    return "".join("N" if h is not None else next(choices) for h in pattern.seats[:seat])
+
+
+def bank_contexts(pattern: Pattern, vector: int) -> list[str]:
+    """What the bank sees in ``pattern`` after the live seats chose ``vector``, most
+    specific first."""
+    live = len(pattern.live)
+    exact_choices = iter(_choices(vector, live))
+    exact = "".join(_natural(h) if h is not None else next(exact_choices)
+                    for h in pattern.seats)
+    plain_choices = iter(_choices(vector, live))
+    plain = "".join("N" if h is not None else next(plain_choices) for h in pattern.seats)
+    return list(dict.fromkeys([exact, plain, f"live:{_choices(vector, live)}"]))
+
+
+def _class_draw(strategy: Strategy, info: InfoClass, contexts: Sequence[str]) -> Fraction:
+    values = {strategy.table_draw(hand, contexts) for hand in info.hands}
+    if len(values) > 1:
+        raise AnalyzerError(f"{strategy.name}: the play differs within total {info.total}; "
+                            "evaluate with --by cards")
+    return values.pop()
+
+
+def strategy_rules(table: TableEquilibrium | Callable[[SubgameKey], Subgame],
+                   player: Strategy | None, banker: Strategy | None, players: int | None = None,
+                   ) -> tuple[SeatRule | None, BankRule | None]:
+    """Strategy files as the draw probabilities of
+    :func:`~analyzer.choice.multiplayer.evaluate_table` (None keeps the equilibrium), or of
+    :func:`~analyzer.choice.multiplayer.evaluate_profile` given the subgames."""
+    if isinstance(table, TableEquilibrium):
+        solved = table
+
+        def game_of(key: SubgameKey) -> Subgame:
+            return solved.solution(key).game
+
+        size = table.players
+    else:
+        game_of, size = table, players or 0  # type: ignore[assignment]
+    for strategy in (player, banker):
+        if strategy is not None and strategy.players not in (None, size):
+            raise AnalyzerError(f"{strategy.source or strategy.name}: written for "
+                                f"{strategy.players} players, the table has {size}")
+    seat_rule: SeatRule | None = None
+    bank_rule: BankRule | None = None
+    memo: dict[Any, Fraction] = {}
+
+    def draw(strategy: Strategy, info: InfoClass, contexts: list[str]) -> Fraction:
+        # Only the contexts the file has tables for matter: memoise on those.
+        present = tuple(c for c in contexts if c in strategy.tables)
+        key = (id(strategy), info, present)
+        if key not in memo:
+            memo[key] = _class_draw(strategy, info, present)
+        return memo[key]
+
+    views: dict[Any, list[str]] = {}
+    if player is not None:
+        def seat_rule(pattern: Pattern, seat: int, position: int, earlier: int,
+                      cls: int) -> Fraction | None:
+            del position
+            where = (pattern.seats, seat, earlier)
+            if where not in views:
+                views[where] = seat_contexts(pattern, seat, earlier)
+            return draw(player, game_of(pattern.key).seat_classes[cls], views[where])
+    if banker is not None:
+        def bank_rule(pattern: Pattern, vector: int, cls: int) -> Fraction | None:
+            where = (pattern.seats, -1, vector)
+            if where not in views:
+                views[where] = bank_contexts(pattern, vector)
+            return draw(banker, game_of(pattern.key).bank_classes[cls], views[where])
+    return seat_rule, bank_rule
+
+
+def evaluate_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                        player: Strategy, banker: Strategy) -> TableValues:
+    """Every side's exact value and regret when the seats play ``player`` and the bank
+    ``banker`` -- solving nothing: ``max_regret == 0`` certifies the files independently."""
+    games: dict[SubgameKey, Subgame] = {}
+
+    def game_of(key: SubgameKey) -> Subgame:
+        if key not in games:
+            games[key] = subgame_of(rules, shoe, key, by)
+        return games[key]
+
+    seat_rule, bank_rule = strategy_rules(game_of, player, banker, players)
+    assert seat_rule is not None and bank_rule is not None
+    return evaluate_profile(rules, shoe, players, by, seat_rule, bank_rule)
+
+
+def tree_behaviour(table: TableEquilibrium, tree: GameTree) -> list[dict[Any, Fraction]]:
+    """The equilibrium as behaviour strategies on the extensive form's information sets
+    (:func:`~analyzer.choice.extensive.table_tree`): one mapping per player, bank last."""
+    out: list[dict[Any, Fraction]] = [{} for _ in tree.players]
+    for player in range(len(tree.players)):
+        for infoset in tree.infosets(player):
+            _, view, seen, choices = infoset
+            seats = tuple(None if token == "-" else
+                          (NATURAL if token == "N" else parse_hand(token[2:-1]))
+                          for token in _TOKENS.findall(seen))
+            pattern = Pattern(None, seats, Fraction(0))
+            solution = table.solution(pattern.key)
+            bits = int(choices.replace("S", "0").replace("D", "1") or "0", 2)
+            if player < table.players:
+                cls = _label_index(solution.game.seat_classes, view)
+                out[player][infoset] = solution.seats[pattern.live.index(player)][bits][cls]
+            else:
+                cls = _label_index(solution.game.bank_classes, view)
+                out[player][infoset] = solution.bank[cls][bits]
+    return out
+
+
+_TOKENS = re.compile(r"N\([^)]*\)|N|-")
+
+
+def _label_index(classes: Sequence[InfoClass], label: str) -> int:
+    for index, info in enumerate(classes):
+        if info.label == label:
+            return index
+    raise AnalyzerError(f"no information class {label!r}")
+
+
+# -- writing the equilibrium ----------------------------------------------------------------
+def _entries(classes: Sequence[InfoClass], row: Sequence[Fraction]) -> dict[str, Fraction]:
+    """A row of draw probabilities as file entries: by total where every holding agrees."""
+    by_total: dict[int, list[tuple[InfoClass, Fraction]]] = {}
+    for info, draw in zip(classes, row, strict=True):
+        by_total.setdefault(info.total, []).append((info, draw))
+    out: dict[str, Fraction] = {}
+    for total, members in sorted(by_total.items()):
+        values = {d for _, d in members}
+        if len(values) == 1:
+            out[str(total)] = values.pop()
+        else:
+            out.update({info.label: d for info, d in members})
+    return out
+
+
+def _text(value: Fraction) -> str:
+    return '"draw"' if value == 1 else '"stand"' if value == 0 else f'"{value}"'
+
+
+def _ranges(entries: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
+    """Entries with runs of consecutive totals that agree merged into ranges (``0-4``)."""
+    out: list[tuple[str, Fraction]] = []
+    run: list[tuple[int, Fraction]] = []
+
+    def flush() -> None:
+        if run:
+            low, high = run[0][0], run[-1][0]
+            out.append((str(low) if low == high else f"{low}-{high}", run[0][1]))
+            run.clear()
+
+    for key, value in entries.items():
+        if key.isdigit() and run and int(key) == run[-1][0] + 1 and value == run[-1][1]:
+            run.append((int(key), value))
+            continue
+        flush()
+        if key.isdigit():
+            run.append((int(key), value))
+        else:
+            out.append((key, value))
+    flush()
+    return out
+
+
+def _section(name: str | None, entries: dict[str, Fraction], base: dict[str, Fraction],
+             ) -> list[str]:
+    changed = {k: v for k, v in entries.items() if base.get(k) != v}
+    if name is not None and not changed:
+        return []
+    lines = ["[draw]" if name is None else f'[draw."{name}"]']
+    lines += [f'"{k}" = {_text(v)}' for k, v in _ranges(changed if name is not None
+                                                         else entries)]
+    return lines
+
+
+def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
+    """The equilibrium's play for ``side`` as a strategy file (every seat in one file)."""
+    status = ("certified equilibrium" if table.certified else
+              "estimate (not certified at this shoe)" if not table.exact else
+              f"max regret {table.max_regret}")
+    rows: list[tuple[str, dict[str, Fraction]]] = []
+    for result in table.subgames:
+        live, removed = result.key
+        solution = result.solution
+        classes = (solution.game.seat_classes if side == "player"
+                   else solution.game.bank_classes)
+        if removed:  # a finite shoe: the naturals' cards change the play
+            for pattern in table.patterns:
+                if pattern.bank is None and pattern.live and pattern.key == result.key:
+                    rows += _exact_rows(table, pattern, side)
+            continue
+        if side == "player":
+            for k, by_earlier in enumerate(solution.seats):
+                for e, row in enumerate(by_earlier):
+                    name = f"live:{_choices(e, k)}+{live - k - 1}"
+                    rows.append((name, _entries(classes, row)))
+        else:
+            for v in range(solution.game.vectors):
+                rows.append((f"live:{_choices(v, live)}",
+                             _entries(classes, [r[v] for r in solution.bank])))
+    common = Counter(tuple(sorted(e.items())) for _, e in rows).most_common(1)
+    base = dict(common[0][0]) if common else {}
+    lines = [f"# home Lucky 9, {table.players + 1} people, {table.shoe}, by {table.by}: "
+             f"{status}", f'side = "{side}"', f'by = "{table.by}"',
+             f"players = {table.players}", 'default = "stand"']
+    lines += _section(None, base, {})
+    for name, entries in rows:
+        lines += _section(name, entries, base)
+    return "\n".join(lines) + "\n"
+
+
+def _exact_rows(table: TableEquilibrium, pattern: Pattern, side: Side,
+                ) -> list[tuple[str, dict[str, Fraction]]]:
+    solution = table.solution(pattern.key)
+    out = []
+    if side == "player":
+        for k, seat in enumerate(pattern.live):
+            for e, row in enumerate(solution.seats[k]):
+                out.append((seat_contexts(pattern, seat, e)[0],
+                            _entries(solution.game.seat_classes, row)))
+    else:
+        for v in range(solution.game.vectors):
+            out.append((bank_contexts(pattern, v)[0],
+                        _entries(solution.game.bank_classes, [r[v] for r in solution.bank])))
+    return out
