@@ -1,12 +1,12 @@
 """The ``nine`` command group: which module defines each subcommand, imported on first use.
 
 Each command module (:mod:`~analyzer.cli.odds`, :mod:`~analyzer.cli.analysis`,
-:mod:`~analyzer.cli.choice`, :mod:`~analyzer.cli.verify`, :mod:`~analyzer.cli.tables`) parses
-its options, calls one library function and renders the result; it imports the library at
-its top, so loading only the module of the command being run keeps ``nine odds`` from
-importing the solver, the verifier or scipy, and ``nine --help`` lists the commands from
-their one-line summaries here without importing any. Errors in the input print one line
-on stderr and exit with status 2 (never a traceback): see
+:mod:`~analyzer.cli.choice`, :mod:`~analyzer.cli.verify`, :mod:`~analyzer.cli.par`,
+:mod:`~analyzer.cli.tables`) parses its options, calls one library function and renders the
+result; it imports the library at its top, so loading only the module of the command being
+run keeps ``nine odds`` from importing the solver, the verifier or scipy, and ``nine --help``
+lists the commands from their one-line summaries here without importing any. Errors in the
+input print one line on stderr and exit with status 2 (never a traceback): see
 :func:`analyzer.cli.common.friendly`.
 """
 
@@ -53,6 +53,9 @@ COMMANDS = {
     "simulate": ("analyzer.cli.verify:simulate",
                  "Deal real shoes (shuffle, burn, cut card) and write a hand log with bets and "
                  "payouts."),
+    "par": ("analyzer.cli.par:par",
+            "PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win "
+            "ranges."),
     "tables": ("analyzer.cli.tables:tables",
                "Write (or check) the published odds tables and their index tables/README.md."),
 }

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import analyzer.present.tables.folder as folder_module
+import analyzer.present.output as output_module
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables.build import build_tables
@@ -139,7 +139,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
             raise OSError(28, "No space left on device")
         real_replace(source, target)
 
-    monkeypatch.setattr(folder_module.os, "replace", failing_replace)
+    monkeypatch.setattr(output_module.os, "replace", failing_replace)
     with pytest.raises(OSError):
         write_tables(_publication({"a.md": b"new a\n", "b.md": b"new b\n"}), tmp_path)
     assert (tmp_path / "a.md").read_bytes() == b"new a\n"

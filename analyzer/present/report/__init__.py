@@ -39,6 +39,7 @@ from analyzer.present.report.choice import (
 from analyzer.present.report.common import (
     FORMATS,
     fraction_text,
+    json_text,
     payout_text,
     percent,
     stable_floats,
@@ -48,7 +49,8 @@ from analyzer.present.report.odds import odds_json, render_odds, render_profiles
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
 __all__ = ["COUNTER_RULE", "draw_text", "DYNAMICS_METHOD", "equilibrium_json", "FORMATS",
-           "formula_json", "fraction_text", "odds_json", "payout_json", "payout_text", "percent",
+           "formula_json", "fraction_text", "json_text", "odds_json", "payout_json",
+           "payout_text", "percent",
            "removal_json", "render_equilibrium", "render_evaluation", "render_formula",
            "render_junit", "render_odds", "render_payout", "render_profiles", "render_removal",
            "render_session", "render_shoe", "render_strategy_card", "render_table_report",

@@ -5,13 +5,13 @@ odds across the shoe (``nine shoe``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from analyzer.present.report.common import (
     fraction_text,
+    json_text,
     payout_text,
     percent,
     stable_floats,
@@ -47,7 +47,7 @@ def formula_json(results: Sequence[Any]) -> dict[str, Any]:
 def render_formula(results: Sequence[Any], fmt: str = "text") -> str:
     """Render bets' EV formulas in the number of decks ``d`` with their checks."""
     if fmt == "json":
-        return json.dumps(formula_json(results), indent=2) + "\n"
+        return json_text(formula_json(results))
     parts = []
     for f in results:
         engine = dict(f.engine)
@@ -101,7 +101,7 @@ def payout_json(solution: Any) -> dict[str, Any]:
 def render_payout(solution: Any, fmt: str = "text") -> str:
     """Render a solved payout (:class:`analyzer.analysis.payout.PayoutSolution`) in any format."""
     if fmt == "json":
-        return json.dumps(payout_json(solution), indent=2) + "\n"
+        return json_text(payout_json(solution))
     name = solution.line_names[solution.line]
     summary = [
         ["profile", solution.profile], ["shoe", solution.shoe],
@@ -170,7 +170,7 @@ def removal_json(result: Any) -> dict[str, Any]:
 def render_removal(result: Any, fmt: str = "text") -> str:
     """Render effects of removal (per card, percent) and the best linear counts."""
     if fmt == "json":
-        return json.dumps(stable_floats(removal_json(result)), indent=2) + "\n"
+        return json_text(stable_floats(removal_json(result)))
     parts = []
     if fmt in ("text", "markdown"):
         parts.append(f"{result.title}: effects of removing one card from {result.shoe} "
@@ -232,7 +232,7 @@ def shoe_json(result: Any) -> dict[str, Any]:
 def render_shoe(result: Any, fmt: str = "text", every: int = 10) -> str:
     """Render a shoe run: per-bet summary, the windows' protection, EV by hand number."""
     if fmt == "json":
-        return json.dumps(stable_floats(shoe_json(result)), indent=2) + "\n"
+        return json_text(stable_floats(shoe_json(result)))
     parts = []
     if fmt in ("text", "markdown"):
         mean_hands = result.hands_dealt / result.shoes

@@ -5,13 +5,12 @@ and rotating-bank sessions (``nine session``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from analyzer.errors import AnalyzerError
-from analyzer.present.report.common import fraction_text, percent, table
+from analyzer.present.report.common import fraction_text, json_text, percent, table
 
 __all__ = ["draw_text", "DYNAMICS_METHOD", "equilibrium_json", "render_equilibrium",
            "render_evaluation", "render_session", "render_strategy_card",
@@ -110,7 +109,7 @@ def _strategy_csv(player: Sequence[Any], banker: Sequence[Any], extra: list[list
 def render_equilibrium(result: Any, fmt: str = "text") -> str:
     """Render a certified equilibrium: value, certificate and both sides' draw probabilities."""
     if fmt == "json":
-        return json.dumps(equilibrium_json(result), indent=2) + "\n"
+        return json_text(equilibrium_json(result))
     certificate = result.certificate
     if fmt == "csv":
         extra = [["game", "value", "", "", fraction_text(result.value),
@@ -174,7 +173,7 @@ def render_evaluation(result: Any, fmt: str = "text") -> str:
          f"{float(result.banker_regret):+.8f}"],
     ]
     if fmt == "json":
-        return json.dumps({
+        return json_text({
             "profile": result.profile, "shoe": result.shoe, "by": result.by,
             "value": fraction_text(result.value),
             "player_best_response": fraction_text(result.player_best_response),
@@ -190,7 +189,7 @@ def render_evaluation(result: Any, fmt: str = "text") -> str:
             "banker_response": [{"hand": c.label, "observation": c.observation,
                                  "draw": fraction_text(c.draw), "relevant": c.relevant}
                                 for c in result.banker_response],
-        }, indent=2) + "\n"
+        })
     if fmt == "csv":
         return table(summary, ["quantity", "exact", "float"], "csv")
     title = f"{result.profile}: strategy pair on {result.shoe}, by {result.by} (player's values)"
@@ -277,7 +276,7 @@ def table_report_json(result: Any) -> dict[str, Any]:
 def render_table_report(result: Any, fmt: str = "text") -> str:
     """Render ``nine solve --players N``: seat values, banker's best response, dynamics."""
     if fmt == "json":
-        return json.dumps(table_report_json(result), indent=2) + "\n"
+        return json_text(table_report_json(result))
     headers = ["quantity", "exact", "float"]
     if result.estimates:
         rows = [[f"seat {i + 1} value (estimate)", f"{e.mean:+.5f} +/- {e.half_width:.5f}",
@@ -349,7 +348,7 @@ def session_json(result: Any) -> dict[str, Any]:
 def render_session(result: Any, fmt: str = "text") -> str:
     """Render ``nine session``: the ledger, balances, leaders and expected nets."""
     if fmt == "json":
-        return json.dumps(session_json(result), indent=2) + "\n"
+        return json_text(session_json(result))
     people = list(result.people)
     headers = ["hand", "banker", *people]
     rows = [[str(line.hand), line.banker,

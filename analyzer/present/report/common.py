@@ -8,18 +8,38 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from tabulate import tabulate
 
+from analyzer import __version__
 from analyzer.errors import AnalyzerError
 
-__all__ = ["FORMATS", "fraction_text", "payout_text", "percent", "stable_floats", "table"]
+__all__ = ["FORMATS", "fraction_text", "json_text", "payout_text", "percent", "stable_floats",
+           "table"]
 
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _TABLE_FORMATS = {"text": "simple", "markdown": "github", "latex": "latex", "html": "html"}
+
+
+def json_text(document: Any) -> str:
+    """A JSON output: indented, newline-terminated, stating the analyzer's version.
+
+    Every JSON document a command prints says which analyzer made it
+    (``analyzer.__version__``, the one home of the version) unless it already does.
+
+    >>> print(json_text({"ev": "-1/4"}), end="")
+    {
+      "ev": "-1/4",
+      "analyzer_version": "0.1.0"
+    }
+    """
+    if isinstance(document, dict) and "analyzer_version" not in document:
+        document = {**document, "analyzer_version": __version__}
+    return json.dumps(document, indent=2) + "\n"
 
 
 def fraction_text(value: Fraction) -> str:

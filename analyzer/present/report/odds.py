@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from analyzer.engine.odds import BetOdds, OddsTable
-from analyzer.present.report.common import fraction_text, payout_text, percent, table
+from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
 
 __all__ = ["odds_json", "render_odds", "render_profiles", "summary_rows"]
 
@@ -67,7 +67,7 @@ def odds_json(result: OddsTable) -> dict[str, Any]:
 def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True) -> str:
     """Render an odds table: summary per bet, paytable breakdown, coup distributions."""
     if fmt == "json":
-        return json.dumps(odds_json(result), indent=2) + "\n"
+        return json_text(odds_json(result))
     summary_headers = ["bet", "EV", "house edge", "SD", "hit frequency", "EV (exact)"]
     summary = [[bet.name, f"{float(bet.ev):+.6f}", percent(bet.house_edge), f"{bet.sd:.4f}",
                 percent(bet.hit_frequency, 3), fraction_text(bet.ev)] for bet in result.bets]

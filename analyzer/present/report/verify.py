@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from analyzer.errors import AnalyzerError
-from analyzer.present.report.common import percent, table
+from analyzer.present.report.common import json_text, percent, table
 
 __all__ = ["render_junit", "render_verdict", "verdict_json"]
 
@@ -62,7 +61,7 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
 def render_verdict(verdict: Any, fmt: str = "text") -> str:
     """Render the outcome of ``nine verify`` as text, markdown or JSON."""
     if fmt == "json":
-        return json.dumps(verdict_json(verdict), indent=2) + "\n"
+        return json_text(verdict_json(verdict))
     if fmt not in ("text", "markdown"):
         raise AnalyzerError(f"nine verify renders text, markdown or json, not {fmt!r}")
     heading = (f"nine verify: {verdict.status.upper()} (exit {verdict.exit_code}) - "

@@ -14,14 +14,13 @@ written atomically: a temporary file in the same folder, then :func:`os.replace`
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
+from analyzer.present.output import atomic_write
 from analyzer.present.tables.publication import INDEX_SECTION, Publication
 
 __all__ = ["atomic_write", "check_writable", "compare_tables", "MANIFEST", "Manifest",
@@ -88,21 +87,6 @@ def render_manifest(entries: Mapping[str, tuple[str, str]]) -> bytes:
     lines += [f"{digest} {section} {path}" for path, (digest, section)
               in sorted(entries.items())]
     return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-def atomic_write(path: str | Path, content: bytes) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder and
-    :func:`os.replace`: readers see the old file or the new one, never a part."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(content)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _owners(publication: Publication) -> dict[str, str]:

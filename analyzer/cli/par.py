@@ -1,0 +1,42 @@
+"""``nine par``: write the PAR sheet of each profile (:mod:`analyzer.present.par`) as a
+self-contained HTML page and/or Markdown with its figure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from analyzer.cli.common import friendly
+from analyzer.present.output import atomic_write
+from analyzer.present.par import par_sheet
+from analyzer.present.report.par import par_files
+
+__all__ = ["par"]
+
+#: --format values and the renderer format each names.
+PAR_FORMATS = {"html": "html", "md": "markdown"}
+
+
+@click.command()
+@click.option("--profile", "profiles", multiple=True, required=True, metavar="P",
+              help="Profile name, alias or TOML file with a fixed tableau (repeatable).")
+@click.option("--decks", type=int, default=None,
+              help="Decks, 1 to 64 [default: each profile's].")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder the sheets are written to (created if missing).")
+@click.option("--format", "formats", multiple=True, type=click.Choice(list(PAR_FORMATS)),
+              help="html (one self-contained, printable page) or md (Markdown and its PNG "
+                   "figure); repeatable [default: both].")
+@friendly
+def par(profiles: tuple[str, ...], decks: int | None, out_dir: str,
+        formats: tuple[str, ...]) -> None:
+    """PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win ranges."""
+    chosen = [PAR_FORMATS[name] for name in (formats or tuple(PAR_FORMATS))]
+    sheets = [par_sheet(profile, decks) for profile in profiles]  # every error before writing
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    for sheet in sheets:
+        for name, content in par_files(sheet, chosen).items():
+            atomic_write(folder / name, content)
+            click.echo(f"wrote {folder / name}")

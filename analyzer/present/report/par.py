@@ -1,0 +1,399 @@
+"""Rendering a PAR sheet (:mod:`analyzer.present.par`) as one HTML page or Markdown.
+
+The sheet is laid out once, as a list of blocks (headings, paragraphs, tables, the drift
+figure), and written in either format: the HTML is a single self-contained, printable page
+(:mod:`analyzer.present.report.html`; every bet starts a printed page), the Markdown reads
+on a forge and links its figure as a PNG file beside it (:func:`par_images`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from analyzer.engine.odds import BetOdds
+from analyzer.errors import AnalyzerError
+from analyzer.present.par import (
+    ALPHA,
+    LEVELS,
+    POWER,
+    RARE,
+    RTP_ERROR,
+    VOLATILITY_LEVEL,
+    BetPar,
+    ParSheet,
+    z_value,
+)
+from analyzer.present.report.common import fraction_text, payout_text, percent, table
+from analyzer.present.report.html import data_uri, html_page, html_table, inline
+from analyzer.rules.profile import Tableau
+
+__all__ = ["par_files", "par_images", "render_par"]
+
+Block = tuple[Any, ...]
+_CSS = """
+.summary td:first-child { white-space: nowrap; }
+.figure { text-align: center; }
+"""
+_ROUGH = "†"
+
+
+def par_images(sheet: ParSheet) -> dict[str, bytes]:
+    """The PNG files the Markdown sheet links (file name -> bytes); the HTML inlines them."""
+    return {f"{sheet.stem}-drift.png": sheet.drift_png} if sheet.drift_png else {}
+
+
+def _decimal(value: Fraction | float, digits: int = 10) -> str:
+    return f"{float(value):.{digits}g}"
+
+
+def _signed_percent(value: float, digits: int = 4) -> str:
+    return f"{value * 100:+.{digits}f}"
+
+
+def _pays(bet: BetOdds) -> str:
+    paying = sorted({line.pays for line in bet.lines if line.pays > 0})
+    if not paying:
+        return "push only"
+    low, high = payout_text(paying[0]), payout_text(paying[-1])
+    return low if low == high else f"{low} to {high}"
+
+
+# -- the sheet as blocks ----------------------------------------------------------------------
+def _head(sheet: ParSheet) -> list[Block]:
+    table_ = sheet.odds
+    profile = sheet.profile
+    blocks: list[Block] = [
+        ("h1", f"PAR sheet: {profile.title}, {table_.shoe}"),
+        ("meta", f"nine-analyzer {sheet.version} · profile `{profile.name}` · shoe "
+                 f"{table_.shoe} · made by `{sheet.command('par')}`"),
+    ]
+    if table_.illustrative:
+        blocks.append(("warn", f"**ILLUSTRATIVE.** {table_.illustrative} Every figure below "
+                               "follows from those tables, not from the real game's."))
+    blocks.append(("p", "A probability accounting report: the rules and paytable, then per "
+                        "bet every outcome's combinations and exact probability, the house "
+                        "edge, element of risk, hit frequency, standard deviation, the range "
+                        "of the house's win after 100 to 1,000,000 hands, the hands needed "
+                        "to verify the return, and the effects of removal. Exact values are "
+                        "fractions and integer counts; decimals are rounded from them."))
+    return blocks
+
+
+def _summary(sheet: ParSheet) -> list[Block]:
+    rows = [[f"{bet.odds.name} (`{bet.odds.id}`)", _pays(bet.odds),
+             percent(bet.odds.house_edge), fraction_text(bet.odds.house_edge),
+             percent(bet.element_of_risk), percent(bet.odds.hit_frequency, 3),
+             f"{bet.odds.sd:.4f}", f"{bet.volatility_index:.3f}", f"{bet.hands_needed:,}"]
+            for bet in sheet.bets]
+    headers = ["bet", "pays", "house edge", "house edge (exact)", "element of risk",
+               "hit frequency", "SD", "volatility index", "hands to verify"]
+    return [("h2", "Summary", "summary"),
+            ("table", headers, rows, (2, 4, 5, 6, 7, 8), (3,)),
+            ("p", f"Per unit staked. Reproduce: `{sheet.command('odds')}` (edges, SD, hit "
+                  f"frequencies); `{sheet.command('par')}` (element of risk, volatility index "
+                  "and hands to verify, defined under Method).")]
+
+
+def _values(values: frozenset[int], word: str) -> str:
+    """Totals as people write them: ``8 or 9``, ``0-5``, ``0-2 and 9``.
+
+    >>> _values(frozenset({8, 9}), "or"), _values(frozenset(range(6)), "and")
+    ('8 or 9', '0-5')
+    """
+    runs: list[list[int]] = []
+    for value in sorted(values):
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    parts = [part for run in runs
+             for part in ([f"{run[0]}-{run[-1]}"] if len(run) > 2 else map(str, run))]
+    if not parts:
+        return "no total"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {word} {parts[-1]}"
+
+
+def _tableau_rows(tableau: Tableau) -> list[list[str]]:
+    rows = []
+    for total in range(8):
+        cells = ["D" if tableau.banker_draws_on(total, third) else "S" for third in range(10)]
+        cells.append("D" if tableau.banker_draws_on(total, None) else "S")
+        rows.append([str(total), *cells])
+    return rows
+
+
+def _rules(sheet: ParSheet) -> list[Block]:
+    profile, table_ = sheet.profile, sheet.odds
+    tableau = profile.tableau
+    assert tableau is not None  # par_sheet refuses a profile without one
+    cite = (f"Rules: {profile.source}." if profile.source else
+            f"Rules: as the profile file `{profile.path or profile.name}` states them.")
+    naturals = _values(tableau.naturals, "or")
+    draws = _values(tableau.player_draws, "and")
+    stood = _values(tableau.banker_draws_player_stood, "and")
+    blocks: list[Block] = [
+        ("h2", "Rules", "rules"),
+        ("p", f"{profile.description} {cite}"),
+        ("list", [f"Shoe: {table_.shoe}, dealt Player, Banker, Player, Banker.",
+                  f"Naturals: a two-card total of {naturals} on either hand ends the coup.",
+                  f"Player draws a third card on {draws} and stands otherwise.",
+                  f"If Player stood, Banker draws on {stood}. If Player drew, Banker draws "
+                  "by its total and Player's third card (D draw, S stand):"]),
+        ("table", ["Banker", *(str(v) for v in range(10)), "stood"], _tableau_rows(tableau),
+         (), ()),
+        ("p", f"Counting convention: {table_.convention}. Denominator "
+              f"{table_.denominator:,}."),
+    ]
+    if sheet.has_procedure:
+        blocks.append(("p", f"Shoe procedure: {profile.procedure.describe()}."))
+        if profile.procedure.windows:
+            names = {bet.id: bet.name for bet in profile.bets}
+            blocks.append(("table", ["bet", "may be placed on hands"],
+                           [[f"{names.get(bet, bet)} (`{bet}`)", f"1-{hands}"]
+                            for bet, hands in profile.procedure.windows], (1,), ()))
+    return blocks
+
+
+def _paytable(sheet: ParSheet) -> list[Block]:
+    rows = []
+    for bet in sheet.profile.bets:
+        rule = "highest line only" if bet.pay_rule == "highest" else "every line"
+        for line in bet.lines:
+            rows.append([f"{bet.name} (`{bet.id}`)", line.name, payout_text(line.pays),
+                         f"`{line.when.text}`", rule])
+    return [("h2", "Paytable", "paytable"),
+            ("table", ["bet", "line", "pays (to 1)", "wins when", "rule"], rows, (2,), ()),
+            ("p", "A bet none of whose lines holds loses its stake; a push returns it.")]
+
+
+def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
+    odds = bet.odds
+    total_ways = sum(line.ways for line in odds.lines) + odds.lose_ways
+    outcomes = [[line.name, payout_text(line.pays), f"{line.ways:,}",
+                 fraction_text(line.probability), _decimal(line.probability),
+                 f"{float(line.contribution):+.6f}"] for line in odds.lines]
+    outcomes.append(["Loses", "-1", f"{odds.lose_ways:,}", fraction_text(odds.lose_probability),
+                     _decimal(odds.lose_probability), f"{-float(odds.lose_probability):+.6f}"])
+    if odds.pay_rule == "highest":
+        outcomes.append(["**total**", "", f"{total_ways:,}", "1", "1",
+                         f"{float(odds.ev):+.6f}"])
+    figures = [
+        ["expected value per unit staked", fraction_text(odds.ev), f"{float(odds.ev):+.8f}"],
+        ["house edge", fraction_text(odds.house_edge), percent(odds.house_edge)],
+        ["element of risk (per total money wagered, pushes counted)",
+         fraction_text(bet.element_of_risk), percent(bet.element_of_risk)],
+        ["house edge per resolved bet (pushes not counted)",
+         fraction_text(odds.edge_per_resolved), percent(odds.edge_per_resolved)],
+        ["hit frequency (the bet pays)", fraction_text(odds.hit_frequency),
+         percent(odds.hit_frequency)],
+        ["push frequency", fraction_text(odds.push_probability),
+         percent(odds.push_probability)],
+        ["variance per unit staked", fraction_text(odds.variance), _decimal(odds.variance)],
+        ["standard deviation", "", f"{odds.sd:.6f}"],
+        ["volatility index (90%)", "", f"{bet.volatility_index:.6f}"],
+        ["hands to detect a 0.1% RTP error", f"{bet.hands_needed:,}", ""],
+    ]
+    ranges = [[f"{r.hands:,}", f"{r.expected:+,.2f}", f"{r.sd:,.2f}",
+               *(f"{low:+.2%} to {high:+.2%}" + (f" {_ROUGH}" if r.rough else "")
+                 for low, high in r.ranges)] for r in bet.win_ranges]
+    blocks: list[Block] = [
+        ("page", f"bet-{odds.id}"),
+        ("h2", f"{number}. {odds.name} (`{odds.id}`)", f"bet-{odds.id}"),
+    ]
+    if odds.note:
+        blocks.append(("p", odds.note))
+    blocks += [
+        ("h3", "Outcomes"),
+        ("table", ["outcome", "pays", "combinations", "probability (exact)", "probability",
+                   "return"], outcomes, (1, 2, 4, 5), (3,)),
+        ("p", f"Combinations over {sheet.odds.denominator:,} ({_short(sheet.odds.convention)})"
+              + ("." if odds.pay_rule == "highest" else "; every holding line pays, so "
+                 "lines overlap and their combinations do not add up.")),
+        ("h3", "Figures"),
+        ("table", ["figure", "exact", "decimal"], figures, (2,), (1,)),
+        ("h3", "The house's win"),
+        ("table", ["hands", "expected win (units)", "SD of the win (units)",
+                   *(f"{level:.0%} range" for level in LEVELS)], ranges,
+         (0, 1, 2, 3, 4, 5), ()),
+        ("p", "Ranges are of the house's win per unit wagered after that many one-unit bets "
+              "(normal approximation)." + (
+                  f" {_ROUGH} fewer than {RARE} hits of the rarest paying line (probability "
+                  f"{_decimal(bet.rarest, 4)}) are expected in that many hands: the range "
+                  "is rough." if any(r.rough for r in bet.win_ranges) else "")),
+    ]
+    blocks += _bet_removal(sheet, bet)
+    return blocks
+
+
+def _short(convention: str) -> str:
+    return convention.split(";")[0]
+
+
+def _bet_removal(sheet: ParSheet, bet: BetPar) -> list[Block]:
+    if not bet.removal:
+        return []
+    ranks = bet.removal[:13]
+    blocks: list[Block] = [
+        ("h3", "Effects of removal"),
+        ("table", ["card removed", *(label for label, _ in ranks)],
+         [["EV change, %", *(_signed_percent(float(e)) for _, e in ranks)]],
+         tuple(range(1, 14)), ())]
+    if len(bet.removal) > 13:
+        rest = bet.removal[13:]
+        blocks.append(("table", ["card removed", *(label for label, _ in rest)],
+                       [["EV change, %", *(_signed_percent(float(e)) for _, e in rest)]],
+                       tuple(range(1, len(rest) + 1)), ()))
+    count = bet.count
+    text = ("The exact change in the bet's EV when one card of that rank (suit, colour) "
+            f"leaves a full shoe of {sheet.odds.shoe}, in percent.")
+    if count is not None and count.level:
+        text += (f" Best balanced count: {count.describe()} (betting correlation "
+                 f"{count.effect_correlation:.3f}")
+        if count.samples:
+            text += (f"; its true count's correlation with the exact EV over {count.samples} "
+                     f"seeded depleted shoes {count.ev_correlation:.3f}")
+        text += ")."
+    text += f" Reproduce: `{sheet.command('removal')}` (exact fractions with `--format json`)."
+    blocks.append(("p", text))
+    return blocks
+
+
+def _drift(sheet: ParSheet) -> list[Block]:
+    run = sheet.drift
+    if run is None:
+        return []
+    rows = [[f"{b.name} (`{b.bet}`)", str(b.window) if b.window else "every hand",
+             _signed_percent(float(b.full_shoe_ev)), _signed_percent(b.mean_ev_in_window),
+             _signed_percent(b.mean_ev_after_window) if b.mean_ev_after_window is not None
+             else "", _signed_percent(b.counter_yield), _signed_percent(b.counter_yield_window)]
+            for b in run.bets]
+    blocks: list[Block] = [
+        ("page", "drift"),
+        ("h2", "Across the shoe", "drift"),
+        ("p", f"{run.shoes:,} seeded {run.decks}-deck shoes (seed {run.seed}) dealt by the "
+              f"profile's procedure; before every hand the exact EV of every bet from the "
+              f"remaining cards. A counter bets when the EV from the cards it has seen is "
+              "positive; the betting windows limit when it may."),
+        ("table", ["bet", "window (hands)", "full-shoe EV %", "mean EV in window %",
+                   "after window %", "counter yield %", "in window %"], rows,
+         (1, 2, 3, 4, 5, 6), ()),
+    ]
+    if sheet.drift_png:
+        blocks.append(("img", f"{run.title}: EV by hand number, betting windows marked",
+                       f"{sheet.stem}-drift.png", sheet.drift_png))
+    blocks.append(("p", f"Reproduce: `{sheet.command('drift')}`."))
+    return blocks
+
+
+def _method(sheet: ParSheet) -> list[Block]:
+    items = [
+        "**House edge**: minus the expected value of one unit staked, pushes counted as "
+        "bets (a push returns the stake and adds nothing).",
+        "**Element of risk**: the expected loss per total money wagered, pushes counted. "
+        "No bet here adds money after the deal (no raise, double or insurance), so it "
+        "equals the house edge; the edge per resolved bet leaves pushes out.",
+        "**Hit frequency**: the probability that the bet pays something.",
+        f"**Volatility index**: z x SD with z = {_decimal(z_value(VOLATILITY_LEVEL), 5)}, the "
+        f"two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
+        "**Ranges of the house's win** after n hands: house edge -/+ z x SD / sqrt(n) per "
+        "unit wagered (central limit theorem), z for 90%, 95% and 99%.",
+        f"**Hands to verify**: the hands a simulator must deal to detect a "
+        f"{RTP_ERROR:.1%} error in the return with a two-sided test at alpha {ALPHA} and "
+        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up.",
+        f"**Counts**: {_short(sheet.odds.convention)}; denominator "
+        f"{sheet.odds.denominator:,}.",
+    ]
+    commands = [f"`{command}`" for _, command in sheet.commands]
+    blocks: list[Block] = [("page", "method"), ("h2", "Method", "method"), ("list", items),
+                           ("h3", "Reproduce every figure"), ("list", commands)]
+    blocks += [("note", note) for note in sheet.notes]
+    return blocks
+
+
+def _blocks(sheet: ParSheet) -> list[Block]:
+    blocks = _head(sheet) + _summary(sheet) + _rules(sheet) + _paytable(sheet)
+    for number, bet in enumerate(sheet.bets, 1):
+        blocks += _bet(sheet, number, bet)
+    return blocks + _drift(sheet) + _method(sheet)
+
+
+# -- the two formats --------------------------------------------------------------------------
+def _markdown(blocks: Sequence[Block]) -> str:
+    out: list[str] = []
+    for block in blocks:
+        kind = block[0]
+        if kind == "h1":
+            out.append(f"# {block[1]}")
+        elif kind == "h2":
+            out.append(f'<a id="{block[2]}"></a>\n\n## {block[1]}')
+        elif kind == "h3":
+            out.append(f"### {block[1]}")
+        elif kind in ("p", "meta"):
+            out.append(block[1])
+        elif kind in ("warn", "note"):
+            out.append(f"> {block[1]}")
+        elif kind == "list":
+            out.append("\n".join(f"- {item}" for item in block[1]))
+        elif kind == "table":
+            rows = [[cell.replace("|", "\\|") for cell in row] for row in block[2]]
+            out.append(table(rows, [h.replace("|", "\\|") for h in block[1]], "markdown"))
+        elif kind == "img":
+            out.append(f"![{block[1]}]({block[2]})")
+    return "\n\n".join(out) + "\n"
+
+
+def _html(blocks: Sequence[Block]) -> str:
+    out: list[str] = []
+    open_page = False
+    for block in blocks:
+        kind = block[0]
+        if kind == "page":
+            if open_page:
+                out.append("</section>")
+            out.append(f'<section class="page" id="page-{block[1]}">')
+            open_page = True
+        elif kind == "h1":
+            out.append(f"<h1>{inline(block[1])}</h1>")
+        elif kind == "h2":
+            out.append(f'<h2 id="{block[2]}">{inline(block[1])}</h2>')
+        elif kind == "h3":
+            out.append(f"<h3>{inline(block[1])}</h3>")
+        elif kind == "p":
+            out.append(f"<p>{inline(block[1])}</p>")
+        elif kind in ("meta", "warn", "note"):
+            out.append(f'<p class="{kind}">{inline(block[1])}</p>')
+        elif kind == "list":
+            out.append("<ul>\n" + "\n".join(f"<li>{inline(item)}</li>" for item in block[1])
+                       + "\n</ul>")
+        elif kind == "table":
+            out.append(html_table(block[2], block[1], block[3], block[4]))
+        elif kind == "img":
+            out.append(f'<p class="figure"><img alt="{inline(block[1])}" '
+                       f'src="{data_uri(block[3])}"></p>')
+    if open_page:
+        out.append("</section>")
+    return "\n".join(out)
+
+
+def render_par(sheet: ParSheet, fmt: str = "html") -> str:
+    """The PAR sheet as one self-contained HTML page (``html``) or Markdown (``markdown``)."""
+    blocks = _blocks(sheet)
+    if fmt == "markdown":
+        return _markdown(blocks)
+    if fmt != "html":
+        raise AnalyzerError(f"a PAR sheet is html or markdown, not {fmt!r}")
+    title = f"PAR sheet: {sheet.profile.title}, {sheet.odds.shoe}"
+    return html_page(title, _html(blocks), _CSS)
+
+
+def par_files(sheet: ParSheet, formats: Sequence[str] = ("html", "markdown")) -> dict[str, bytes]:
+    """The files of a sheet by name: ``<stem>.html``, ``<stem>.md`` and the PNG it links."""
+    files: dict[str, bytes] = {}
+    if "html" in formats:
+        files[f"{sheet.stem}.html"] = render_par(sheet, "html").encode("utf-8")
+    if "markdown" in formats:
+        files[f"{sheet.stem}.md"] = render_par(sheet, "markdown").encode("utf-8")
+        files.update(par_images(sheet))
+    return files
