@@ -135,6 +135,9 @@ class Partial:
     values_only: bool = False
     #: bets left out: they read ranks or suits, which a values-only log does not hold
     skipped_bets: tuple[str, ...] = ()
+    #: SHA-256 of every log file counted here (hex): the same content given again, as a
+    #: copy, in another partial, or beside the partial it made, is refused
+    digests: tuple[str, ...] = ()
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -197,7 +200,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
         sum(i.undelimited_shoes for i in items),
         tuple(dict.fromkeys(note for i in items for note in i.notes)),
         nulls.pop() if nulls else (), any(i.values_only for i in items),
-        tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)))
+        tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)),
+        digests=tuple(d for i in items for d in i.digests))
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:

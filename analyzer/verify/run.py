@@ -20,6 +20,7 @@ and are tested against the full shoe otherwise.
 from __future__ import annotations
 
 import csv
+import hashlib
 import importlib
 import os
 from collections.abc import Sequence
@@ -192,6 +193,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
     _given_once(paths)
     formats = [_format(str(p), options) for p in paths]
+    digests = _counted_once(paths, formats)
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
@@ -232,7 +234,8 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         if (item.profile, item.decks) != (rules.name, model.decks):
             raise AnalyzerError(f"{item.sources[0]}: saved for {item.profile} with "
                                 f"{item.decks} decks, not {rules.name} with {model.decks}")
-    return merge(partials), model
+    merged = merge(partials)
+    return replace(merged, digests=tuple(dict.fromkeys(digests))), model
 
 
 def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
@@ -299,6 +302,32 @@ def _values_only(paths: Sequence[str], formats: Sequence[str | None],
                             "writes cards: verify them separately (a values-only log is "
                             "checked at the level of values)")
     return kinds.get(True) is not None
+
+
+def file_digest(path: str | Path) -> str:
+    """SHA-256 of a file's bytes (hex), read a megabyte at a time."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as stream:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+    except OSError as exc:
+        raise AnalyzerError(f"{path}: cannot read ({exc.strerror})") from None
+    return digest.hexdigest()
+
+
+def _counted_once(paths: Sequence[str], formats: Sequence[str | None]) -> list[str]:
+    """Every log's content hash, refusing content counted twice: a copy of a log, a log a
+    given partial already holds, or two partials holding the same log."""
+    seen: dict[str, str] = {}
+    for path, fmt in zip(paths, formats, strict=True):
+        held = load_partial(path).digests if fmt == "partial" else (file_digest(path),)
+        for digest in held:
+            if digest in seen:
+                raise AnalyzerError(f"{path}: holds the same log content as {seen[digest]} "
+                                    "(its hands would count twice); give each log once")
+            seen[digest] = str(path)
+    return list(seen)
 
 
 def _given_once(paths: Sequence[str]) -> None:

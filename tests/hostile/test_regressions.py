@@ -96,3 +96,22 @@ def test_choice_game_options_are_bounded_before_any_work(args: list[str], messag
     code, output = run(args)
     assert_clean(code, output)
     assert code == 2 and message in output
+
+
+def test_the_same_log_content_is_never_counted_twice(tmp_path: Path) -> None:
+    """A copy of a log, a partial beside its own log, two partials of one log: exit 2."""
+    log = tmp_path / "a.csv"
+    assert run(["simulate", "--decks", "1", "--shoes", "2", "--seed", "5", "--out", str(log),
+                "--log-format", "csv"])[0] == 0
+    copy = tmp_path / "copy.csv"
+    copy.write_bytes(log.read_bytes())
+    partial = tmp_path / "a.partial.json"
+    assert run(["verify", str(log), "--decks", "1", "--partial-out", str(partial)])[0] in (0, 4)
+    twin = tmp_path / "twin.partial.json"
+    twin.write_bytes(partial.read_bytes())
+    for args in ([str(log), str(copy)], [str(partial), str(log)], [str(partial), str(twin)]):
+        code, output = run(["verify", *args, "--decks", "1"])
+        assert_clean(code, output, (2,))
+        assert "holds the same log content as" in output
+    code, output = run(["verify", str(partial), "--decks", "1"])
+    assert code in (0, 4), output
