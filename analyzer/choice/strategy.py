@@ -126,7 +126,7 @@ def _probability(value: Any, where: str) -> Fraction:
         return Fraction(0)
     # no exponents: "1e-999999999" would make the exact arithmetic run for ever
     text = repr(value) if isinstance(value, float) else str(value).strip()
-    if len(text) > 40 or not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", text):
+    if len(text) > 400 or not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", text):
         raise AnalyzerError(f"{where}: {value!r} is not a probability, 'draw' or 'stand'")
     try:
         probability = Fraction(text)
