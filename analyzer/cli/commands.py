@@ -57,7 +57,7 @@ COMMANDS = {
             "PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win "
             "ranges."),
     "tables": ("analyzer.cli.tables:tables",
-               "Write (or check) the published odds tables and their index tables/README.md."),
+               "Write (or check) the published odds tables, PAR sheets and their indexes."),
 }
 
 

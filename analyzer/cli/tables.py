@@ -26,12 +26,12 @@ __all__ = ["tables"]
                    "stale or missing. With --section, only those sections.")
 @click.option("--section", "sections", multiple=True, metavar="NAME",
               help="Only these sections (repeatable): odds, sample-sizes, lucky9, "
-                   "chemin-de-fer, removal, formulas, drift. Other sections' files are kept.")
+                   "chemin-de-fer, removal, formulas, drift, par. Other sections' files are kept.")
 @click.option("--jobs", type=int, default=2, show_default=True,
               help="Worker processes building sections in parallel (1: none).")
 @friendly
 def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> None:
-    """Write (or check) the published odds tables and their index tables/README.md.
+    """Write (or check) the published odds tables, PAR sheets and their indexes.
 
     Only files listed in DIR/.nine-tables-manifest (the files an earlier run wrote) are ever
     replaced or removed; a non-empty folder without one is refused.

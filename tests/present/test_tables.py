@@ -48,6 +48,7 @@ def test_every_shoe_of_punto_banco_is_published(publication: Publication) -> Non
 
 
 def test_every_file_states_profile_shoe_version_and_command(publication: Publication) -> None:
+    assert "index.html" in publication.files
     for path, content in publication.files.items():
         if path == "README.md" or path.endswith(".png"):
             continue
@@ -111,9 +112,12 @@ def test_sample_sizes_follow_the_formula(publication: Publication) -> None:
 
 def test_index_lists_every_file_and_what_is_missing(publication: Publication) -> None:
     index = publication.text("README.md")
+    page = publication.text("index.html")
     for path in publication.files:
         if path != "README.md":
             assert f"({path})" in index, f"{path} not linked from tables/README.md"
+        if path != "index.html":
+            assert f'href="{path}"' in page, f"{path} not linked from tables/index.html"
     for section in publication.sections:
         assert f"## {section.title}" in index
         for reason in section.missing:
@@ -149,6 +153,8 @@ def _stated_command(publication: Publication, path: str) -> str:
         return str(json.loads(text)["command"])
     if path.endswith(".md"):
         return text.split("*command* `", 1)[1].split("`", 1)[0]
+    if path.endswith(".html"):
+        return text.split("command: ", 1)[1].split(" | ", 1)[0]
     return next(line for line in text.splitlines()
                 if line.startswith("# command: "))[len("# command: "):]
 
@@ -195,3 +201,28 @@ def test_the_worker_pool_is_closed_after_a_parallel_build() -> None:
         build_tables(sections=("sample-sizes", "formulas"), profiles=("no-such-profile",),
                      jobs=2)
     assert multiprocessing.active_children() == []
+
+
+def test_every_fixed_tableau_profile_has_a_par_sheet(publication: Publication) -> None:
+    for name in ("punto-banco", "lucky-baccarat", "nine-and-nines", "side-bets",
+                 "ez-baccarat"):
+        for ext in ("html", "md"):
+            assert f"par/{name}-8-decks.{ext}" in publication.files
+    assert not any("lucky9-home" in path or "chemin" in path
+                   for path in publication.files if path.startswith("par/"))
+    # the sheets reuse the other sections' results: the same exact figures and drift plot
+    sheet = publication.text("par/punto-banco-8-decks.md")
+    assert "2,292,252,566,437,888" in sheet and "114753351728/10847218479825" in sheet
+    lucky = publication.text("par/lucky-baccarat-8-decks.md")
+    assert "](../drift/lucky-baccarat-8-decks.png)" in lucky
+    assert "par/lucky-baccarat-8-decks-drift.png" not in publication.files
+    page = publication.text("par/lucky-baccarat-8-decks.html")
+    assert page.count('src="data:image/png;base64,') == 1
+    index = publication.text("index.html")
+    assert 'href="par/nine-and-nines-8-decks.html"' in index and "1261867/7817355" in index
+
+
+def test_the_par_section_alone_makes_the_same_sheets(publication: Publication) -> None:
+    alone = build_tables(sections=("par",), profiles=("punto-banco",))
+    path = "par/punto-banco-8-decks.html"
+    assert alone.files[path] == publication.files[path]

@@ -3,10 +3,11 @@
 Every page is one file: its CSS is inline, its images are ``data:`` URIs, and a
 Content-Security-Policy forbids the browser any other load (no network, no script), so a
 page opens the same offline, from a file, a forge or an e-mail. Text is escaped here and
-nowhere else; a light inline markup (`` `code` `` and ``**strong**``) becomes HTML.
+nowhere else; a light inline markup (`` `code` ``, ``**strong**`` and ``[text](link)``)
+becomes HTML.
 
->>> inline("pays **30** on `4D 5D` & more")
-'pays <strong>30</strong> on <code>4D 5D</code> &amp; more'
+>>> inline("pays **30** on `4D 5D` & [more](odds/a.md)")
+'pays <strong>30</strong> on <code>4D 5D</code> &amp; <a href="odds/a.md">more</a>'
 """
 
 from __future__ import annotations
@@ -65,9 +66,10 @@ def escape(text: str) -> str:
 
 
 def inline(text: str) -> str:
-    """Escaped text with `` `code` `` and ``**strong**`` made HTML."""
+    """Escaped text with `` `code` ``, ``**strong**`` and ``[text](link)`` made HTML."""
     out = escape(text)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', out)
     return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
 
 
@@ -90,13 +92,9 @@ def html_table(rows: Sequence[Sequence[str]], headers: Sequence[str],
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
 
 
-def html_page(title: str, body: str, css: str = "", comment: str = "") -> str:
-    """A whole page: doctype, charset, the CSP, title, inline styles and ``body`` (HTML).
-
-    ``comment`` (provenance) goes in an HTML comment on the line after the doctype.
-    """
-    note = f"<!-- {escape(comment).replace('--', '- -')} -->\n" if comment else ""
-    return (f"<!DOCTYPE html>\n{note}<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+def html_page(title: str, body: str, css: str = "") -> str:
+    """A whole page: doctype, charset, the CSP, title, inline styles and ``body`` (HTML)."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<meta name="generator" content="nine-analyzer {__version__}">\n'

@@ -41,7 +41,11 @@ _ROUGH = "†"
 
 def par_images(sheet: ParSheet) -> dict[str, bytes]:
     """The PNG files the Markdown sheet links (file name -> bytes); the HTML inlines them."""
-    return {f"{sheet.stem}-drift.png": sheet.drift_png} if sheet.drift_png else {}
+    return {_figure(sheet): sheet.drift_png} if sheet.drift_png else {}
+
+
+def _figure(sheet: ParSheet) -> str:
+    return f"{sheet.stem}-drift.png"
 
 
 def _decimal(value: Fraction | float, digits: int = 10) -> str:
@@ -282,7 +286,7 @@ def _drift(sheet: ParSheet) -> list[Block]:
     ]
     if sheet.drift_png:
         blocks.append(("img", f"{run.title}: EV by hand number, betting windows marked",
-                       f"{sheet.stem}-drift.png", sheet.drift_png))
+                       _figure(sheet), sheet.drift_png))
     blocks.append(("p", f"Reproduce: `{sheet.command('drift')}`."))
     return blocks
 
@@ -377,10 +381,15 @@ def _html(blocks: Sequence[Block]) -> str:
     return "\n".join(out)
 
 
-def render_par(sheet: ParSheet, fmt: str = "html") -> str:
-    """The PAR sheet as one self-contained HTML page (``html``) or Markdown (``markdown``)."""
+def render_par(sheet: ParSheet, fmt: str = "html", figure_link: str = "") -> str:
+    """The PAR sheet as one self-contained HTML page (``html``) or Markdown (``markdown``).
+
+    The Markdown links its figure as the file of :func:`par_images`, or ``figure_link``.
+    """
     blocks = _blocks(sheet)
     if fmt == "markdown":
+        if figure_link:
+            blocks = [(*b[:2], figure_link, *b[3:]) if b[0] == "img" else b for b in blocks]
         return _markdown(blocks)
     if fmt != "html":
         raise AnalyzerError(f"a PAR sheet is html or markdown, not {fmt!r}")
@@ -388,12 +397,15 @@ def render_par(sheet: ParSheet, fmt: str = "html") -> str:
     return html_page(title, _html(blocks), _CSS)
 
 
-def par_files(sheet: ParSheet, formats: Sequence[str] = ("html", "markdown")) -> dict[str, bytes]:
-    """The files of a sheet by name: ``<stem>.html``, ``<stem>.md`` and the PNG it links."""
+def par_files(sheet: ParSheet, formats: Sequence[str] = ("html", "markdown"),
+              figure_link: str = "") -> dict[str, bytes]:
+    """The files of a sheet by name: ``<stem>.html``, ``<stem>.md`` and the PNG it links
+    (none when ``figure_link`` names a copy of the figure published elsewhere)."""
     files: dict[str, bytes] = {}
     if "html" in formats:
         files[f"{sheet.stem}.html"] = render_par(sheet, "html").encode("utf-8")
     if "markdown" in formats:
-        files[f"{sheet.stem}.md"] = render_par(sheet, "markdown").encode("utf-8")
-        files.update(par_images(sheet))
+        files[f"{sheet.stem}.md"] = render_par(sheet, "markdown", figure_link).encode("utf-8")
+        if not figure_link:
+            files.update(par_images(sheet))
     return files

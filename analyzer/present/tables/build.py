@@ -19,11 +19,14 @@ from analyzer.present.tables.sections import (
     sample_size_section,
     tableau_profiles,
 )
+from analyzer.present.tables.sheets import par_section, render_index_html
 
 __all__ = ["build_tables", "SECTIONS"]
 
 SECTIONS = ("odds", "sample-sizes", "lucky9", "chemin-de-fer", "removal", "formulas",
-            "drift")
+            "drift", "par")
+#: Built last, in this process, from the other sections' results.
+_LAST = ("par",)
 #: Slowest sections first, so that parallel workers finish together.
 _COST_ORDER = ("removal", "lucky9", "drift", "odds", "chemin-de-fer", "formulas",
                "sample-sizes")
@@ -42,15 +45,23 @@ def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | N
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     chosen = [name for name in SECTIONS if name in sections]
-    if jobs > 1 and len(chosen) > 1:
-        publication = _build_parallel(chosen, profiles, decks, progress, jobs)
+    first = [name for name in chosen if name not in _LAST]
+    if jobs > 1 and len(first) > 1:
+        publication = _build_parallel(first, profiles, decks, progress, jobs)
     else:
         publication = Publication()
-        for name in chosen:
+        for name in first:
+            if progress:
+                progress(name)
+            _build_section(publication, name, profiles, decks)
+    for name in chosen:
+        if name in _LAST:
             if progress:
                 progress(name)
             _build_section(publication, name, profiles, decks)
     publication.files["README.md"] = render_index(publication).encode("utf-8")
+    publication.files["index.html"] = render_index_html(
+        publication, tableau_profiles(profiles)).encode("utf-8")
     publication.complete = len(chosen) == len(SECTIONS) and profiles is None
     return publication
 
@@ -73,6 +84,7 @@ def _add_section(publication: Publication, name: str, profiles: Sequence[str] | 
         "removal": lambda: removal_section(publication, chosen),
         "formulas": lambda: formula_section(publication, chosen),
         "drift": lambda: drift_section(publication, chosen),
+        "par": lambda: par_section(publication, chosen),
     }
     publication.sections.append(builders[name]())
 
@@ -108,5 +120,6 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
     for name in chosen:
         publication.files.update(parts[name].files)
         publication.owner.update(parts[name].owner)
+        publication.results.update(parts[name].results)
         publication.sections += parts[name].sections
     return publication

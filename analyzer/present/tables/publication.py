@@ -57,13 +57,17 @@ class Publication:
     """Every file of ``tables/`` (relative path -> bytes) and the sections that made them.
 
     ``owner`` maps each file to the id of the section that made it (the index files are
-    :data:`INDEX_SECTION`'s); ``complete`` says every section was built.
+    :data:`INDEX_SECTION`'s); ``complete`` says every section was built. ``results`` keeps
+    each analysis by the ``nine`` command that prints it (a plot's PNG bytes by its
+    ``--plot FILE.png`` command), so a later section (the PAR sheets) reuses it; it is
+    never written.
     """
 
     files: dict[str, bytes] = field(default_factory=dict)
     sections: list[Section] = field(default_factory=list)
     owner: dict[str, str] = field(default_factory=dict)
     complete: bool = False
+    results: dict[str, Any] = field(default_factory=dict)
 
     def text(self, path: str) -> str:
         """A text file's contents."""
@@ -101,7 +105,8 @@ def _meta(kind: str, profile: str, shoe: str, command: str) -> dict[str, str]:
 
 def with_header(content: str, ext: str, kind: str, profile: str, shoe: str,
                 command: str, notes: Sequence[str] = ()) -> bytes:
-    """A table's text with its provenance: a header for md/csv, fields for JSON.
+    """A table's text with its provenance: a header for md/csv, a comment after an HTML
+    page's doctype, fields for JSON.
 
     >>> print(with_header("a,b\\n", "csv", "demo", "p", "1 deck", "nine x").decode(), end="")
     # nine-analyzer demo table: profile p, shoe 1 deck, analyzer 0.1.0
@@ -120,6 +125,12 @@ def with_header(content: str, ext: str, kind: str, profile: str, shoe: str,
             merged = {**meta, "data": document}
         return (json.dumps(merged, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     first = f"nine-analyzer {kind} table: profile {profile}, shoe {shoe}, analyzer {__version__}"
+    if ext == "html":  # a comment on the line after the doctype
+        doctype, _, rest = content.partition("\n")
+        comment = " | ".join([first, f"command: {command}",
+                              f"regenerate every table: {GENERATE_COMMAND}", *notes])
+        comment = comment.replace("-->", "--&gt;").replace("--!>", "--!&gt;")
+        return f"{doctype}\n<!-- {comment} -->\n{rest}".encode()
     if ext in ("csv", "txt"):
         lines = [f"# {first}", f"# command: {command}", f"# regenerate every table: "
                  f"{GENERATE_COMMAND}", *(f"# {note}" for note in notes)]
@@ -147,7 +158,9 @@ def render_index(publication: Publication) -> str:
            "fails when anything here is stale or missing (`nine tables --out tables/ "
            "--check` does the same from the command line). Nothing is edited by hand. "
            "`.nine-tables-manifest` lists every generated file with its SHA-256: `nine "
-           "tables` replaces or removes only the files listed there.", "",
+           "tables` replaces or removes only the files listed there. [index.html](index.html) is "
+           "this index as one web page, with every bet's house edge; `par/` holds a PAR sheet "
+           "per profile (HTML to print, Markdown to read here).", "",
            "Each table states its profile, shoe, analyzer version and the single command that "
            "prints it (a header line in Markdown and CSV, the fields `profile`, `shoe`, "
            "`analyzer_version` and `command` in JSON). CSV files start with `#` comment "

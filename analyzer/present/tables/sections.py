@@ -27,6 +27,15 @@ from analyzer.choice.solver import Equilibrium, solve
 from analyzer.choice.table_report import table_report
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
+from analyzer.present.par import (
+    ALPHA,
+    DRIFT_SEED,
+    DRIFT_SHOES,
+    POWER,
+    REMOVAL_SAMPLES,
+    REMOVAL_SEED,
+    RTP_ERROR,
+)
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
 from analyzer.present.report.choice import (
@@ -60,17 +69,13 @@ __all__ = ["ALPHA", "chemin_section", "DECKS", "drift_section", "DRIFT_PROFILES"
 
 #: Deck counts of the odds tables; ``None`` is the infinite deck.
 DECKS: tuple[int | None, ...] = (1, 2, 4, 6, 8, None)
-#: Verification sample sizes: the RTP error to detect, two-sided alpha and power.
-RTP_ERROR = 0.001
-ALPHA = 0.05
-POWER = 0.8
-#: Seeded shoe runs for the drift plots (kept small so ``make tables`` stays fast).
-DRIFT_SHOES = 200
-DRIFT_SEED = 7
+# The verification sample sizes (RTP_ERROR, ALPHA, POWER), the seeded shoe runs of the drift
+# plots (DRIFT_SHOES, DRIFT_SEED: kept small so ``make tables`` stays fast) and the seeded
+# depleted shoes of the removal tables' count correlation (REMOVAL_SAMPLES; the effects are
+# exact, and 2000 samples would take 70 s on the side-bet profiles) are the PAR sheets'
+# (analyzer.present.par), so a PAR sheet reuses these tables' results.
+#: Profiles dealt shoe by shoe for the drift plots.
 DRIFT_PROFILES = ("lucky-baccarat",)
-#: Seeded depleted shoes for the count correlation of the removal tables (the effects
-#: themselves are exact; 2000 samples would take 70 s on the card-level side-bet profiles).
-REMOVAL_SAMPLES = 200
 #: Profiles whose EV formulas in d are published (sympy is slow on large side-bet profiles).
 FORMULA_PROFILES = ("punto-banco",)
 
@@ -117,6 +122,7 @@ def publish(publication: Publication, section: Section, job: Job) -> None:
     except AnalyzerError as exc:
         section.missing.append(f"{job.title}: `{command_text(job.args)}` failed: {exc}")
         return
+    publication.results[command_text(job.args)] = result
     if job.clean is not None:
         texts = {ext: job.clean(text, ext) for ext, text in texts.items()}
     notes = rules_note(job.profile)
@@ -150,7 +156,9 @@ def _publish_plot(publication: Publication, section: Section, job: Job, result: 
             section.missing.append(f"{plot_title}: {exc}")
             return
         publication.files[f"{job.stem}.png"] = Path(target).read_bytes()
-    section.entries.append(Entry(plot_title, command_text([*job.args, "--plot", "FILE.png"]),
+    command = command_text([*job.args, "--plot", "FILE.png"])
+    publication.results[command] = publication.files[f"{job.stem}.png"]
+    section.entries.append(Entry(plot_title, command,
                                  (f"{job.stem}.png",), job.profile, job.shoe))
 
 
@@ -176,6 +184,7 @@ def odds_section(publication: Publication, profiles: Sequence[Profile],
         for n, result in results:
             conventions.add(result.convention)
             args = ["odds", "--profile", profile.name, *shoe_args(n)]
+            publication.results[command_text(args)] = result
             stem = f"odds/{profile.name}/{profile.name}-{shoe_slug(n)}"
             notes = [f"ILLUSTRATIVE: {result.illustrative}"] if result.illustrative else []
             notes += rules_note(profile.name)
@@ -355,12 +364,12 @@ def removal_section(publication: Publication, profiles: Sequence[Profile]) -> Se
         shoe = shoe_label(p.default_decks)
 
         def compute(name: str = p.name, decks: int = p.default_decks) -> Any:
-            return removal_effects(name, decks, REMOVAL_SAMPLES, 1)
+            return removal_effects(name, decks, REMOVAL_SAMPLES, REMOVAL_SEED)
 
         publish(publication, section, Job(
             f"{p.title}, {shoe}",
             ("eor", "--profile", p.name, *shoe_args(p.default_decks), "--samples",
-             str(REMOVAL_SAMPLES), "--seed", "1"),
+             str(REMOVAL_SAMPLES), "--seed", str(REMOVAL_SEED)),
             f"removal/{p.name}-{shoe_slug(p.default_decks)}", p.name, shoe, compute,
             render_removal,
             plot=(f"{p.title}, {shoe}: bar chart of the effects of removal", plot_removal)))
