@@ -17,6 +17,7 @@ becomes a partial directly (:func:`counts_partial`). A replay notes its issues i
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from analyzer.dealing.counts import CountedBet, Counts
 from analyzer.dealing.handlog import PARTIAL_FORMAT, Hand
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import parse_json, read_text
 
 __all__ = ["BetTally", "counts_partial", "Issue", "IssueLog", "LISTED", "load_partial", "merge",
            "Partial", "PARTIAL_FORMAT", "save_partial"]
@@ -215,10 +217,7 @@ def save_partial(partial: Partial, path: str | Path) -> None:
 
 def load_partial(path: str | Path) -> Partial:
     """Read a partial result written by :func:`save_partial`."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise AnalyzerError(f"{path}: cannot read partial result ({exc})") from None
+    data = parse_json(read_text(path), str(path))  # UTF-8, bounded, no NaN or infinity
     if not isinstance(data, dict) or data.get("format") != PARTIAL_FORMAT:
         raise AnalyzerError(f"{path}: not a saved partial result")
     try:
@@ -228,10 +227,55 @@ def load_partial(path: str | Path) -> Partial:
         fields = _tuples({k: v for k, v in data.items()
                           if k not in ("format", "version", "malformed", "violations", "bets")})
         fields["violation_kinds"] = tuple(tuple(kv) for kv in fields["violation_kinds"])
-        return Partial(**fields, malformed=issues["malformed"],
-                       violations=issues["violations"], bets=bets)
+        partial = Partial(**fields, malformed=issues["malformed"],
+                          violations=issues["violations"], bets=bets)
     except (KeyError, TypeError) as exc:
         raise AnalyzerError(f"{path}: malformed partial result ({exc})") from None
+    _check_partial(partial, str(path))
+    return partial
+
+
+def _check_partial(partial: Partial, where: str) -> None:
+    """The schema of a saved partial: counts are whole numbers, none negative, sums finite,
+    variances not negative; the first field that breaks it is named."""
+
+    def count(value: Any, field: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise AnalyzerError(f"{where}: {field}: {value!r} is not a count (a whole number, "
+                                "0 or more)")
+
+    def number(value: Any, field: str, low: float = -math.inf) -> None:
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not math.isfinite(value) or value < low):
+            raise AnalyzerError(f"{where}: {field}: {value!r} is not a finite number"
+                                + (" of 0 or more" if low == 0 else ""))
+
+    for field in ("decks", "hands", "shoes", "whole_shoes", "shoe_aware_hands",
+                  "malformed_count", "violation_count", "undelimited_shoes"):
+        count(getattr(partial, field), field)
+    for i, n in enumerate(partial.card_counts):
+        count(n, f"card_counts[{i}]")
+    for kind, n in partial.violation_kinds:
+        count(n, f"violation_kinds.{kind}")
+    for values, field in ((partial.rank_expected, "rank_expected"),
+                          (partial.rank_covariance, "rank_covariance")):
+        for i, value in enumerate(values):
+            number(value, f"{field}[{i}]")
+    for bet in partial.bets:
+        if not isinstance(bet.id, str) or not bet.id:
+            raise AnalyzerError(f"{where}: bets: a bet without an id")
+        here = f"bets.{bet.id}"
+        for i, n in enumerate(bet.results):
+            count(n, f"{here}.results[{i}]")
+        for field in ("staked_hands", "stake", "stake_squares", "returned"):
+            count(getattr(bet, field), f"{here}.{field}")
+        for values, field in ((bet.expected, "expected"), (bet.covariance, "covariance")):
+            for i, value in enumerate(values):
+                number(value, f"{here}.{field}[{i}]")
+        number(bet.ev_sum, f"{here}.ev_sum")
+        number(bet.money_ev_sum, f"{here}.money_ev_sum")
+        number(bet.variance_sum, f"{here}.variance_sum", 0)
+        number(bet.money_variance_sum, f"{here}.money_variance_sum", 0)
 
 
 def _tuples(fields: dict[str, Any]) -> dict[str, Any]:

@@ -234,6 +234,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         if (item.profile, item.decks) != (rules.name, model.decks):
             raise AnalyzerError(f"{item.sources[0]}: saved for {item.profile} with "
                                 f"{item.decks} decks, not {rules.name} with {model.decks}")
+        ids = [bet.id for bet in item.bets]
+        if ids != [bet.bet.id for bet in model.bets]:
+            raise AnalyzerError(f"{item.sources[0]}: holds the bets {', '.join(ids)}; "
+                                f"{rules.name} has {', '.join(b.bet.id for b in model.bets)}")
     merged = merge(partials)
     return replace(merged, digests=tuple(dict.fromkeys(digests))), model
 
@@ -321,6 +325,8 @@ def _counted_once(paths: Sequence[str], formats: Sequence[str | None]) -> list[s
     given partial already holds, or two partials holding the same log."""
     seen: dict[str, str] = {}
     for path, fmt in zip(paths, formats, strict=True):
+        if fmt is None:
+            continue  # not readable here: the check of the file says why
         held = load_partial(path).digests if fmt == "partial" else (file_digest(path),)
         for digest in held:
             if digest in seen:

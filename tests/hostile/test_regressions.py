@@ -4,7 +4,9 @@ allocation: each is now one error line and exit 2 (nothing of the work started).
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,3 +117,24 @@ def test_the_same_log_content_is_never_counted_twice(tmp_path: Path) -> None:
         assert "holds the same log content as" in output
     code, output = run(["verify", str(partial), "--decks", "1"])
     assert code in (0, 4), output
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d.update(hands=-5), "hands: -5 is not a count"),
+    (lambda d: d["bets"][0].update(id="renamed"), "holds the bets renamed, player, tie"),
+    (lambda d: d["bets"][0].update(variance_sum=-1.0), "variance_sum: -1.0 is not a finite"),
+    (lambda d: d.update(card_counts=[1.5] * 52), "card_counts[0]: 1.5 is not a count"),
+])
+def test_saved_partials_are_checked_against_their_schema(tmp_path: Path, edit: Any,
+                                                         message: str) -> None:
+    log = tmp_path / "a.csv"
+    assert run(["simulate", "--decks", "1", "--shoes", "2", "--seed", "5", "--out", str(log),
+                "--log-format", "csv"])[0] == 0
+    partial = tmp_path / "a.partial.json"
+    assert run(["verify", str(log), "--decks", "1", "--partial-out", str(partial)])[0] in (0, 4)
+    document = json.loads(partial.read_text(encoding="utf-8"))
+    edit(document)
+    partial.write_text(json.dumps(document), encoding="utf-8")
+    code, output = run(["verify", str(partial), "--decks", "1"])
+    assert_clean(code, output, (2,))
+    assert message in output
