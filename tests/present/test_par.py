@@ -30,7 +30,8 @@ def nines() -> ParSheet:
 @pytest.fixture(scope="module")
 def lucky() -> ParSheet:
     # a few shoes stand in for the published 200: the sheet's shape is what is tested
-    return par_sheet("lucky-baccarat", 8, drift=simulate_shoes("lucky-baccarat", 8, 3, 7))
+    return par_sheet("lucky-baccarat", 8, drift=simulate_shoes("lucky-baccarat", 8, 3, 7),
+                     removal=removal_effects("lucky-baccarat", 8, 0))
 
 
 def test_punto_banco_figures_are_the_published_exact_ones(punto: ParSheet) -> None:
