@@ -78,6 +78,8 @@ def read_counts(path: str | Path) -> Counts:
                 raise AnalyzerError(f"bet {bet_id!r}: needs a results object")
             results = tuple((str(k), int_field(v, f"bet {bet_id} result {k}"))
                             for k, v in raw["results"].items())
+            if any(n < 0 for _, n in results) or hands < 0:
+                raise AnalyzerError(f"bet {bet_id!r}: a negative count of hands")
             if sum(n for _, n in results) != hands:
                 raise AnalyzerError(f"bet {bet_id!r}: results add up to "
                                     f"{sum(n for _, n in results)}, not hands = {hands}")

@@ -138,3 +138,12 @@ def test_saved_partials_are_checked_against_their_schema(tmp_path: Path, edit: A
     code, output = run(["verify", str(partial), "--decks", "1"])
     assert_clean(code, output, (2,))
     assert message in output
+
+
+def test_a_counts_file_with_a_negative_count_is_refused(tmp_path: Path) -> None:
+    counts = tmp_path / "totals.json"
+    counts.write_text(json.dumps({"format": "nine-counts", "hands": 10, "bets": {
+        "tie": {"results": {"Tie": -1, "lose": 11}}}}), encoding="utf-8")
+    code, output = run(["verify", str(counts)])
+    assert_clean(code, output, (2,))
+    assert "a negative count of hands" in output
