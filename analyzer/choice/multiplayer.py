@@ -105,12 +105,26 @@ def _remove(counts: Sequence[int], hand: tuple[int, int]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=256)
 def _live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
-    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts``."""
-    if hands == 0:
-        return 1
+    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts`` (every
+    tuple of live holdings at once: ``50**hands`` rows of value usage, in int64)."""
     live = [h for h in HANDS if sum(h) % 10 not in rules.naturals]
-    return sum(_ways(counts, h) * _live_ways(rules, _remove(counts, h), hands - 1)
-               for h in live if _ways(counts, h) > 0)
+    usage = np.zeros((len(live), 10), dtype=np.int64)
+    for i, (a, b) in enumerate(live):
+        usage[i, a] += 1
+        usage[i, b] += 1
+    orders = np.array([1 if a == b else 2 for a, b in live], dtype=np.int64)
+    used = np.zeros((1, 10), dtype=np.int64)
+    order = np.ones(1, dtype=np.int64)
+    for _ in range(hands):
+        used = (used[:, None, :] + usage[None, :, :]).reshape(-1, 10)
+        order = (order[:, None] * orders[None, :]).reshape(-1)
+    n = np.asarray(counts, dtype=np.int64)
+    if 8 * max(sum(counts), 1) ** (2 * hands) >= 2**63:
+        raise AnalyzerError("exact card removal counts deals in int64: the shoe is too large")
+    ways = order.copy()
+    for j in range(2 * hands):  # every product of falling factorials stays below 2**63
+        ways = ways * np.prod(np.where(j < used, n[None, :] - j, 1), axis=1)
+    return int(ways.sum(dtype=object))  # only the final sum as a Python integer
 
 
 def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern]:
