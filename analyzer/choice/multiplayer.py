@@ -38,9 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.choice.cfr import cfr_plus, uniform
+from analyzer.choice.cfr import CfrRun, cfr_plus, uniform
 from analyzer.choice.exact import exact_regrets
+from analyzer.choice.game import build_game
 from analyzer.choice.indifference import SubgameSolution, solve_subgame
+from analyzer.choice.solver import METHOD as HEADS_UP_METHOD
+from analyzer.choice.solver import solve_game
 from analyzer.choice.subgame import (
     LUCKY9,
     MAX_JOINT_SEATS,
@@ -49,7 +52,8 @@ from analyzer.choice.subgame import (
     infinite_subgame,
 )
 from analyzer.errors import AnalyzerError
-from analyzer.rules.choice_rules import HANDS, MAX_PEOPLE, ChoiceRules
+from analyzer.rules.cards import DECK
+from analyzer.rules.choice_rules import DREW, HANDS, MAX_PEOPLE, STOOD, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
@@ -237,7 +241,50 @@ def _finite(rules: ChoiceRules, counts: tuple[int, ...], live: int, by: str,
 def _solved(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> SubgameSolution:
     if shoe.is_infinite and by == "cards":
         return _lifted(rules, key[0])
+    if not shoe.is_infinite and key[0] == 1:
+        found = _heads_up(rules, shoe, key, by)
+        if found is not None:
+            return found
     return solve_subgame(subgame_of(rules, shoe, key, by))
+
+
+def _without_values(shoe: Shoe, holdings: Sequence[tuple[int, int]]) -> Shoe:
+    """``shoe`` less one card of each point value the holdings use (suits do not matter)."""
+    counts = list(shoe.counts)
+    for value in (v for hand in holdings for v in hand):
+        index = next(i for i, card in enumerate(DECK) if card.points == value and counts[i])
+        counts[index] -= 1
+    return Shoe(tuple(counts), label=shoe.describe())
+
+
+def _heads_up(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
+              ) -> SubgameSolution | None:
+    """One live seat at a finite shoe is the heads-up game on the shoe less the naturals:
+    the heads-up solver (linear programs, exact indifference) solves it in milliseconds;
+    the answer is certified again on the subgame. None if it does not certify there."""
+    begin = time.perf_counter()
+    game = subgame_of(rules, shoe, key, by)
+    equilibrium = solve_game(build_game(rules, _without_values(shoe, key[1]), by))
+    seat_draw = {c.label: c.draw for c in equilibrium.player}
+    bank_draw = {(c.label, c.observation): c.draw for c in equilibrium.banker}
+    try:
+        seats = [[[seat_draw[c.label] for c in game.seat_classes]]]
+        bank = [[bank_draw[(c.label, STOOD)], bank_draw[(c.label, DREW)]]
+                for c in game.bank_classes]
+    except KeyError:
+        return None
+    values, regrets, _ = exact_regrets(game, seats, bank)
+    if any(regrets):
+        return None
+    mixed = [(0, 0, i) for i, row in enumerate(seats[0][0]) if 0 < row < 1]
+    mixed += [(1, v, i) for i, row in enumerate(bank) for v in (0, 1) if 0 < row[v] < 1]
+    return SubgameSolution(
+        game=game, seats=tuple(tuple(tuple(r) for r in s) for s in seats),
+        bank=tuple(tuple(r) for r in bank), values=values, regrets=regrets,
+        mixed=tuple(sorted(mixed)), free=(),
+        cfr=CfrRun((), np.zeros(0), 0, 0.0, 0.0, "none: one live seat"), rounds=1,
+        seconds=time.perf_counter() - begin,
+        method=f"{HEADS_UP_METHOD}; certified again on the subgame by exact best responses")
 
 
 def _lifted(rules: ChoiceRules, live: int) -> SubgameSolution:
