@@ -409,12 +409,19 @@ def solve_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
             "equilibria sharing the bank's value; the seats' values can differ between them): "
             "reported is the one whose free unknowns are the simplest fractions within 1/1000 "
             "of the CFR+ average from the uniform start")
-    methods = sorted({r.solution.method for r in results})
+    by_method: dict[str, list[int]] = {}
+    for result in results:
+        by_method.setdefault(result.solution.method, []).append(result.key[0])
+    method = "; ".join(
+        (f"{'subgames' if len(lives) > 1 else 'the subgame'} of "
+         f"{', '.join(map(str, sorted(set(lives))))} live seat"
+         f"{'s' if set(lives) != {1} else ''}: {found}") if len(by_method) > 1 else found
+        for found, lives in by_method.items())
     return TableEquilibrium(
         profile=rules.name, title=title or rules.name,
         shoe=shoe.describe(), by=by, players=players, model=model, exact=exact,
         patterns=tuple(patterns), subgames=tuple(results), values=values,
-        method=methods[0] if len(methods) == 1 else "; ".join(methods),
+        method=method,
         iterations=sum(r.solution.cfr.iterations for r in results),
         seconds=time.perf_counter() - begin, note=note)
 
