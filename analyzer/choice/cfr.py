@@ -56,13 +56,16 @@ def uniform(game: Subgame) -> tuple[list[Array], Array]:
 
 
 def _forced(game: Subgame, seats: list[Array], bank: Array) -> tuple[list[Array], Array]:
-    for c, forced in enumerate(game.seat_forced()):
-        if forced is not None:
-            for s in seats:
-                s[:, c, :] = (1 - forced, forced)
-    for c, forced in enumerate(game.bank_forced()):
-        if forced is not None:
-            bank[c, :, :] = (1 - forced, forced)
+    seat_forced, bank_forced = game.seat_forced(), game.bank_forced()
+    if any(f is not None for f in seat_forced):
+        for c, forced in enumerate(seat_forced):
+            if forced is not None:
+                for s in seats:
+                    s[:, c, :] = (1 - forced, forced)
+    if any(f is not None for f in bank_forced):
+        for c, forced in enumerate(bank_forced):
+            if forced is not None:
+                bank[c, :, :] = (1 - forced, forced)
     return seats, bank
 
 

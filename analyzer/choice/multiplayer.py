@@ -38,9 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.choice.cfr import cfr_plus, uniform
+from analyzer.choice.cfr import CfrRun, cfr_plus, uniform
 from analyzer.choice.exact import exact_regrets
+from analyzer.choice.game import build_game
 from analyzer.choice.indifference import SubgameSolution, solve_subgame
+from analyzer.choice.solver import METHOD as HEADS_UP_METHOD
+from analyzer.choice.solver import solve_game
 from analyzer.choice.subgame import (
     LUCKY9,
     MAX_JOINT_SEATS,
@@ -49,7 +52,8 @@ from analyzer.choice.subgame import (
     infinite_subgame,
 )
 from analyzer.errors import AnalyzerError
-from analyzer.rules.choice_rules import HANDS, MAX_PEOPLE, ChoiceRules
+from analyzer.rules.cards import DECK
+from analyzer.rules.choice_rules import DREW, HANDS, MAX_PEOPLE, STOOD, ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
@@ -105,12 +109,26 @@ def _remove(counts: Sequence[int], hand: tuple[int, int]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=256)
 def _live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
-    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts``."""
-    if hands == 0:
-        return 1
+    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts`` (every
+    tuple of live holdings at once: ``50**hands`` rows of value usage, in int64)."""
     live = [h for h in HANDS if sum(h) % 10 not in rules.naturals]
-    return sum(_ways(counts, h) * _live_ways(rules, _remove(counts, h), hands - 1)
-               for h in live if _ways(counts, h) > 0)
+    usage = np.zeros((len(live), 10), dtype=np.int64)
+    for i, (a, b) in enumerate(live):
+        usage[i, a] += 1
+        usage[i, b] += 1
+    orders = np.array([1 if a == b else 2 for a, b in live], dtype=np.int64)
+    used = np.zeros((1, 10), dtype=np.int64)
+    order = np.ones(1, dtype=np.int64)
+    for _ in range(hands):
+        used = (used[:, None, :] + usage[None, :, :]).reshape(-1, 10)
+        order = (order[:, None] * orders[None, :]).reshape(-1)
+    n = np.asarray(counts, dtype=np.int64)
+    if 8 * max(sum(counts), 1) ** (2 * hands) >= 2**63:
+        raise AnalyzerError("exact card removal counts deals in int64: the shoe is too large")
+    ways = order.copy()
+    for j in range(2 * hands):  # every product of falling factorials stays below 2**63
+        ways = ways * np.prod(np.where(j < used, n[None, :] - j, 1), axis=1)
+    return int(ways.sum(dtype=object))  # only the final sum as a Python integer
 
 
 def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern]:
@@ -223,7 +241,50 @@ def _finite(rules: ChoiceRules, counts: tuple[int, ...], live: int, by: str,
 def _solved(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> SubgameSolution:
     if shoe.is_infinite and by == "cards":
         return _lifted(rules, key[0])
+    if not shoe.is_infinite and key[0] == 1:
+        found = _heads_up(rules, shoe, key, by)
+        if found is not None:
+            return found
     return solve_subgame(subgame_of(rules, shoe, key, by))
+
+
+def _without_values(shoe: Shoe, holdings: Sequence[tuple[int, int]]) -> Shoe:
+    """``shoe`` less one card of each point value the holdings use (suits do not matter)."""
+    counts = list(shoe.counts)
+    for value in (v for hand in holdings for v in hand):
+        index = next(i for i, card in enumerate(DECK) if card.points == value and counts[i])
+        counts[index] -= 1
+    return Shoe(tuple(counts), label=shoe.describe())
+
+
+def _heads_up(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
+              ) -> SubgameSolution | None:
+    """One live seat at a finite shoe is the heads-up game on the shoe less the naturals:
+    the heads-up solver (linear programs, exact indifference) solves it in milliseconds;
+    the answer is certified again on the subgame. None if it does not certify there."""
+    begin = time.perf_counter()
+    game = subgame_of(rules, shoe, key, by)
+    equilibrium = solve_game(build_game(rules, _without_values(shoe, key[1]), by))
+    seat_draw = {c.label: c.draw for c in equilibrium.player}
+    bank_draw = {(c.label, c.observation): c.draw for c in equilibrium.banker}
+    try:
+        seats = [[[seat_draw[c.label] for c in game.seat_classes]]]
+        bank = [[bank_draw[(c.label, STOOD)], bank_draw[(c.label, DREW)]]
+                for c in game.bank_classes]
+    except KeyError:
+        return None
+    values, regrets, _ = exact_regrets(game, seats, bank)
+    if any(regrets):
+        return None
+    mixed = [(0, 0, i) for i, row in enumerate(seats[0][0]) if 0 < row < 1]
+    mixed += [(1, v, i) for i, row in enumerate(bank) for v in (0, 1) if 0 < row[v] < 1]
+    return SubgameSolution(
+        game=game, seats=tuple(tuple(tuple(r) for r in s) for s in seats),
+        bank=tuple(tuple(r) for r in bank), values=values, regrets=regrets,
+        mixed=tuple(sorted(mixed)), free=(),
+        cfr=CfrRun((), np.zeros(0), 0, 0.0, 0.0, "none: one live seat"), rounds=1,
+        seconds=time.perf_counter() - begin,
+        method=f"{HEADS_UP_METHOD}; certified again on the subgame by exact best responses")
 
 
 def _lifted(rules: ChoiceRules, live: int) -> SubgameSolution:
@@ -348,12 +409,19 @@ def solve_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
             "equilibria sharing the bank's value; the seats' values can differ between them): "
             "reported is the one whose free unknowns are the simplest fractions within 1/1000 "
             "of the CFR+ average from the uniform start")
-    methods = sorted({r.solution.method for r in results})
+    by_method: dict[str, list[int]] = {}
+    for result in results:
+        by_method.setdefault(result.solution.method, []).append(result.key[0])
+    method = "; ".join(
+        (f"{'subgames' if len(lives) > 1 else 'the subgame'} of "
+         f"{', '.join(map(str, sorted(set(lives))))} live seat"
+         f"{'s' if set(lives) != {1} else ''}: {found}") if len(by_method) > 1 else found
+        for found, lives in by_method.items())
     return TableEquilibrium(
         profile=rules.name, title=title or rules.name,
         shoe=shoe.describe(), by=by, players=players, model=model, exact=exact,
         patterns=tuple(patterns), subgames=tuple(results), values=values,
-        method=methods[0] if len(methods) == 1 else "; ".join(methods),
+        method=method,
         iterations=sum(r.solution.cfr.iterations for r in results),
         seconds=time.perf_counter() - begin, note=note)
 

@@ -56,15 +56,17 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_toml, read_text
 from analyzer.rules.choice_rules import STOOD, hand_label, parse_hand
 
-__all__ = ["HOUSE_RULE", "Key", "Side", "Strategy", "banker_vector", "check_observations",
-           "context_key", "hand_label", "load_strategy", "parse_strategy", "player_vector",
-           "strategy_text"]
+__all__ = ["HOUSE_RULE", "Key", "MAX_PROBABILITY_TEXT", "Side", "Strategy", "banker_vector",
+           "check_observations", "context_key", "hand_label", "load_strategy", "parse_strategy",
+           "player_vector", "strategy_text"]
 
 #: Which role a strategy is for.
 Side = Literal["player", "banker"]
 #: A ``[draw]`` entry's key: an own total or a two-card holding.
 Key = tuple[str, int] | tuple[str, tuple[int, int]]
 
+#: Longest probability a strategy file may write (digits, a point, a slash).
+MAX_PROBABILITY_TEXT = 200
 #: The common house rule: draw on 4 or less, stand on 5 or more (either side).
 HOUSE_RULE = 'default = "stand"\n[draw]\n"0-4" = "draw"\n'
 
@@ -124,9 +126,11 @@ def _probability(value: Any, where: str) -> Fraction:
         return Fraction(1)
     if value == "stand":
         return Fraction(0)
-    # no exponents: "1e-999999999" would make the exact arithmetic run for ever
+    # no exponents: "1e-999999999" would make the exact arithmetic run for ever; plain digits
+    # are harmless up to a bound that holds the exact equilibria of a 9-person table (about
+    # 75 characters)
     text = repr(value) if isinstance(value, float) else str(value).strip()
-    if len(text) > 400 or not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", text):
+    if len(text) > MAX_PROBABILITY_TEXT or not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", text):
         raise AnalyzerError(f"{where}: {value!r} is not a probability, 'draw' or 'stand'")
     try:
         probability = Fraction(text)

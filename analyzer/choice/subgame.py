@@ -96,15 +96,21 @@ class Subgame:
 
     def seat_forced(self) -> list[int | None]:
         """Per seat class: the rules' forced play (1 draw, 0 stand) or None (a choice)."""
-        action = self.rules.player_action
-        return [None if action(c.total) == "choice" else int(action(c.total) == "draw")
-                for c in self.seat_classes]
+        if "seat forced" not in self._cache:
+            action = self.rules.player_action
+            self._cache["seat forced"] = [None if action(c.total) == "choice"
+                                          else int(action(c.total) == "draw")
+                                          for c in self.seat_classes]
+        return list(self._cache["seat forced"])
 
     def bank_forced(self) -> list[int | None]:
         """Per bank class: the rules' forced play or None."""
-        action = self.rules.banker_action
-        return [None if action(c.total) == "choice" else int(action(c.total) == "draw")
-                for c in self.bank_classes]
+        if "bank forced" not in self._cache:
+            action = self.rules.banker_action
+            self._cache["bank forced"] = [None if action(c.total) == "choice"
+                                          else int(action(c.total) == "draw")
+                                          for c in self.bank_classes]
+        return list(self._cache["bank forced"])
 
     def counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
                        sides: str = "all") -> tuple[list[Array], Array]:
@@ -495,9 +501,16 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
         stock - 1)
     third[..., 0, 1] = (remaining * np.sign(own_total[..., None] - bank_final)).sum(-1) * (
         stock - 1)
-    both = remaining[..., :, None] * (remaining[..., None, :] - np.eye(10, dtype=np.int64))
-    outcome = np.sign(own_final[..., :, None] - bank_final[..., None, :])
-    third[..., 1, 1] = (both * outcome).sum(axis=(-1, -2))
+    # Both draw: sum over distinct third cards t, u of r_t (r_u - [t = u]) sign(...), as
+    # r' S r - sum_t r_t S_tt with S the 10x10 sign matrix of the two hands' totals.
+    signs = np.sign(final[:, None, :, None] - final[None, :, None, :])  # (own, bank, t, u)
+    per_deal = np.transpose(signs, (1, 0, 2, 3))  # (bank, own, t, u)
+    spread = "bgxt,bgtu->bgxu" if live == 2 else "bgt,bgtu->bgu"
+    weighted = np.einsum(spread, remaining, per_deal)
+    diagonal = np.einsum("bgtt->bgt", per_deal)
+    if live == 2:
+        diagonal = diagonal[:, :, None, :]
+    third[..., 1, 1] = (weighted * remaining).sum(-1) - (remaining * diagonal).sum(-1)
     classes = _classes(rules, by)
     index = tuple(next(c for c, cls in enumerate(classes) if h in cls.hands) for h in holdings)
     total_ways = int(ways.sum(dtype=object))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -49,8 +50,9 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bank_contexts", "evaluate_strategies", "evaluate_table", "LUCKY9", "parse_strategy",
-           "seat_contexts", "strategy_rules", "table_strategy_text", "tree_behaviour"]
+__all__ = ["bank_contexts", "bank_plan", "evaluate_strategies", "evaluate_table", "LUCKY9",
+           "parse_strategy", "seat_contexts", "seat_plan", "Situation", "strategy_rules",
+           "table_strategy_text", "tree_behaviour"]
 
 
 def _natural(hand: Any) -> str:
@@ -307,4 +309,92 @@ def _exact_rows(table: TableEquilibrium, pattern: Pattern, side: Side,
         for v in range(solution.game.vectors):
             out.append((bank_contexts(pattern, v)[0],
                         _entries(solution.game.bank_classes, [r[v] for r in solution.bank])))
+    return out
+
+
+# -- plans by situation (strategy cards, JSON) ----------------------------------------------
+@dataclass(frozen=True)
+class Situation:
+    """One thing a side can see, and its play there: ``context`` in the strategy-file
+    syntax, ``sees`` in words, ``draws`` per information class ``(label, total, draw)``."""
+
+    context: str
+    sees: str
+    draws: tuple[tuple[str, int, Fraction], ...]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _earlier_words(choices: str) -> str:
+    if not choices:
+        return "no live seat before you"
+    words = {"D": "drew", "S": "stood"}
+    return "the live seats before you: " + ", ".join(words[c] for c in choices)
+
+
+def seat_plan(table: TableEquilibrium, seat: int) -> list[Situation]:
+    """Everything seat ``seat`` (1-based) can see and its equilibrium play there. At the
+    infinite deck only the live seats matter (a natural seat is out of the hand), so the
+    situations are the earlier live seats' choices and how many live seats follow; at a
+    finite shoe the naturals' point values are named too."""
+    if not 1 <= seat <= table.players:
+        raise AnalyzerError(f"--seat {seat}: the table has seats 1 to {table.players}")
+    out: list[Situation] = []
+    seen: set[str] = set()
+    for pattern in table.patterns:
+        if pattern.bank is not None or pattern.seats[seat - 1] is not None:
+            continue
+        solution = table.solution(pattern.key)
+        position = pattern.live.index(seat - 1)
+        after = len(pattern.live) - position - 1
+        for earlier in range(2**position):
+            if pattern.key[1]:
+                context = seat_contexts(pattern, seat - 1, earlier)[0]
+                naturals = ", ".join(f"seat {j + 1} {hand_label(h)}" for j, h in
+                                     enumerate(pattern.seats) if isinstance(h, tuple))
+                extra = f"; naturals {naturals}"
+            else:
+                context = f"live:{_choices(earlier, position)}+{after}"
+                extra = ""
+            if context in seen:
+                continue
+            seen.add(context)
+            sees = (f"{_earlier_words(_choices(earlier, position))}; "
+                    f"{_plural(after, 'live seat')} after you{extra}")
+            row = solution.seats[position][earlier]
+            out.append(Situation(context, sees, tuple(
+                (c.label, c.total, d) for c, d in zip(solution.game.seat_classes, row,
+                                                      strict=True))))
+    return out
+
+
+def bank_plan(table: TableEquilibrium) -> list[Situation]:
+    """Everything the bank can see -- the live seats' choices (and at a finite shoe the
+    naturals' point values) -- and its equilibrium play there."""
+    out: list[Situation] = []
+    seen: set[str] = set()
+    for pattern in table.patterns:
+        if pattern.bank is not None or not pattern.live:
+            continue
+        solution = table.solution(pattern.key)
+        live = len(pattern.live)
+        for vector in range(2**live):
+            choices = _choices(vector, live)
+            context = (bank_contexts(pattern, vector)[0] if pattern.key[1]
+                       else f"live:{choices}")
+            if context in seen:
+                continue
+            seen.add(context)
+            words = {"D": "drew", "S": "stood"}
+            sees = "the live seats: " + ", ".join(words[c] for c in choices)
+            if pattern.key[1]:
+                sees += "; naturals " + ", ".join(
+                    f"seat {j + 1} {hand_label(h)}" for j, h in enumerate(pattern.seats)
+                    if isinstance(h, tuple))
+            column = [row[vector] for row in solution.bank]
+            out.append(Situation(context, sees, tuple(
+                (c.label, c.total, d) for c, d in zip(solution.game.bank_classes, column,
+                                                      strict=True))))
     return out

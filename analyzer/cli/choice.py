@@ -1,5 +1,5 @@
 """``nine`` commands over the choice games (home Lucky 9, chemin de fer): ``solve``,
-``evaluate`` and ``session``.
+``evaluate``, ``session``, ``advise`` and ``game``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,14 @@ from pathlib import Path
 import click
 
 from analyzer.choice import solver
+from analyzer.choice.advice import advise_bank, advise_seat
+from analyzer.choice.extensive import table_tree, to_efg
 from analyzer.choice.game import build_game
 from analyzer.choice.session import people_from_options, play_session
-from analyzer.choice.strategy import strategy_text
+from analyzer.choice.strategy import load_strategy, strategy_text
 from analyzer.choice.table_report import table_report
+from analyzer.choice.table_strategy import evaluate_strategies, table_strategy_text
+from analyzer.choice.table_summary import summarize_table
 from analyzer.cli.common import (
     DEALING_DECKS,
     FORMAT_OPTION,
@@ -30,11 +34,17 @@ from analyzer.present.report.choice import (
     render_strategy_card,
     render_table_report,
 )
+from analyzer.present.report.lucky9 import (
+    render_advice,
+    render_table_cards,
+    render_table_evaluation,
+    render_table_summary,
+)
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["evaluate", "session", "solve"]
+__all__ = ["advise", "evaluate", "game", "session", "solve"]
 
 #: Most rotations of one session: the ledger of every hand is kept and printed.
 MAX_ROTATIONS = 5_000
@@ -42,81 +52,103 @@ MAX_ROTATIONS = 5_000
 _CHOICE_PROFILE = "A choice-game profile (lucky9-home, chemin-de-fer) or TOML file."
 
 
-def _choice_setup(profile: str, players: int, by: str | None, decks: int | None,
+def _choice_setup(profile: str, by: str | None, decks: int | None,
                   infinite: bool, remove: str, shoe_file: str | None,
                   card_order: str) -> tuple[Profile, ChoiceRules, Shoe, str]:
-    """Profile, rules, shoe and information model for the heads-up commands."""
+    """Profile, rules, shoe and information model for the choice-game commands."""
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
-    if players != 1:
-        raise AnalyzerError(f"--players {players}: only the heads-up game (--players 1) is "
-                            "solved so far")
     shoe = build_shoe(rules_profile.default_decks, decks, infinite, remove, shoe_file,
                       card_order)
     return rules_profile, rules, shoe, by or rules.default_information
 
 
+def _table_by(rules: ChoiceRules, shoe: Shoe, by: str | None) -> str:
+    """A table's information model: as asked, else by total at the infinite deck (where a
+    holding tells nothing more) and the profile's default at a finite shoe."""
+    return by or ("total" if shoe.is_infinite else rules.default_information)
+
+
+def _write(path: str | None, text: str) -> None:
+    if path:
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise AnalyzerError(f"{path}: cannot write ({exc.strerror})") from None
+
+
 @click.command()
 @profile_option("lucky9-home", _CHOICE_PROFILE)
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
-              help="People facing the banker, 1 to 8 (the solver is heads-up: 1).")
+              help="People facing the banker, 1 to 8 (2 to 9 people).")
 @click.option("--by", type=click.Choice(["total", "cards"]), default=None,
-              help="What each side sees of its own hand [default: the profile's].")
+              help="What each side sees of its own hand [default: the profile's; by total at "
+                   "the infinite deck with 2 or more players].")
 @shoe_options
 @FORMAT_OPTION
 @click.option("--card", "as_card", is_flag=True,
-              help="Print table strategy cards (text, markdown or csv) instead.")
+              help="Print strategy cards (text, markdown or csv): one per seat and the bank's.")
 @click.option("--save-player", type=click.Path(dir_okay=False), default=None,
-              help="Write the player's equilibrium strategy file here.")
+              help="Write the players' equilibrium strategy file here (every seat).")
 @click.option("--save-banker", type=click.Path(dir_okay=False), default=None,
               help="Write the banker's equilibrium strategy file here.")
+@click.option("--no-costs", is_flag=True,
+              help="--players 2 or more: skip the exact costs of the simple rules.")
+@click.option("--starts", type=click.IntRange(0, 8), default=0, show_default=True,
+              help="--players 2 or more: also solve from this many seeded random CFR+ starts "
+                   "and report how the seats' values differ between equilibria.")
+@click.option("--dynamics", is_flag=True,
+              help="--players 2 or more: instead, the earlier best-response dynamics from "
+                   "starting strategies (players who do not read later seats' naturals).")
 @click.option("--rounds", type=click.IntRange(1, 1_000), default=4, show_default=True,
-              help="--players 2 or more: rounds of best-response dynamics.")
+              help="--dynamics: rounds of best-response dynamics.")
 @click.option("--player", "player_start", default="house", show_default=True,
-              help="--players 2 or more: every player's starting strategy: a file, 'house' "
-                   "or 'equilibrium' (heads-up).")
+              help="--dynamics: every player's starting strategy: a file, 'house' or "
+                   "'equilibrium' (heads-up).")
 @click.option("--banker", "banker_start", default="house", show_default=True,
-              help="--players 2 or more: the banker's starting strategy: a file, 'house', "
+              help="--dynamics: the banker's starting strategy: a file, 'house', "
                    "'equilibrium' (heads-up) or 'best-response'.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
-              help="--players 3 or more with a finite shoe: simulation seed (estimates).")
+              help="--dynamics with 3 or more players at a finite shoe: simulation seed.")
 @click.option("--own-hand", "own_hand", is_flag=True,
-              help="--players 2 or more: dynamics over players' strategies that see their "
-                   "own hand only (default: also the earlier seats' choices).")
+              help="--dynamics: players' strategies see their own hand only.")
 @friendly
 def solve(profile: str, players: int, by: str | None, decks: int | None, infinite: bool,
           remove: str, shoe_file: str | None, card_order: str, fmt: str, as_card: bool,
-          save_player: str | None, save_banker: str | None, rounds: int, player_start: str,
-          banker_start: str, seed: int, own_hand: bool) -> None:
-    """Exact certified equilibrium of a choice game, one player against the bank.
+          save_player: str | None, save_banker: str | None, no_costs: bool, starts: int,
+          dynamics: bool, rounds: int, player_start: str, banker_start: str, seed: int,
+          own_hand: bool) -> None:
+    """Exact certified equilibrium of a choice game, heads-up or a whole table.
 
-    With --players 2 or more: per-seat values of the starting strategies, the banker's
-    best response, and best-response dynamics with each side's exact regret.
+    With --players 2 or more (home Lucky 9, 3 to 9 people): every seat's and the bank's
+    exact value, the certificate, the bank's edge, the exact cost of simple rules and
+    strategy cards (--card) for each seat and the bank.
     """
-    if players >= 2:
-        table_profile = load_profile(profile)
-        table_rules = table_profile.choice_rules()
-        table_shoe = build_shoe(table_profile.default_decks, decks, infinite, remove, shoe_file,
-                                card_order)
-        report = table_report(table_rules, table_shoe, players,
-                              by or table_rules.default_information, rounds,
-                              table_profile.title, player_start, banker_start, seed=seed,
-                              informed=not own_hand)
+    rules_profile, rules, shoe, information = _choice_setup(
+        profile, by, decks, infinite, remove, shoe_file, card_order)
+    if players >= 2 and dynamics:
+        report = table_report(rules, shoe, players, information, rounds, rules_profile.title,
+                              player_start, banker_start, seed=seed, informed=not own_hand)
         click.echo(render_table_report(report, fmt), nl=False)
         return
-    rules_profile, rules, shoe, information = _choice_setup(
-        profile, players, by, decks, infinite, remove, shoe_file, card_order)
+    if players >= 2:
+        summary = summarize_table(rules, shoe, players, _table_by(rules, shoe, by),
+                                  rules_profile.title, costs=not no_costs and not as_card,
+                                  starts=starts)
+        _write(save_player, table_strategy_text(summary.table, "player"))
+        _write(save_banker, table_strategy_text(summary.table, "banker"))
+        render = render_table_cards if as_card else render_table_summary
+        click.echo(render(summary, fmt), nl=False)
+        return
     result = solver.solve(rules_profile, shoe, information)
     status = ("certified equilibrium" if result.certificate.certified else
               f"NOT certified (best-response gap {result.certificate.gap})")
     note = f"{result.title}, {result.shoe}, by {result.by}: {status}"
     for path, side, choices in ((save_player, "player", result.player),
                                 (save_banker, "banker", result.banker)):
-        if path:
-            Path(path).write_text(strategy_text(side, choices, result.by, note),  # type: ignore[arg-type]
-                                  encoding="utf-8")
-    render = render_strategy_card if as_card else render_equilibrium
-    click.echo(render(result, fmt), nl=False)
+        _write(path, strategy_text(side, choices, result.by, note))  # type: ignore[arg-type]
+    render_heads_up = render_strategy_card if as_card else render_equilibrium
+    click.echo(render_heads_up(result, fmt), nl=False)
 
 
 @click.command()
@@ -126,7 +158,7 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
 @click.option("--banker", "banker_strategy", default="house", show_default=True,
               help="Banker strategy file, 'house' (draw 0-4) or 'equilibrium'.")
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
-              help="People facing the banker, 1 to 8 (heads-up: 1).")
+              help="People facing the banker, 1 to 8 (2 to 9 people).")
 @click.option("--by", type=click.Choice(["total", "cards"]), default=None,
               help="What best responses may see of their own hand [default: the profile's].")
 @shoe_options
@@ -135,9 +167,23 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
 def evaluate(profile: str, player_strategy: str, banker_strategy: str, players: int,
              by: str | None, decks: int | None, infinite: bool, remove: str,
              shoe_file: str | None, card_order: str, fmt: str) -> None:
-    """Exact value of a strategy pair, each side's best response and exploitability."""
+    """Exact value of a strategy pair, each side's best response and exploitability.
+
+    With --players 2 or more: the strategy files (every seat plays the player file) at a
+    whole table, each side's exact value and what it would gain by deviating alone.
+    """
     _, rules, shoe, information = _choice_setup(
-        profile, players, by, decks, infinite, remove, shoe_file, card_order)
+        profile, by, decks, infinite, remove, shoe_file, card_order)
+    if players >= 2:
+        if "equilibrium" in (player_strategy, banker_strategy):
+            raise AnalyzerError("--players 2 or more: give strategy files or 'house'; "
+                                "nine solve --save-player/--save-banker writes the "
+                                "equilibrium's")
+        values = evaluate_strategies(rules, shoe, players, _table_by(rules, shoe, by),
+                                     load_strategy(player_strategy, "player"),
+                                     load_strategy(banker_strategy, "banker"))
+        click.echo(render_table_evaluation(values, fmt), nl=False)
+        return
     result = solver.evaluate_strategies(build_game(rules, shoe, information), player_strategy,
                                         banker_strategy)
     click.echo(render_evaluation(result, fmt), nl=False)
@@ -172,3 +218,85 @@ def session(profile: str, people: int, rotations: int, seed: int, stake: int,
     found = people_from_options(people, players, bankers)
     result = play_session(found, rotations, seed, shoe, rules, stake)
     click.echo(render_session(result, fmt), nl=False)
+
+
+_ADVICE_FORMAT = click.option("--format", "fmt", default="text", show_default=True,
+                              type=click.Choice(["text", "json"]), help="Output format.")
+
+
+@click.command()
+@profile_option("lucky9-home", "A choice-game profile with tables (lucky9-home) or TOML file.")
+@click.option("--people", type=click.IntRange(2, 9), default=None,
+              help="People at the table, banker included (2 to 9) [with --banker: one more "
+                   "than the choices given].")
+@click.option("--seat", type=int, default=None,
+              help="Your seat, 1 = the banker's right [default: the next to choose after "
+                   "--earlier].")
+@click.option("--cards", required=True, metavar="CARDS", help='Your two cards, e.g. "8H 7S".')
+@click.option("--naturals", default="", metavar="SEATS",
+              help="Seats showing a natural: 2,4 or, at a finite shoe, with their cards: "
+                   "2=9H KD,4=5C 4D.")
+@click.option("--earlier", default="", metavar="CHOICES",
+              help="What the seats before yours did: drew,stood,... (naturals as 'natural', "
+                   "or only the live seats).")
+@click.option("--banker", "as_banker", is_flag=True,
+              help="Advice for the bank: give --choices, every seat's natural or choice.")
+@click.option("--choices", default="", metavar="CHOICES",
+              help="--banker: every seat's natural, drew or stood, seat 1 first.")
+@click.option("--by", type=click.Choice(["total", "cards"]), default=None,
+              help="What each side sees of its own hand [default: by total at the infinite "
+                   "deck, by cards at a finite shoe].")
+@click.option("--decks", type=click.IntRange(1, 8), default=None,
+              help="Decks in the shoe [default: the profile's].")
+@click.option("--infinite", is_flag=True, help="The infinite deck.")
+@_ADVICE_FORMAT
+@friendly
+def advise(profile: str, people: int | None, seat: int | None, cards: str, naturals: str,
+           earlier: str, as_banker: bool, choices: str, by: str | None, decks: int | None,
+           infinite: bool, fmt: str) -> None:
+    """The equilibrium's play in one situation and the exact value of each choice.
+
+    For a seat: its cards, the naturals showing and the earlier seats' choices; for the
+    bank (--banker): its cards and every seat's natural or choice. Also the best choice
+    against opponents playing the house rule (draw on 4 or less).
+    """
+    rules_profile = load_profile(profile)
+    rules = rules_profile.choice_rules()
+    shoe = build_shoe(rules_profile.default_decks, decks, infinite, "", None, "rank-first")
+    if as_banker:
+        if earlier:
+            raise AnalyzerError("--banker takes --choices (every seat), not --earlier")
+        advice = advise_bank(rules, shoe, cards, choices, people, naturals, by)
+    else:
+        if choices:
+            raise AnalyzerError("--choices is for --banker; a seat gives --earlier")
+        if people is None:
+            raise AnalyzerError("--people: how many people sit at the table (2 to 9)")
+        advice = advise_seat(rules, shoe, people, cards, seat, naturals, earlier, by)
+    click.echo(render_advice(advice, fmt), nl=False)
+
+
+@click.command()
+@profile_option("lucky9-home", "A choice-game profile with tables (lucky9-home) or TOML file.")
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="People facing the banker, 1 to 8.")
+@click.option("--by", type=click.Choice(["total", "cards"]), default="total",
+              show_default=True, help="What each side sees of its own hand.")
+@click.option("--decks", type=click.IntRange(1, 8), default=None,
+              help="Decks (exact card removal) [default: the infinite deck].")
+@click.option("--export", "export", required=True, type=click.Path(dir_okay=False),
+              metavar="FILE.efg", help="Write the game tree here in Gambit's .efg format.")
+@friendly
+def game(profile: str, players: int, by: str, decks: int | None, export: str) -> None:
+    """Write the extensive form (chance, decisions, information sets) for Gambit.
+
+    Exact rational probabilities and payoffs; third cards, which nobody sees before the
+    showdown, are folded into the payoffs as exact expectations. Whole-table trees grow as
+    10**(people): up to 4 people by total at the infinite deck.
+    """
+    rules = load_profile(profile).choice_rules()
+    shoe = Shoe.infinite() if decks is None else Shoe.decks(decks)
+    tree = table_tree(rules, shoe, players, by)
+    _write(export, to_efg(tree))
+    click.echo(f"wrote {export}: {tree.title}, {tree.graph.number_of_nodes():,} nodes, "
+               f"players {', '.join(tree.players)}")

@@ -40,7 +40,11 @@ COMMANDS = {
     "shoe": ("analyzer.cli.analysis:shoe",
              "Deal shoes by the profile's procedure; exact EV of every bet before every hand."),
     "solve": ("analyzer.cli.choice:solve",
-              "Exact certified equilibrium of a choice game, one player against the bank."),
+              "Exact certified equilibrium of a choice game, heads-up or a whole table."),
+    "advise": ("analyzer.cli.choice:advise",
+               "The equilibrium's play in one situation and the exact value of each choice."),
+    "game": ("analyzer.cli.choice:game",
+             "Write the extensive form (chance, decisions, information sets) for Gambit."),
     "evaluate": ("analyzer.cli.choice:evaluate",
                  "Exact value of a strategy pair, each side's best response and "
                  "exploitability."),

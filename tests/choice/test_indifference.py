@@ -8,6 +8,7 @@ import pytest
 
 from analyzer.choice.cfr import cfr_plus
 from analyzer.choice.indifference import _classify, _search, solve_subgame
+from analyzer.choice.solver import solve
 from analyzer.choice.subgame import LUCKY9, finite_subgame, infinite_subgame
 from analyzer.rules.shoe import Shoe
 
@@ -36,3 +37,14 @@ def test_the_search_finds_a_support_from_the_cells_nearest_indifference() -> Non
     found = _search(game, run, pure, set(), advantages, 0.0)
     assert found is not None and found.certified
     assert found.values == solve_subgame(game, run=run).values
+
+
+def test_cfr_path_agrees_with_the_heads_up_solver_at_a_finite_shoe() -> None:
+    """Tables solve one live seat at a finite shoe with the heads-up LP; the CFR+ path gives
+    the same exact equilibrium."""
+    shoe = Shoe.decks(1)
+    game = finite_subgame(LUCKY9, shoe.value_counts(), 1, "total", "1 deck")
+    found = solve_subgame(game)
+    heads_up = solve("lucky9-home", shoe, "total")
+    assert found.certified
+    assert [found.seats[0][0][i] for i in range(9)] == [p.draw for p in heads_up.player]

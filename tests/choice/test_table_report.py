@@ -15,14 +15,14 @@ from tests.choice.conftest import RULES
 
 def test_cli_solve_players() -> None:
     runner = CliRunner()
-    result = runner.invoke(main, ["solve", "--players", "2", "--infinite", "--rounds", "1",
-                                  "--format", "json"])
+    result = runner.invoke(main, ["solve", "--players", "2", "--infinite", "--dynamics",
+                                  "--rounds", "1", "--format", "json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["estimate"] is False
     assert document["banker_best_response_value"] == "11412480/815730721"
     assert document["dynamics"]["banker_regret"] == document["dynamics"]["largest_regret"]
-    text = runner.invoke(main, ["solve", "--players", "3", "--decks", "1"]).stdout
+    text = runner.invoke(main, ["solve", "--players", "3", "--decks", "1", "--dynamics"]).stdout
     assert "estimate" in text and "ESTIMATE" in text
 
 

@@ -12,7 +12,7 @@ from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 
-MODULES = ("common", "odds", "analysis", "choice", "verify")
+MODULES = ("common", "odds", "analysis", "choice", "lucky9", "verify")
 
 
 def test_the_package_offers_every_renderer_of_its_modules() -> None:

@@ -10,6 +10,8 @@ results, mirroring the library's layers:
 - :mod:`~analyzer.present.report.analysis`: ``nine formula``, ``solve-payout``, ``eor``,
   ``shoe``;
 - :mod:`~analyzer.present.report.choice`: ``nine solve``, ``evaluate``, ``session``;
+- :mod:`~analyzer.present.report.lucky9`: whole home Lucky 9 tables (``nine solve --players
+  N``, its strategy cards, ``nine advise``, ``nine evaluate --players N``);
 - :mod:`~analyzer.present.report.verify`: ``nine verify`` (and its JUnit report).
 """
 
@@ -45,14 +47,26 @@ from analyzer.present.report.common import (
     stable_floats,
     table,
 )
+from analyzer.present.report.lucky9 import (
+    advice_json,
+    clock_rule,
+    render_advice,
+    render_edges,
+    render_table_cards,
+    render_table_evaluation,
+    render_table_summary,
+    table_evaluation_json,
+    table_summary_json,
+)
 from analyzer.present.report.odds import odds_json, render_odds, render_profiles, summary_rows
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
-__all__ = ["COUNTER_RULE", "draw_text", "DYNAMICS_METHOD", "equilibrium_json", "FORMATS",
-           "formula_json", "fraction_text", "json_text", "odds_json", "payout_json",
-           "payout_text", "percent",
-           "removal_json", "render_equilibrium", "render_evaluation", "render_formula",
+__all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "draw_text", "DYNAMICS_METHOD",
+           "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
+           "odds_json", "payout_json", "payout_text", "percent", "removal_json", "render_advice",
+           "render_edges", "render_equilibrium", "render_evaluation", "render_formula",
            "render_junit", "render_odds", "render_payout", "render_profiles", "render_removal",
-           "render_session", "render_shoe", "render_strategy_card", "render_table_report",
+           "render_session", "render_shoe", "render_strategy_card", "render_table_cards",
+           "render_table_evaluation", "render_table_report", "render_table_summary",
            "render_verdict", "session_json", "shoe_json", "stable_floats", "summary_rows", "table",
-           "table_report_json", "verdict_json"]
+           "table_evaluation_json", "table_report_json", "table_summary_json", "verdict_json"]

@@ -89,10 +89,18 @@ def equilibrium_json(result: Any) -> dict[str, Any]:
         },
         "banker": {
             "best_response_value": fraction_text(certificate.banker_best_response),
+            "value": fraction_text(-result.value),
+            "per_stake": fraction_text(-result.value),
             "strategy": [{"hand": c.label, "total": c.total, "observation": c.observation,
                           "draw": fraction_text(c.draw), "forced": c.forced,
                           "relevant": c.relevant} for c in result.banker],
         },
+        # The fields every table size shares (nine solve --players N --format json).
+        "max_regret": fraction_text(max(certificate.player_best_response - result.value,
+                                        result.value - certificate.banker_best_response)),
+        "seats": [{"seat": 1, "value": fraction_text(result.value),
+                   "strategy": [{"hand": c.label, "total": c.total, "hands": list(c.hands),
+                                 "draw": fraction_text(c.draw)} for c in result.player]}],
     }
 
 

@@ -24,7 +24,7 @@ from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
 from analyzer.choice.solver import Equilibrium, solve
-from analyzer.choice.table_report import table_report
+from analyzer.choice.table_summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import (
@@ -38,12 +38,13 @@ from analyzer.present.par import (
 )
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
-from analyzer.present.report.choice import (
-    render_equilibrium,
-    render_strategy_card,
-    render_table_report,
-)
+from analyzer.present.report.choice import render_equilibrium, render_strategy_card
 from analyzer.present.report.common import table
+from analyzer.present.report.lucky9 import (
+    render_edges,
+    render_table_cards,
+    render_table_summary,
+)
 from analyzer.present.report.odds import render_odds, summary_rows
 from analyzer.present.tables.publication import (
     FORMATS,
@@ -284,15 +285,32 @@ def _heads_up(profile: str, decks: int | None,
     return args, cache(lambda: solve(load_profile(profile), _shoe(decks), by))
 
 
+@cache
+def _table(players: int, decks: int | None) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
+    """``nine solve --players N`` (by total) arguments and the call they make, once."""
+    args = ("solve", "--profile", "lucky9-home", "--players", str(players), *shoe_args(decks),
+            "--by", "total")
+
+    def compute() -> TableSummary:
+        profile = load_profile("lucky9-home")
+        return summarize_table(profile.choice_rules(), _shoe(decks), players, "total",
+                               profile.title, costs=players > 1)
+
+    return args, cache(compute)
+
+
 def lucky9_section(publication: Publication) -> Section:
-    """Heads-up home Lucky 9 by total and by cards, its strategy cards, three people."""
+    """Heads-up home Lucky 9 by total and by cards, its strategy cards; certified equilibria,
+    strategy cards and the bank's edge for every table size."""
     section = Section(
         "lucky9", "Home Lucky 9: strategy cards and game values",
         "The exact certified equilibrium of heads-up home Lucky 9 (one player against the "
         "bank): the player's draw probability for every two-card total or holding, the "
         "banker's for every holding x the player's choice (drew / stood), and the game value "
         "for the player per unit staked, with both sides' best-response values (equal values "
-        "prove zero regret).",
+        "prove zero regret). Tables of 3 to 9 people: a certified equilibrium (every side's "
+        "exact regret 0) with each seat's value, the bank's edge, the exact cost of simple "
+        "rules and a strategy card per seat and for the bank.",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
     jobs: list[Job] = []
@@ -312,16 +330,26 @@ def lucky9_section(publication: Publication) -> Section:
                     "lucky9/heads-up-infinite-by-total", "lucky9-home", "infinite deck",
                     compute, render_equilibrium))
 
-    def three_people() -> Any:
-        profile = load_profile("lucky9-home")
-        return table_report(profile.choice_rules(), Shoe.decks(1), 2, "total", rounds=4,
-                            title=profile.title, player_strategy="house",
-                            banker_strategy="house", seed=1, informed=True)
+    sizes: list[tuple[int, int | None]] = [*((n, None) for n in range(2, 9)), (2, 1)]
+    for players, table_decks in sizes:
+        args, summary = _table(players, table_decks)
+        people = players + 1
+        label = shoe_label(table_decks)
+        stem = f"lucky9/{people}-people-{shoe_slug(table_decks)}-by-total"
+        jobs.append(Job(f"{people} people, {label}, by total: certified equilibrium, the "
+                        "bank's edge, simple rules", args, stem, "lucky9-home", label,
+                        summary, render_table_summary, ("md", "json")))
+        cards.append(Job(f"Strategy cards: {people} people, {label}, by total",
+                         (*args, "--card"), f"{stem}-card", "lucky9-home", label, summary,
+                         render_table_cards, ("md", "txt", "csv")))
 
-    jobs.append(Job("Three people (two players and the bank), 1 deck, by total",
-                    ("solve", "--profile", "lucky9-home", "--players", "2", "--decks", "1",
-                     "--by", "total"), "lucky9/three-people-1-deck-by-total", "lucky9-home",
-                    "1 deck", three_people, render_table_report))
+    def edges() -> list[TableSummary]:
+        return [_table(players, None)[1]() for players in range(1, 9)]
+
+    jobs.append(Job("The bank's edge by table size, infinite deck, by total",
+                    ("solve", "--profile", "lucky9-home", "--players", "1..8", "--infinite",
+                     "--by", "total"), "lucky9/bank-edge-by-table-size", "lucky9-home",
+                    "infinite deck", edges, render_edges, ("md", "csv", "json")))
     for job in [*cards, *jobs]:
         publish(publication, section, job)
     return section

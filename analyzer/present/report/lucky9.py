@@ -1,0 +1,350 @@
+"""Rendering whole tables of home Lucky 9: the certified equilibrium (``nine solve --players
+N``), per-seat and bank strategy cards (``--card``), advice (``nine advise``) and strategy
+files evaluated at a table (``nine evaluate --players N``).
+
+A strategy card lists, for one side, what it does on each own total (or holding) in every
+situation it can see -- the earlier live seats' choices and how many live seats follow for a
+seat, the live seats' choices for the bank -- grouped: a play that never changes is written
+once, and a play that changes lists the situations for each action. A mixed play is shown
+as a fraction and a percentage with a way to randomise at the table from a clock.
+
+>>> clock_rule(Fraction(32, 65))
+"draw if the clock's seconds are below 30 (30/60 = 50.0%)"
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from analyzer.errors import AnalyzerError
+from analyzer.present.report.common import fraction_text, percent, stable_floats, table
+
+__all__ = ["advice_json", "clock_rule", "render_advice", "render_edges", "render_table_cards",
+           "render_table_evaluation", "render_table_summary", "table_evaluation_json",
+           "table_summary_json"]
+
+LEGEND = "T = 10, J, Q or K; A = ace; values are per unit staked"
+
+
+def _number(value: Fraction) -> dict[str, Any]:
+    return {"exact": fraction_text(value), "float": float(value)}
+
+
+def clock_rule(draw: Fraction) -> str:
+    """A plain way to draw with probability ``draw`` at the table, from a clock."""
+    seconds = round(60 * draw)
+    if 1 <= seconds <= 59:
+        return (f"draw if the clock's seconds are below {seconds} "
+                f"({seconds}/60 = {100 * seconds / 60:.1f}%)")
+    within = round(3600 * draw)
+    minutes, rest = divmod(within, 60)
+    return (f"draw if the clock's minutes and seconds (mm:ss) are below {minutes:02d}:{rest:02d}"
+            f" ({within}/3600 = {100 * within / 3600:.2f}%)")
+
+
+def _action(draw: Fraction) -> str:
+    if draw == 1:
+        return "draw"
+    if draw == 0:
+        return "stand"
+    return f"draw {draw} ({percent(draw, 1)})"
+
+
+def _ranges(totals: Sequence[int]) -> str:
+    runs: list[list[int]] = []
+    for t in sorted(totals):
+        if runs and t == runs[-1][-1] + 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _card_lines(situations: Sequence[Any]) -> list[str]:
+    """One side's card: fixed plays first (by total), then each varying holding's plays."""
+    labels: list[tuple[str, int]] = []
+    for label, total, _ in situations[0].draws:
+        labels.append((label, total))
+    by_label = {label: [s.draws[i][2] for s in situations] for i, (label, _) in
+                enumerate(labels)}
+    fixed: dict[Fraction, list[tuple[str, int]]] = {}
+    varying = []
+    for label, total in labels:
+        plays = set(by_label[label])
+        if len(plays) == 1:
+            fixed.setdefault(plays.pop(), []).append((label, total))
+        else:
+            varying.append((label, total))
+    lines = []
+    if fixed:
+        parts = []
+        for draw, members in sorted(fixed.items(), key=lambda item: -item[0]):
+            if all(label == str(total) for label, total in members):
+                held = _ranges([total for _, total in members])
+            else:
+                held = ", ".join(label for label, _ in members)
+            parts.append(f"{_action(draw)} on {held}")
+        lines.append("Always: " + "; ".join(parts) + ".")
+    for label, _ in varying:
+        lines.append(f"Holding {label}:")
+        groups: dict[Fraction, list[str]] = {}
+        for situation, draw in zip(situations, by_label[label], strict=True):
+            groups.setdefault(draw, []).append(situation.sees)
+        for draw, where in sorted(groups.items(), key=lambda item: -item[0]):
+            lines.append(f"  {_action(draw)} when")
+            lines += [f"    - {w}" for w in where]
+            if 0 < draw < 1:
+                lines.append(f"    (randomise: {clock_rule(draw)})")
+    return lines
+
+
+def _header(summary: Any) -> str:
+    t = summary.table
+    return (f"{t.title}: {t.players + 1} people ({t.players} player"
+            f"{'s' if t.players != 1 else ''} and the bank), {t.shoe}, by {t.by}")
+
+
+def _certificate(t: Any) -> str:
+    if not t.exact:
+        return f"not certified at this shoe ({t.model})"
+    if t.certified:
+        return "certified equilibrium: every side's exact regret is 0"
+    return (f"NOT certified: largest exact regret {fraction_text(t.max_regret)} "
+            f"(about {float(t.max_regret):.3g}), a certified epsilon")
+
+
+def render_table_cards(summary: Any, fmt: str = "text") -> str:
+    """A strategy card per seat and the bank's card."""
+    if fmt not in ("text", "markdown", "csv"):
+        raise AnalyzerError(f"--card prints text, markdown or csv, not {fmt}")
+    if fmt == "csv":
+        rows = []
+        for side, situations in [*((f"seat {i + 1}", s) for i, s in
+                                   enumerate(summary.seat_plans)), ("bank", summary.bank_plan)]:
+            for situation in situations:
+                for label, total, draw in situation.draws:
+                    rows.append([side, label, total, situation.context, situation.sees,
+                                 _action(draw), fraction_text(draw)])
+        return str(table(rows, ["side", "holding", "total", "context", "sees", "play",
+                                "draw probability"], "csv"))
+    heading = "## " if fmt == "markdown" else ""
+    lines = [f"{'# ' if fmt == 'markdown' else ''}{_header(summary)}", "",
+             f"{_certificate(summary.table)}. Legend: {LEGEND}.", ""]
+    for index, situations in enumerate(summary.seat_plans, start=1):
+        value = summary.table.seat_values[index - 1]
+        lines.append(f"{heading}Seat {index} (value {fraction_text(value)}, about "
+                     f"{percent(value, 3)} of the stake)")
+        lines += _card_lines(situations)
+        lines.append("")
+    lines.append(f"{heading}The bank (value {fraction_text(summary.table.bank_value)}, about "
+                 f"{percent(summary.table.bank_value, 3)} of one stake)")
+    lines += _card_lines(summary.bank_plan)
+    if fmt == "markdown":
+        lines = [line if not line.startswith(("  ", "Always", "Holding")) else
+                 line.replace("    - ", "    * ") for line in lines]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _plan_json(situations: Sequence[Any]) -> dict[str, Any]:
+    base: dict[str, str] = {}
+    counts: dict[tuple[str, Fraction], int] = {}
+    for situation in situations:
+        for label, _, draw in situation.draws:
+            counts[(label, draw)] = counts.get((label, draw), 0) + 1
+    for label, _, _ in situations[0].draws:
+        options = [(n, d) for (lab, d), n in counts.items() if lab == label]
+        base[label] = fraction_text(max(options)[1])
+    out = []
+    for situation in situations:
+        changed = {label: fraction_text(draw) for label, _, draw in situation.draws
+                   if fraction_text(draw) != base[label]}
+        if changed:
+            out.append({"context": situation.context, "sees": situation.sees,
+                        "draw": changed})
+    return {"base": base, "situations": out}
+
+
+def table_summary_json(summary: Any) -> dict[str, Any]:
+    """The JSON document of ``nine solve --players N --format json``."""
+    t = summary.table
+    edge = summary.edge
+    return {
+        "profile": t.profile, "title": t.title, "people": t.players + 1, "players": t.players,
+        "shoe": t.shoe, "by": t.by, "model": t.model, "method": t.method,
+        "iterations": t.iterations, "information": summary.information,
+        "certified": t.certified, "exact": t.exact,
+        "max_regret": fraction_text(t.max_regret), "max_regret_float": float(t.max_regret),
+        "equilibrium": t.note,
+        "seats": [{"seat": i + 1, "value": fraction_text(v), "value_float": float(v),
+                   "regret": fraction_text(r), "strategy": _plan_json(plan)}
+                  for i, (v, r, plan) in enumerate(zip(t.seat_values, t.values.seat_regrets,
+                                                       summary.seat_plans, strict=True))],
+        "banker": {"value": fraction_text(t.bank_value), "value_float": float(t.bank_value),
+                   "per_stake": fraction_text(edge.per_stake),
+                   "per_stake_float": float(edge.per_stake),
+                   "regret": fraction_text(t.values.bank_regret),
+                   "strategy": _plan_json(summary.bank_plan)},
+        "edge": {"total": _number(edge.total), "per_stake": _number(edge.per_stake),
+                 "rotation_banking": _number(edge.rotation_banking),
+                 "rotation_net": _number(edge.rotation_net)},
+        "rules": [{"rule": c.rule.name, "side": c.rule.side, "value": _number(c.value),
+                   "equilibrium": _number(c.equilibrium), "loss": _number(c.loss),
+                   "exploitability": _number(c.exploitability)} for c in summary.costs],
+        "subgames": [{"live": r.key[0], "naturals_out": [list(h) for h in r.key[1]],
+                      "probability": fraction_text(r.probability),
+                      "mixed": len(r.solution.mixed), "free": len(r.solution.free),
+                      "cfr_iterations": r.solution.cfr.iterations,
+                      "rounds": r.solution.rounds, "certified": r.solution.certified,
+                      "max_regret": fraction_text(r.solution.max_regret)}
+                     for r in t.subgames],
+        "alternatives": [{"seed": a.seed, "certified": a.values.max_regret == 0,
+                          "seat_differences": [float(d) for d in a.seat_differences],
+                          "bank_difference": float(a.bank_difference)}
+                         for a in summary.alternatives],
+    }
+
+
+def render_table_summary(summary: Any, fmt: str = "text") -> str:
+    """``nine solve --players N``: certificate, values, edge, rule costs, subgames."""
+    if fmt == "json":
+        return json.dumps(stable_floats(table_summary_json(summary)), indent=2) + "\n"
+    t = summary.table
+    edge = summary.edge
+    seats = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r)]
+             for i, (v, r) in enumerate(zip(t.seat_values, t.values.seat_regrets,
+                                            strict=True))]
+    seats.append(["bank", fraction_text(t.bank_value), percent(t.bank_value, 4),
+                  fraction_text(t.values.bank_regret)])
+    parts = [table(seats, ["side", "value (exact)", "value", "regret"], fmt)]
+    if fmt == "csv":
+        return parts[0]
+    people = t.players + 1
+    edge_rows = [["per hand, all stakes", fraction_text(edge.total), percent(edge.total, 4)],
+                 ["per player stake", fraction_text(edge.per_stake), percent(edge.per_stake, 4)],
+                 [f"per rotation ({people} hands): each person as the bank",
+                  fraction_text(edge.rotation_banking), percent(edge.rotation_banking, 4)],
+                 ["per rotation: each person's net (banks once, sits once in every seat)",
+                  fraction_text(edge.rotation_net), percent(edge.rotation_net, 4)]]
+    parts.append(table(edge_rows, ["the bank's edge", "exact", "about"], fmt))
+    if summary.costs:
+        parts.append(table([[c.rule.side, c.rule.name, percent(c.value, 4),
+                             percent(c.equilibrium, 4), percent(c.loss, 4),
+                             percent(c.exploitability, 4)] for c in summary.costs],
+                           ["side", "simple rule (the others at equilibrium)", "value",
+                            "equilibrium", "loss", "others' gain by best reply"], fmt))
+    parts.append(table([[r.key[0], ", ".join("+".join(map(str, h)) for h in r.key[1]) or "-",
+                         percent(r.probability, 3), len(r.solution.mixed),
+                         len(r.solution.free), r.solution.cfr.iterations,
+                         "yes" if r.solution.certified else
+                         f"no ({float(r.solution.max_regret):.3g})"]
+                        for r in t.subgames],
+                       ["live seats", "naturals out", "played", "mixed cells", "free",
+                        "CFR+ iterations", "certified"], fmt))
+    for alternative in summary.alternatives:
+        spread = max(abs(float(d)) for d in alternative.seat_differences)
+        parts.append(f"Another equilibrium (CFR+ seed {alternative.seed}): "
+                     f"{'certified' if alternative.values.max_regret == 0 else 'not certified'}"
+                     f"; seat values differ by up to {spread:.3g}, the bank's by "
+                     f"{abs(float(alternative.bank_difference)):.3g}\n")
+    head, bullet = ("# ", "- ") if fmt == "markdown" else ("", "")
+    lines = [f"{head}{_header(summary)}", "", f"{bullet}Model: {t.model}.",
+             f"{bullet}Method: {t.method}.", f"{bullet}Information: {summary.information}.",
+             f"{bullet}Certificate: {_certificate(t)}.", f"{bullet}Equilibrium: {t.note}.", "",
+             ""]
+    return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
+
+
+def advice_json(advice: Any) -> dict[str, Any]:
+    """The JSON document of ``nine advise --format json``."""
+    return {
+        "side": advice.side, "people": advice.people, "seat": advice.seat,
+        "cards": advice.cards, "holding": advice.holding, "total": advice.total,
+        "sees": advice.sees, "shoe": advice.shoe, "by": advice.by, "model": advice.model,
+        "certified": advice.certified, "action": advice.action,
+        "draw_probability": fraction_text(advice.draw),
+        "ev_draw": fraction_text(advice.ev_draw), "ev_stand": fraction_text(advice.ev_stand),
+        "margin": fraction_text(advice.margin), "ev_draw_float": float(advice.ev_draw),
+        "ev_stand_float": float(advice.ev_stand), "margin_float": float(advice.margin),
+        "against_house_rule": {"action": advice.house_action,
+                               "ev_draw": fraction_text(advice.house_ev_draw),
+                               "ev_stand": fraction_text(advice.house_ev_stand)},
+        "note": advice.note,
+    }
+
+
+def render_advice(advice: Any, fmt: str = "text") -> str:
+    """``nine advise``: the equilibrium's play and the value of each choice."""
+    if fmt == "json":
+        return json.dumps(stable_floats(advice_json(advice)), indent=2) + "\n"
+    who = f"seat {advice.seat}" if advice.side == "seat" else "the bank"
+    against = "the bank playing the house rule (draw on 4 or less)" if advice.side == "seat" \
+        else "every seat playing the house rule (draw on 4 or less)"
+    lines = [f"{who} of {advice.people} people, {advice.shoe}, by {advice.by}: holding "
+             f"{advice.cards} ({advice.holding}, total {advice.total})",
+             f"sees: {advice.sees}",
+             f"equilibrium play: {_action(advice.draw)}"
+             + (f" -- randomise: {clock_rule(advice.draw)}" if 0 < advice.draw < 1 else ""),
+             f"against the equilibrium: draw {percent(advice.ev_draw, 3)}, stand "
+             f"{percent(advice.ev_stand, 3)}, margin {percent(advice.margin, 3)} "
+             f"({fraction_text(advice.margin)})",
+             f"against {against}: {advice.house_action} (draw "
+             f"{percent(advice.house_ev_draw, 3)}, stand {percent(advice.house_ev_stand, 3)})",
+             f"{'certified equilibrium' if advice.certified else 'not certified: ' + advice.model}"
+             + (f"; {advice.note}" if advice.note else "")]
+    return "\n".join(lines) + "\n"
+
+
+def table_evaluation_json(result: Any) -> dict[str, Any]:
+    """The JSON document of ``nine evaluate --players N --format json``."""
+    return {"seats": [{"seat": i + 1, "value": fraction_text(v), "value_float": float(v),
+                       "regret": fraction_text(r), "regret_float": float(r)}
+                      for i, (v, r) in enumerate(zip(result.seats, result.seat_regrets,
+                                                     strict=True))],
+            "banker": {"value": fraction_text(result.bank), "value_float": float(result.bank),
+                       "regret": fraction_text(result.bank_regret),
+                       "regret_float": float(result.bank_regret)},
+            "max_regret": fraction_text(result.max_regret),
+            "certified": result.max_regret == 0}
+
+
+def render_table_evaluation(result: Any, fmt: str = "text") -> str:
+    """``nine evaluate --players N``: each side's exact value and regret."""
+    if fmt == "json":
+        return json.dumps(stable_floats(table_evaluation_json(result)), indent=2) + "\n"
+    rows = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r),
+             percent(r, 4)] for i, (v, r) in enumerate(zip(result.seats, result.seat_regrets,
+                                                           strict=True))]
+    rows.append(["bank", fraction_text(result.bank), percent(result.bank, 4),
+                 fraction_text(result.bank_regret), percent(result.bank_regret, 4)])
+    body = table(rows, ["side", "value (exact)", "value", "regret (exact)", "regret"], fmt)
+    if fmt == "csv":
+        return body
+    verdict = ("an exact equilibrium: no side gains by deviating" if result.max_regret == 0
+               else f"not an equilibrium: a side gains up to {percent(result.max_regret, 4)}")
+    return body + f"\n{verdict}\n"
+
+
+def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
+    """The bank's edge by table size (one summary per size, smallest first)."""
+    rows = [[s.table.players + 1, s.table.players, fraction_text(s.edge.total),
+             percent(s.edge.total, 4), percent(s.edge.per_stake, 4),
+             percent(s.table.seat_values[0], 4), percent(s.table.seat_values[-1], 4),
+             "yes" if s.table.certified else "no"] for s in summaries]
+    headers = ["people", "players", "bank per hand (exact)", "bank per hand",
+               "bank per player stake", "seat 1", "last seat", "certified"]
+    if fmt == "json":
+        return json.dumps(stable_floats([
+            {"people": s.table.players + 1, "players": s.table.players,
+             "total": _number(s.edge.total), "per_stake": _number(s.edge.per_stake),
+             "seats": [_number(v) for v in s.table.seat_values],
+             "certified": s.table.certified} for s in summaries]), indent=2) + "\n"
+    body = table(rows, headers, fmt)
+    if fmt == "csv":
+        return str(body)
+    return (str(body).rstrip("\n") + "\n\nEach person banks once per rotation of the table: "
+            "it earns the bank's edge then and gives it back across its hands as a player, "
+            "so over whole rotations every person's expected net is 0 when all play the "
+            "equilibrium.\n")
