@@ -126,8 +126,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
 @click.option("--log-format", default=None, type=click.Choice(["jsonl", "csv"]),
               help="Log format [default: from --out's name, else jsonl].")
 @click.option("--inject", "faults", multiple=True,
-              type=click.Choice(["banker-stands", "natural-draw", "wrong-payout", "commission",
-                                 "missing-rank"]),
+              type=click.Choice(list(dealer.FAULTS)),
               help="Break the dealer on purpose (to test a verifier). Repeatable.")
 @friendly
 def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | None,

@@ -7,12 +7,20 @@ told apart from a hand log by :func:`analyzer.dealing.handlog.detect_format`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.dealing.handlog import COUNTS_FORMAT, int_field, open_text
+from analyzer.dealing.dialects import MAX_ID, short
+from analyzer.dealing.handlog import COUNTS_FORMAT
+from analyzer.dealing.records import MAX_DECKS
+from analyzer.dealing.schema import (
+    check_count,
+    check_int,
+    check_object,
+    check_string,
+)
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import parse_json, read_text
 
 __all__ = ["CountedBet", "Counts", "read_counts"]
 
@@ -57,46 +65,48 @@ def read_counts(path: str | Path) -> Counts:
     (how many hands the bet was staked on, each with the same stake) for the RTP test's
     variance; without either, ``nine verify`` tests the RTP from the result counts at unit
     stake instead (a bet staked on only some hands would otherwise look far too steady).
+
+    The file is read through the input layer and every field checked: counts and money
+    are whole numbers from 0, unknown fields are refused (``version``, ``unit``, ``seed``,
+    ``generator`` and ``notes`` may be given), and the profile and deck count, when given,
+    must be the run's (:func:`analyzer.verify.partial.counts_partial`).
     """
-    with open_text(path) as stream:
-        try:
-            data = json.load(stream)
-        except ValueError as exc:
-            raise AnalyzerError(f"{path}: invalid JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != COUNTS_FORMAT:
-        raise AnalyzerError(f'{path}: not an aggregated-counts file (needs "format": '
-                            '"nine-counts")')
     where = str(path)
-    try:
-        hands = int_field(data.get("hands"), "hands")
-        raw_bets = data.get("bets")
-        if not isinstance(raw_bets, dict) or not raw_bets:
-            raise AnalyzerError("bets must be an object of bet id -> counts")
-        bets = []
-        for bet_id, raw in raw_bets.items():
-            if not isinstance(raw, dict) or not isinstance(raw.get("results"), dict):
-                raise AnalyzerError(f"bet {bet_id!r}: needs a results object")
-            results = tuple((str(k), int_field(v, f"bet {bet_id} result {k}"))
-                            for k, v in raw["results"].items())
-            if any(n < 0 for _, n in results) or hands < 0:
-                raise AnalyzerError(f"bet {bet_id!r}: a negative count of hands")
-            if sum(n for _, n in results) != hands:
-                raise AnalyzerError(f"bet {bet_id!r}: results add up to "
-                                    f"{sum(n for _, n in results)}, not hands = {hands}")
-            money = {key: int_field(raw[key], f"bet {bet_id} {key}")
-                     for key in ("stake", "returned", "stake_squares", "staked_hands")
-                     if key in raw}
-            if any(v < 0 for v in money.values()):
-                raise AnalyzerError(f"bet {bet_id!r}: negative money total or hand count")
-            if money.get("staked_hands", 0) > hands:
-                raise AnalyzerError(f"bet {bet_id!r}: staked_hands {money['staked_hands']} "
-                                    f"exceeds hands = {hands}")
-            bets.append(CountedBet(str(bet_id), results, money.get("stake"),
-                                   money.get("returned"), money.get("stake_squares"),
-                                   money.get("staked_hands")))
-        decks = data.get("decks")
-        return Counts(where, data.get("profile"),
-                      int_field(decks, "decks") if decks is not None else None, hands,
-                      tuple(bets))
-    except AnalyzerError as exc:
-        raise AnalyzerError(f"{where}: {exc}") from None
+    data = parse_json(read_text(path), where)
+    if not isinstance(data, dict) or data.get("format") != COUNTS_FORMAT:
+        raise AnalyzerError(f'{where}: not an aggregated-counts file (needs "format": '
+                            '"nine-counts")')
+    fields = check_object(data, where, {
+        "format": "string", "version": lambda v, w, p: check_int(v, w, p, 1, 1),
+        "profile": lambda v, w, p: check_string(v, w, p, 1000),
+        "decks": lambda v, w, p: check_int(v, w, p, 1, MAX_DECKS), "hands": "count",
+        "bets": lambda v, w, p: v, "unit": "string", "seed": "int", "generator": "string",
+        "notes": "string"}, required=("format", "hands", "bets"))
+    hands = fields["hands"]
+    raw_bets = fields["bets"]
+    if not isinstance(raw_bets, dict) or not raw_bets:
+        raise AnalyzerError(f"{where}: bets: must be an object of bet id -> counts")
+    bets = []
+    for bet_id, raw in raw_bets.items():
+        place = f"bets.{short(bet_id)}"
+        if len(bet_id) > MAX_ID:
+            raise AnalyzerError(f"{where}: {place}: a bet id longer than {MAX_ID} characters")
+        bet = check_object(raw, where, {
+            "results": lambda v, w, p: v, "stake": "count", "returned": "count",
+            "stake_squares": "count", "staked_hands": "count"}, required=("results",),
+            path=place)
+        if not isinstance(bet["results"], dict):
+            raise AnalyzerError(f"{where}: {place}.results: must be an object of line name "
+                                "-> hands")
+        results = tuple((check_string(name, where, f"{place}.results", 200),
+                         check_count(n, where, f"{place}.results.{short(name)}"))
+                        for name, n in bet["results"].items())
+        if sum(n for _, n in results) != hands:
+            raise AnalyzerError(f"{where}: bet {bet_id!r}: results add up to "
+                                f"{sum(n for _, n in results)}, not hands = {hands}")
+        if bet.get("staked_hands", 0) > hands:
+            raise AnalyzerError(f"{where}: bet {bet_id!r}: staked_hands "
+                                f"{bet['staked_hands']} exceeds hands = {hands}")
+        bets.append(CountedBet(bet_id, results, bet.get("stake"), bet.get("returned"),
+                               bet.get("stake_squares"), bet.get("staked_hands")))
+    return Counts(where, fields.get("profile"), fields.get("decks"), hands, tuple(bets))

@@ -14,8 +14,13 @@ payout's fraction needs it, so every amount returned is a whole number of minor 
 
 ``faults`` deliberately breaks the dealer, for testing a verifier: ``banker-stands``
 (Banker stands on 5 when Player stood), ``natural-draw`` (Player draws on a natural 8),
-``wrong-payout`` (a Tie pays 9:1), ``commission`` (Banker wins are paid 0.90:1) and
-``missing-rank`` (every seven is taken out of the shoe).
+``wrong-payout`` (a Tie pays 9:1), ``commission`` (Banker wins are paid 0.90:1),
+``missing-rank`` (every seven is taken out of the shoe), and three shuffle faults:
+``repeat-seed`` (every shoe is shuffled by a generator seeded afresh with the run's seed,
+so every shoe repeats the first), ``riffle-3`` (each shoe starts as new decks and gets
+three riffle shuffles instead of a full shuffle) and ``no-shuffle-between-shoes`` (each
+shoe after the first is the last one's cards cut once, not shuffled). A shuffle fault is
+listed in :attr:`SimulationSummary.faulted` as (shoe id, 0) for each shoe it shaped.
 
 >>> import io
 >>> out = io.StringIO()
@@ -35,7 +40,7 @@ from math import lcm
 from typing import IO, Any
 
 from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
-from analyzer.dealing.shuffle import ShoeEnd, burned_cards, shuffled
+from analyzer.dealing.shuffle import ShoeEnd, burned_cards, new_decks, riffled, shuffled
 from analyzer.dealing.writer import LogWriter
 from analyzer.engine.cardbets import card_coup_features
 from analyzer.engine.enumeration import PUNTO_BANCO_NATURALS, coup_features
@@ -45,10 +50,11 @@ from analyzer.rules.bets import net_payout, settle
 from analyzer.rules.cards import DECK
 from analyzer.rules.profile import Profile, Tableau, load_profile
 
-__all__ = ["BASE_STAKE", "FAULTS", "hand_features", "simulate",
+__all__ = ["BASE_STAKE", "FAULTS", "hand_features", "SHUFFLE_FAULTS", "simulate",
            "SimulationSummary", "stakes"]
 
-FAULTS = ("banker-stands", "natural-draw", "wrong-payout", "commission", "missing-rank")
+FAULTS = ("banker-stands", "natural-draw", "wrong-payout", "commission", "missing-rank",
+          "repeat-seed", "riffle-3", "no-shuffle-between-shoes")
 BASE_STAKE = 100
 
 
@@ -146,14 +152,19 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
         writer.header({"profile": profile.name, "decks": decks, "seed": seed,
                        "generator": "nine simulate"})
     base = [c for c in range(52) for _ in range(decks)]
+    fresh = new_decks(decks)
     if "missing-rank" in fault_set:
         base = [c for c in base if CARD_RANK[c] != 7]
+        fresh = [c for c in fresh if CARD_RANK[c] != 7]
     cache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, dict[str, int]]] = {}
     faulted: list[tuple[str, int]] = []
     total_hands = 0
+    deck: list[int] = []
     for shoe_number in range(1, shoes + 1):
         shoe_id = str(shoe_number)
-        deck = shuffled(rng, base)
+        deck = _shuffle(rng, base, fresh, deck, seed, fault_set)
+        if fault_set & SHUFFLE_FAULTS and (shoe_number > 1 or "riffle-3" in fault_set):
+            faulted.append((shoe_id, 0))
         position = burned_cards(deck, procedure.burn)
         burn = tuple(deck[:position])
         ending = ShoeEnd(len(deck), position, procedure.cut_card, procedure.hands_after_cut)
@@ -187,6 +198,23 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
         if writer is not None:
             writer.shoe_end(shoe_id, len(deck) - position)
     return SimulationSummary(shoes, total_hands, seed, tuple(faulted))
+
+
+#: The faults that break the shuffle, not the dealing of a coup.
+SHUFFLE_FAULTS = frozenset({"repeat-seed", "riffle-3", "no-shuffle-between-shoes"})
+
+
+def _shuffle(rng: random.Random, base: list[int], fresh: list[int], last: list[int],
+             seed: int, faults: frozenset[str]) -> list[int]:
+    """The next shoe's order: a full shuffle, or as a shuffle fault makes it."""
+    if "repeat-seed" in faults:
+        return shuffled(random.Random(seed), base)
+    if "riffle-3" in faults:
+        return riffled(rng, fresh, 3)
+    if "no-shuffle-between-shoes" in faults and last:
+        cut = rng.randrange(1, len(last))
+        return last[cut:] + last[:cut]
+    return shuffled(rng, base)
 
 
 def _settle_hand(profile: Profile, player: tuple[int, ...], banker: tuple[int, ...],

@@ -36,7 +36,8 @@ from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import BetTally, IssueLog, Partial
 from analyzer.verify.replay import Payouts, Settler
-from analyzer.verify.shoes import ShoeTracker
+from analyzer.verify.shoes import ShoeTracker, shoe_composition
+from analyzer.verify.shuffle import ShuffleTally
 
 __all__ = ["check_file", "check_header", "Tally", "value_profile"]
 
@@ -135,7 +136,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
         else None
     moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
-    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values)
+    shuffle = ShuffleTally(model, shoe_composition(model, values), values)
+    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add)
     tally = Tally(model, settler)
     windows = dict(model.profile.procedure.windows)
     # the hot loop: bound names
@@ -220,7 +222,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    tuple(shoes.card_counts), *_rank_moments(moments),
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else (),
-                   values_only=values, skipped_bets=options.skip_bets)
+                   values_only=values, skipped_bets=options.skip_bets,
+                   shuffle=shuffle.sums())
 
 
 def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:

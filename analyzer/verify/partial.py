@@ -17,20 +17,32 @@ becomes a partial directly (:func:`counts_partial`). A replay notes its issues i
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial as bind
 from pathlib import Path
 from typing import Any
 
 from analyzer.dealing.counts import CountedBet, Counts
 from analyzer.dealing.handlog import PARTIAL_FORMAT, Hand
+from analyzer.dealing.records import MAX_DECKS
+from analyzer.dealing.schema import (
+    check_count,
+    check_int,
+    check_list,
+    check_number,
+    check_object,
+    check_string,
+)
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
+from analyzer.rules.profile import load_profile
+from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
 
-__all__ = ["BetTally", "counts_partial", "Issue", "IssueLog", "LISTED", "load_partial", "merge",
-           "Partial", "PARTIAL_FORMAT", "save_partial"]
+__all__ = ["BetTally", "check_against", "counts_partial", "Issue", "IssueLog", "LISTED",
+           "load_partial", "merge", "Partial", "PARTIAL_FORMAT", "partial_from_json",
+           "save_partial"]
 
 #: How many violations and malformed records are listed (all are counted).
 LISTED = 100
@@ -140,6 +152,8 @@ class Partial:
     #: SHA-256 of every log file counted here (hex): the same content given again, as a
     #: copy, in another partial, or beside the partial it made, is refused
     digests: tuple[str, ...] = ()
+    #: the shuffle sums of the whole shoes (None: no hand log)
+    shuffle: ShuffleSums | None = None
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -203,7 +217,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
         tuple(dict.fromkeys(note for i in items for note in i.notes)),
         nulls.pop() if nulls else (), any(i.values_only for i in items),
         tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)),
-        digests=tuple(d for i in items for d in i.digests))
+        digests=tuple(d for i in items for d in i.digests),
+        shuffle=merge_sums([i.shuffle for i in items]))
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
@@ -216,74 +231,138 @@ def save_partial(partial: Partial, path: str | Path) -> None:
 
 
 def load_partial(path: str | Path) -> Partial:
-    """Read a partial result written by :func:`save_partial`."""
-    data = parse_json(read_text(path), str(path))  # UTF-8, bounded, no NaN or infinity
+    """Read a partial result written by :func:`save_partial`, through the input layer, every
+    field checked (types, lengths, signs, finite numbers; unknown fields refused)."""
+    where = str(path)
+    data = parse_json(read_text(path), where)
     if not isinstance(data, dict) or data.get("format") != PARTIAL_FORMAT:
-        raise AnalyzerError(f"{path}: not a saved partial result")
-    try:
-        issues = {key: tuple(Issue(**item) for item in data[key])
-                  for key in ("malformed", "violations")}
-        bets = tuple(BetTally(**_tuples(bet)) for bet in data["bets"])
-        fields = _tuples({k: v for k, v in data.items()
-                          if k not in ("format", "version", "malformed", "violations", "bets")})
-        fields["violation_kinds"] = tuple(tuple(kv) for kv in fields["violation_kinds"])
-        partial = Partial(**fields, malformed=issues["malformed"],
-                          violations=issues["violations"], bets=bets)
-    except (KeyError, TypeError) as exc:
-        raise AnalyzerError(f"{path}: malformed partial result ({exc})") from None
-    _check_partial(partial, str(path))
-    return partial
+        raise AnalyzerError(f"{where}: not a saved partial result")
+    return partial_from_json(data, where)
 
 
-def _check_partial(partial: Partial, where: str) -> None:
-    """The schema of a saved partial: counts are whole numbers, none negative, sums finite,
-    variances not negative; the first field that breaks it is named."""
-
-    def count(value: Any, field: str) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise AnalyzerError(f"{where}: {field}: {value!r} is not a count (a whole number, "
-                                "0 or more)")
-
-    def number(value: Any, field: str, low: float = -math.inf) -> None:
-        if (isinstance(value, bool) or not isinstance(value, int | float)
-                or not math.isfinite(value) or value < low):
-            raise AnalyzerError(f"{where}: {field}: {value!r} is not a finite number"
-                                + (" of 0 or more" if low == 0 else ""))
-
-    for field in ("decks", "hands", "shoes", "whole_shoes", "shoe_aware_hands",
-                  "malformed_count", "violation_count", "undelimited_shoes"):
-        count(getattr(partial, field), field)
-    for i, n in enumerate(partial.card_counts):
-        count(n, f"card_counts[{i}]")
-    for kind, n in partial.violation_kinds:
-        count(n, f"violation_kinds.{kind}")
-    for values, field in ((partial.rank_expected, "rank_expected"),
-                          (partial.rank_covariance, "rank_covariance")):
-        for i, value in enumerate(values):
-            number(value, f"{field}[{i}]")
-    for bet in partial.bets:
-        if not isinstance(bet.id, str) or not bet.id:
-            raise AnalyzerError(f"{where}: bets: a bet without an id")
-        here = f"bets.{bet.id}"
-        for i, n in enumerate(bet.results):
-            count(n, f"{here}.results[{i}]")
-        for field in ("staked_hands", "stake", "stake_squares", "returned"):
-            count(getattr(bet, field), f"{here}.{field}")
-        for values, field in ((bet.expected, "expected"), (bet.covariance, "covariance")):
-            for i, value in enumerate(values):
-                number(value, f"{here}.{field}[{i}]")
-        number(bet.ev_sum, f"{here}.ev_sum")
-        number(bet.money_ev_sum, f"{here}.money_ev_sum")
-        number(bet.variance_sum, f"{here}.variance_sum", 0)
-        number(bet.money_variance_sum, f"{here}.money_variance_sum", 0)
+def _issue(value: Any, where: str, path: str) -> Issue:
+    fields = check_object(value, where, {
+        "source": "string", "line": "count", "shoe": lambda v, w, p: check_string(v, w, p, 200),
+        "hand": lambda v, w, p: None if v is None else check_int(v, w, p),
+        "kind": lambda v, w, p: check_string(v, w, p, 100), "message": "string"}, path=path)
+    return Issue(**fields)
 
 
-def _tuples(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+def _hex_digest(value: Any, where: str, path: str) -> str:
+    text = check_string(value, where, path, 64)
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise AnalyzerError(f"{where}: {path}: must be a SHA-256 digest (64 hex digits)")
+    return text
+
+
+def _floats(value: Any, where: str, path: str) -> tuple[float, ...]:
+    return check_list(value, where, path, check_number)
+
+
+def _bet(value: Any, where: str, path: str) -> BetTally:
+    fields = check_object(value, where, {
+        "id": lambda v, w, p: check_string(v, w, p, 100),
+        "results": lambda v, w, p: check_list(v, w, p, check_count, limit=1 << 16),
+        "staked_hands": "count", "stake": "count", "stake_squares": "count",
+        "returned": "count", "expected": _floats, "covariance": _floats,
+        "ev_sum": "number", "variance_sum": lambda v, w, p: check_number(v, w, p, 0.0),
+        "money_ev_sum": "number",
+        "money_variance_sum": lambda v, w, p: check_number(v, w, p, 0.0)}, path=path)
+    k = len(fields["results"])
+    if len(fields["expected"]) not in (0, k) or len(fields["covariance"]) not in (0, k * k):
+        raise AnalyzerError(f"{where}: {path}: expected and covariance must hold {k} and "
+                            f"{k * k} numbers (or none)")
+    return BetTally(**fields)
+
+
+def partial_from_json(data: dict[str, Any], where: str) -> Partial:
+    """A :class:`Partial` from its saved JSON document, every field checked."""
+    listed = bind(check_list, limit=LISTED)
+    texts = bind(check_list, item=check_string)
+    fields = check_object(data, where, {
+        "format": "string", "version": lambda v, w, p: check_int(v, w, p, 1, 1),
+        "profile": lambda v, w, p: check_string(v, w, p, 1000),
+        "decks": lambda v, w, p: check_int(v, w, p, 1, MAX_DECKS),
+        "model": lambda v, w, p: check_string(v, w, p, choices=("independent", "shoe")),
+        "sources": texts, "hands": "count", "shoes": "count", "whole_shoes": "count",
+        "shoe_aware_hands": "count", "malformed_count": "count",
+        "malformed": lambda v, w, p: listed(v, w, p, item=_issue),
+        "violation_count": "count",
+        "violations": lambda v, w, p: listed(v, w, p, item=_issue),
+        "violation_kinds": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: (
+            check_string(x[0], w2, f"{p2}[0]", 100), check_count(x[1], w2, f"{p2}[1]"))
+            if isinstance(x, list) and len(x) == 2 else check_list(x, w2, p2, check_count,
+                                                                   (2,))),
+        "bets": lambda v, w, p: check_list(v, w, p, _bet, limit=1000),
+        "card_counts": lambda v, w, p: check_list(v, w, p, check_count, (0, 52)),
+        "rank_expected": lambda v, w, p: check_list(v, w, p, check_number, (0, 10, 13)),
+        "rank_covariance": lambda v, w, p: check_list(v, w, p, check_number, (0, 100, 169)),
+        "counts_only": "bool", "undelimited_shoes": "count", "notes": texts,
+        "bet_nulls": texts, "values_only": "bool", "skipped_bets": texts,
+        "digests": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: _hex_digest(
+            x, w2, p2)),
+        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p)},
+        required=("format", "version", "profile", "decks", "model", "sources", "hands",
+                  "bets"))
+    del fields["format"], fields["version"]
+    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+    issues = fields.get("malformed", ()), fields.get("violations", ())
+    counted = fields.get("malformed_count", 0), fields.get("violation_count", 0)
+    if any(len(listed_) > count for listed_, count in zip(issues, counted, strict=True)):
+        raise AnalyzerError(f"{where}: more issues listed than counted")
+    if fields.get("whole_shoes", 0) > fields.get("shoes", 0) or \
+            fields.get("shoe_aware_hands", 0) > fields["hands"]:
+        raise AnalyzerError(f"{where}: whole_shoes or shoe_aware_hands exceed shoes or hands")
+    settled = {sum(bet.results) for bet in fields["bets"]}
+    if len(settled) > 1 or any(n > fields["hands"] for n in settled):
+        raise AnalyzerError(f"{where}: the bets' result counts must add up to the same "
+                            f"number of hands, at most hands = {fields['hands']}")
+    expected, covariance = fields.get("rank_expected", ()), fields.get("rank_covariance", ())
+    if len(covariance) != len(expected) ** 2:
+        raise AnalyzerError(f"{where}: rank_covariance must hold {len(expected) ** 2} "
+                            "numbers")
+    return Partial(**{"shoes": 0, "whole_shoes": 0, "shoe_aware_hands": 0,
+                      "malformed_count": 0, "malformed": (), "violation_count": 0,
+                      "violations": (), "violation_kinds": (), "card_counts": (),
+                      **fields})
+
+
+def check_against(item: Partial, model: Model) -> None:
+    """A partial result (saved, or from counts) fits the run's model: the same bets in the
+    same order, each with its number of result lines."""
+    if (item.profile, item.decks) != (model.profile.name, model.decks):
+        raise AnalyzerError(f"{item.sources[0] if item.sources else '?'}: saved for "
+                            f"{item.profile} with {item.decks} decks, not "
+                            f"{model.profile.name} with {model.decks}")
+    ids = [b.id for b in item.bets]
+    known = [b.bet.id for b in model.bets]
+    if ids != known:
+        unknown = sorted(set(ids) - set(known))
+        detail = f"unknown bet {unknown[0]!r}" if unknown else f"bets {ids} not {known}"
+        raise AnalyzerError(f"{item.sources[0] if item.sources else '?'}: {detail} for "
+                            f"profile {model.profile.name!r}")
+    for tally, bet in zip(item.bets, model.bets, strict=True):
+        if len(tally.results) != len(bet.labels):
+            raise AnalyzerError(f"{item.sources[0] if item.sources else '?'}: bet "
+                                f"{tally.id!r} has {len(tally.results)} result counts, the "
+                                f"profile's {len(bet.labels)}")
 
 
 def counts_partial(counts: Counts, model: Model) -> Partial:
-    """A partial result from an aggregated-counts file (no replay, no card tests)."""
+    """A partial result from an aggregated-counts file (no replay, no card tests); its
+    profile and deck count, when given, must be the run's."""
+    if counts.decks is not None and counts.decks != model.decks:
+        raise AnalyzerError(f"{counts.path}: counted with {counts.decks} decks, verifying "
+                            f"against {model.decks} (give --decks {counts.decks})")
+    if counts.profile is not None and counts.profile != model.profile.name:
+        try:
+            same = load_profile(counts.profile).name == model.profile.name
+        except AnalyzerError:
+            same = False
+        if not same:
+            raise AnalyzerError(f"{counts.path}: counted for profile {counts.profile!r}, "
+                                f"verifying against {model.profile.name!r} (give --profile "
+                                f"{counts.profile})")
     bets = []
     by_id = {b.id: b for b in counts.bets}
     unknown = set(by_id) - {m.bet.id for m in model.bets}

@@ -46,7 +46,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import read_lines
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
-from analyzer.verify.partial import Partial, counts_partial, load_partial, merge
+from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
 __all__ = ["collect", "verify_logs", "Work"]
@@ -231,13 +231,8 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         partials = [_check_one(w._replace(shoe_aware=False, exact_card_bets=True))
                     for w in work]
     for item in partials:
-        if (item.profile, item.decks) != (rules.name, model.decks):
-            raise AnalyzerError(f"{item.sources[0]}: saved for {item.profile} with "
-                                f"{item.decks} decks, not {rules.name} with {model.decks}")
-        ids = [bet.id for bet in item.bets]
-        if ids != [bet.bet.id for bet in model.bets]:
-            raise AnalyzerError(f"{item.sources[0]}: holds the bets {', '.join(ids)}; "
-                                f"{rules.name} has {', '.join(b.bet.id for b in model.bets)}")
+        check_against(item, model)
+    _shoes_once(partials)
     merged = merge(partials)
     return replace(merged, digests=tuple(dict.fromkeys(digests))), model
 
@@ -334,6 +329,25 @@ def _counted_once(paths: Sequence[str], formats: Sequence[str | None]) -> list[s
                                     "(its hands would count twice); give each log once")
             seen[digest] = str(path)
     return list(seen)
+
+
+def _shoes_once(partials: Sequence[Partial]) -> None:
+    """No whole shoe (by its content hash) is in two inputs: the same shoes given twice in
+    other files (a CSV and a JSON Lines copy of one run, a partial beside a log it holds)
+    would count twice. Exact up to :data:`~analyzer.verify.shuffle.SKETCH` whole shoes per
+    input; beyond, each input's smallest hashes are compared (a bottom-k sketch), which
+    still finds an input held whole in another."""
+    owner: dict[int, str] = {}
+    for item in partials:
+        if item.shuffle is None:
+            continue
+        name = item.sources[0] if len(item.sources) == 1 else f"the partial of {item.sources[0]}"
+        for key in item.shuffle.sketch:
+            other = owner.setdefault(key, name)
+            if other != name:
+                raise AnalyzerError(f"{other} and {name} hold the same shoe (a whole shoe "
+                                    "dealt card for card alike): the same run given twice? "
+                                    "give each once")
 
 
 def _given_once(paths: Sequence[str]) -> None:

@@ -308,22 +308,19 @@ class ShoeTracker:
                 self.card_counts[c] += 1
             whole_sequence = shoe.sequence
         else:
+            hand_cards = _dealt_cards(shoe.hand_records)
             if shoe.hand_records:
-                self._check_composition(shoe, undelimited)
-            whole_sequence = shoe.sequence
-            if self.on_whole_shoe is not None and shoe.tracking and shoe.whole:
-                whole_sequence = shoe.sequence + list(chain.from_iterable(
-                    map(_dealt_order, shoe.hand_records)))
+                self._check_composition(shoe, undelimited, hand_cards)
+            whole_sequence = shoe.sequence + hand_cards
         if self.on_whole_shoe is not None and shoe.whole and shoe.tracking \
                 and not undelimited and whole_sequence:
             self.on_whole_shoe(whole_sequence)
 
-    def _check_composition(self, shoe: OpenShoe, undelimited: bool) -> None:
+    def _check_composition(self, shoe: OpenShoe, undelimited: bool,
+                           hand_cards: list[int]) -> None:
         """Independent model: the kept hands of a closing shoe against its composition."""
         records = shoe.hand_records
-        cards = np.fromiter(chain.from_iterable(h.player + h.banker for h in records),
-                            dtype=np.int64)
-        dealt = np.bincount(cards, minlength=52)
+        dealt = np.bincount(np.asarray(hand_cards, dtype=np.int64), minlength=52)
         total = dealt + np.array(shoe.counts)  # burns were counted by take()
         excess = [] if undelimited else np.flatnonzero(
             total > np.array(self.composition)).tolist()
@@ -350,3 +347,13 @@ def _dealt_order(hand: Hand) -> tuple[int, ...]:
     if len(player) >= 2 and len(banker) >= 2:
         return (player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:])
     return player + banker
+
+
+def _dealt_cards(records: list[Hand]) -> list[int]:
+    """The cards of a shoe's hands in the order they left it (one pass, no call per hand
+    unless a hand has fewer than two cards)."""
+    try:
+        return [c for h in records for c in (h.player[0], h.banker[0], h.player[1],
+                                              h.banker[1], *h.player[2:], *h.banker[2:])]
+    except IndexError:
+        return list(chain.from_iterable(map(_dealt_order, records)))

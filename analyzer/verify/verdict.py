@@ -43,6 +43,8 @@ from analyzer.engine.shoe_aware import (
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Bet
 from analyzer.verify.partial import BetTally, Issue, Partial
+from analyzer.verify.shoes import shoe_composition
+from analyzer.verify.shuffle import shuffle_tests
 from analyzer.verify.statistics import (
     SMALL_EXPECTED,
     detectable_error,
@@ -260,6 +262,18 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
                         "shoe-aware model (needs each shoe's cards in dealt order)"]
     elif partial.hands:
         tests.extend(_card_tests(partial, model, shoe_model))
+    if partial.shuffle is not None:
+        composition = shoe_composition(model, partial.values_only)
+        tests.extend(StatisticalTest(f"shuffle: {name}", None, method, statistic, df, p)
+                     for name, method, statistic, df, p in shuffle_tests(
+                         partial.shuffle, model, composition))
+        if partial.shuffle.shoes == 0:
+            unsupported.append("shuffle tests (repeated shoes, order carried over, "
+                               "under-shuffling): they need whole shoes, and the logs hold "
+                               "none")
+        elif partial.values_only:
+            unsupported.append("rising sequences (shuffle test): the log holds point values "
+                               "only, so a card's successor cannot be told")
     if partial.values_only:
         unsupported.append("card-level tests (ranks among tens and faces, suits): the log "
                            "holds point values only")

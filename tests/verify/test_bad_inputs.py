@@ -8,6 +8,7 @@ import gzip
 import json
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,3 +187,72 @@ def test_a_header_for_another_profile_or_deck_count_stops_the_run(tmp_path: Path
     late.write_text(banker_hand('{"banker": [100, 195]}')
                     + '{"type": "header", "profile": "punto-banco"}\n', encoding="utf-8")
     malformed_report([str(late)], 2, "a header record must be the first record")
+
+
+@pytest.fixture(scope="module")
+def saved_partial(tmp_path_factory: pytest.TempPathFactory, clean_log: Path) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("partial") / "clean.json"
+    code, _, _ = cli("verify", str(clean_log), "--partial-out", str(path))
+    assert code in (0, 1)
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document
+
+
+@pytest.mark.parametrize(("change", "needle"), [
+    (lambda d: d.update(hands="many"), "hands: must be a whole number"),
+    (lambda d: d["bets"][0]["results"].__setitem__(0, -1), "bets[0].results[0]: must be a "
+                                                           "whole number from 0"),
+    (lambda d: d["bets"][0].update(ev_sum=True), "bets[0].ev_sum: must be a finite number"),
+    (lambda d: d["bets"][0].update(id="bankr"), "unknown bet 'bankr'"),
+    (lambda d: d["bets"][1]["results"].append(0), "expected and covariance must hold 4"),
+    (lambda d: d.update(stray=1), "stray: unknown field"),
+    (lambda d: d.update(card_counts=[1, 2, 3]), "card_counts: must hold 0 or 52 items"),
+    (lambda d: d.update(decks=6), "saved for punto-banco with 6 decks"),
+    (lambda d: d.update(model="magic"), "model: must be one of independent, shoe"),
+    (lambda d: d["shuffle"].update(pairs=-5), "shuffle.pairs: must be a whole number"),
+    (lambda d: d.pop("bets"), "missing field 'bets'"),
+    (lambda d: d["violations"].append(d["violations"][0] if d["violations"] else 7),
+     "violations[0]"),
+])
+def test_partial_files_of_the_wrong_shape_are_refused(saved_partial: dict[str, Any],
+                                                       tmp_path: Path, change: Any,
+                                                       needle: str) -> None:
+    document = json.loads(json.dumps(saved_partial))
+    change(document)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    one_line_error([str(path)], str(path), needle)
+
+
+def test_partial_files_with_nan_or_no_object_are_refused(saved_partial: dict[str, Any],
+                                                         tmp_path: Path) -> None:
+    path = tmp_path / "nan.json"
+    path.write_text(json.dumps(saved_partial).replace('"ev_sum": ', '"ev_sum": NaN, "x": ',
+                                                      1), encoding="utf-8")
+    one_line_error([str(path)], str(path), "not a finite number")
+    listed = tmp_path / "list.json"
+    listed.write_text('["nine-partial", 1]', encoding="utf-8")
+    one_line_error([str(listed)], str(listed), "not a saved partial result")
+
+
+@pytest.mark.parametrize(("bets", "extra", "needle"), [
+    ({"tie": {"results": {"Tie": -1, "lose": 11}}}, {}, "must be a whole number from 0"),
+    ({"tie": {"results": {"Tie": 1, "lose": 9}, "stake": 10.5}}, {}, "stake: must be a whole"),
+    ({"tie": {"results": {"Tie": 1, "lose": 9}, "stakes": 100}}, {}, "stakes: unknown field"),
+    ({"tye": {"results": {"Tie": 1, "lose": 9}}}, {}, "bet 'tye' is not in profile"),
+    ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"profile": "lucky-baccarat"},
+     "counted for profile 'lucky-baccarat'"),
+    ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"decks": 6}, "counted with 6 decks"),
+    ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"hands": True}, "hands: must be a whole"),
+    ([1, 2], {}, "bets: must be an object"),
+])
+def test_counts_files_are_checked_field_by_field(tmp_path: Path, bets: Any,
+                                                 extra: dict[str, Any], needle: str) -> None:
+    path = tmp_path / "totals.json"
+    path.write_text(json.dumps({"format": "nine-counts", "hands": 10, "bets": bets, **extra}),
+                    encoding="utf-8")
+    one_line_error([str(path)], str(path), needle)
+    nan = tmp_path / "nan.json"
+    nan.write_text('{"format": "nine-counts", "hands": 10, "bets": {"tie": {"results": '
+                   '{"Tie": 1, "lose": 9}, "stake": NaN}}}', encoding="utf-8")
+    one_line_error([str(nan)], str(nan), "not a finite number")
