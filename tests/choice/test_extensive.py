@@ -96,7 +96,7 @@ def _gambit_missing() -> bool:
 
 
 @pytest.mark.skipif(_gambit_missing(), reason="pygambit is not installed (pip install "
-                    "pygambit, part of the dev extra); the Gambit cross-check needs it")
+                    "nine-analyzer[test]); the Gambit cross-check needs it")
 @pytest.mark.parametrize(("shoe", "by"), [(Shoe.infinite(), "total"), (Shoe.decks(1), "cards")])
 def test_gambit_confirms_the_heads_up_value_and_zero_regret(tmp_path: Path, shoe: Shoe,
                                                             by: str) -> None:
