@@ -501,7 +501,7 @@ def shuffle_tests(sums: ShuffleSums, model: Model,
     if sums.carry_pairs:
         run = CARRY_RUN_VALUES if sums.values else CARRY_RUN
         tests.append(("shoe order carried over",
-                      f"runs of {run} {'values' if sums.values else 'cards'} found in the "
+                      f"blocks of {run} {'values' if sums.values else 'cards'} found in the "
                       f"previous shoe, Poisson (mean {sums.carry_expected:.3g})",
                       float(sums.carry_runs), None,
                       _poisson_p(sums.carry_runs, sums.carry_expected)))
