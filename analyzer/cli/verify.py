@@ -7,17 +7,22 @@ from __future__ import annotations
 import glob
 import sys
 from pathlib import Path
+from typing import IO, NoReturn
 
 import click
 
+from analyzer.choice.session import people_from_options
+from analyzer.choice.table_log import deal_table
 from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.verify import render_junit, render_verdict
+from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.verdict import check_levels, finish
+from analyzer.verify.table import verify_table_logs
+from analyzer.verify.verdict import Verdict, check_levels, finish
 
 __all__ = ["expand_logs", "simulate", "verify"]
 
@@ -84,12 +89,17 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               help="How a fractional payout (e.g. 5% commission) may be paid in whole minor "
                    "units: down (the house keeps the fraction), nearest (halves up), or "
                    "either neighbouring unit.")
+@click.option("--player", "player_strategy", default=None, metavar="FILE",
+              help="A game of choices: the players' strategy file (or house) to test their "
+                   "choices against.")
+@click.option("--banker", "banker_strategy", default=None, metavar="FILE",
+              help="A game of choices: the bank's strategy file (or house).")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
            log_format: str, partial_out: str | None, dask_address: str | None,
-           rounding: str) -> None:
+           rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 
     LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
@@ -99,13 +109,25 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     check_levels(alpha, detect)
+    rules = load_profile(profile)
+    if rules.tableau is None:  # a game of choices: its own replay and tests
+        verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
+                                    banker_strategy, alpha)
+        _report(verdict, fmt, junit)
+    if player_strategy is not None or banker_strategy is not None:
+        raise AnalyzerError(f"--player/--banker: profile {rules.name!r} has a fixed tableau "
+                            "(no choices to test)")
     options = LogOptions(log_format, parse_column_options(columns),
                          card_order, rounding, cards)  # type: ignore[arg-type]
     partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:
         save_partial(partial, partial_out)
-    verdict = finish(partial, model, alpha, detect, require_power)
+    _report(finish(partial, model, alpha, detect, require_power), fmt, junit)
+
+
+def _report(verdict: Verdict, fmt: str, junit: str | None) -> NoReturn:
+    """Print the verdict (and the JUnit report) and exit with its code."""
     click.echo(render_verdict(verdict, fmt), nl=False)
     if junit:
         try:
@@ -128,18 +150,47 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
 @click.option("--inject", "faults", multiple=True,
               type=click.Choice(list(dealer.FAULTS)),
               help="Break the dealer on purpose (to test a verifier). Repeatable.")
+@click.option("--people", type=click.IntRange(2, 9), default=None,
+              help="A game of choices: people at the table, the bank rotating (each shoe "
+                   "deals one hand).")
+@click.option("--player", "players", multiple=True, metavar="FILE",
+              help="A game of choices: a player strategy file (or house), once for everyone "
+                   "or once per person.")
+@click.option("--banker", "bankers", multiple=True, metavar="FILE",
+              help="A game of choices: a bank strategy file (or house), once for everyone "
+                   "or once per person.")
 @friendly
 def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | None,
-             log_format: str | None, faults: tuple[str, ...]) -> None:
+             log_format: str | None, faults: tuple[str, ...], people: int | None,
+             players: tuple[str, ...], bankers: tuple[str, ...]) -> None:
     """Deal real shoes (shuffle, burn, cut card) and write a hand log with bets and payouts."""
     fmt = log_format or ("csv" if out and out.lower().endswith(".csv") else "jsonl")
+    rules = load_profile(profile)
+    if rules.tableau is None:
+        if faults:
+            raise AnalyzerError("--inject: the faults break a fixed tableau's dealer")
+        table = people_from_options(people or rules.choice_rules().people[0], players,
+                                    bankers)
+        if fmt != "jsonl":
+            raise AnalyzerError("a game of choices is logged as JSON Lines (--log-format jsonl)")
+
+        def deal(stream: IO[str]) -> str:
+            result = deal_table(rules, table, shoes, seed, stream, decks)
+            return f"{result.hands:,} hands at a table of {len(result.people)}"
+    else:
+        if people is not None or players or bankers:
+            raise AnalyzerError(f"--people/--player/--banker: profile {rules.name!r} has a "
+                                "fixed tableau (no choices)")
+
+        def deal(stream: IO[str]) -> str:
+            summary = dealer.simulate(rules, decks, shoes, seed, stream, fmt, faults)
+            return f"{summary.hands:,} hands in {summary.shoes:,} shoes"
     if out is None:
-        summary = dealer.simulate(profile, decks, shoes, seed, sys.stdout, fmt, faults)
+        deal(sys.stdout)
     else:
         try:
             with open(out, "w", encoding="utf-8", newline="") as stream:
-                summary = dealer.simulate(profile, decks, shoes, seed, stream, fmt, faults)
+                dealt = deal(stream)
         except OSError as exc:
             raise AnalyzerError(f"{out}: cannot write log ({exc.strerror})") from None
-        click.echo(f"{summary.hands:,} hands in {summary.shoes:,} shoes written to {out} "
-                   f"(seed {seed})", err=True)
+        click.echo(f"{dealt} written to {out} (seed {seed})", err=True)

@@ -103,6 +103,7 @@ from analyzer.dealing.records import (
     new_hand,
     outcome_table,
     split_text,
+    table_record,
 )
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.errors import AnalyzerError
@@ -282,6 +283,12 @@ def _read_jsonl(path: str | Path, options: LogOptions,
                     if outcome is not None else None,
                     bets_field(bets) if bets is not None else (), player_values,
                     banker_values))
+            elif kind == "table":
+                if cards is None:
+                    values = options.cards == "values"
+                    cards = card_cache(options.notation(values))
+                    yield LogStart(number, values)
+                yield table_record(data, number, cards.parse)
             elif kind == "shoe":
                 decks = data.get("decks")
                 burn = data.get("burn")

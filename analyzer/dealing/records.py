@@ -17,6 +17,7 @@ analyzer.errors.AnalyzerError: hand: an integer of 101 digits (at most 100)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, short
@@ -25,9 +26,12 @@ from analyzer.inputs import MAX_DIGITS
 
 __all__ = ["bets_field", "BIG", "csv_bets", "Hand", "Header", "header_record", "id_field",
            "int_field", "LogStart", "make_hand", "MAX_DECKS", "new_hand", "outcome_table",
-           "Problem", "Record", "ShoeEnd", "ShoeStart", "split_text"]
+           "Problem", "Record", "ShoeEnd", "ShoeStart", "split_text", "table_record", "TableHand",
+           "TableSeat", "MAX_PEOPLE"]
 
 MAX_DECKS = 10_000
+#: Most people round a table of a game of choices (a log's header and hands).
+MAX_PEOPLE = 9
 
 
 class Hand(NamedTuple):
@@ -83,11 +87,35 @@ class ShoeEnd(NamedTuple):
 
 
 class Header(NamedTuple):
-    """A JSON Lines log's header: the profile and deck count it was written for, if given."""
+    """A JSON Lines log's header: the profile and deck count it was written for, and the
+    people round the table in seat order (a game of choices), if given."""
 
     line: int
     profile: str | None
     decks: int | None
+    people: tuple[str, ...] = ()
+
+
+class TableSeat(NamedTuple):
+    """One player's hand at a table of a game of choices: who, the cards in dealt order,
+    the stake against the bank and everything returned (0 on a loss, the stake on a push)."""
+
+    person: str
+    cards: tuple[int, ...]
+    stake: int
+    returned: int
+
+
+class TableHand(NamedTuple):
+    """One hand of a game of choices (home Lucky 9, chemin de fer): who holds the bank, each
+    player's hand in seat order from the banker's right, and the bank's cards."""
+
+    line: int
+    shoe: str
+    hand: int
+    banker: str
+    seats: tuple[TableSeat, ...]
+    bank: tuple[int, ...]
 
 
 class LogStart(NamedTuple):
@@ -105,7 +133,7 @@ class Problem(NamedTuple):
     message: str
 
 
-Record = Hand | ShoeStart | ShoeEnd | Header | LogStart | Problem
+Record = Hand | TableHand | ShoeStart | ShoeEnd | Header | LogStart | Problem
 
 def int_field(value: Any, name: str) -> int:
     """An integer field of a record (an int or its text, at most
@@ -193,7 +221,39 @@ def header_record(data: dict[str, Any], number: int) -> Header:
     if decks is not None and not 1 <= decks <= MAX_DECKS:
         raise AnalyzerError(f"header field 'decks' must be from 1 to {MAX_DECKS:,}, "
                             f"got {decks}")
-    return Header(number, data.get("profile"), decks)
+    people = data.get("people", [])
+    if not isinstance(people, list) or len(people) > MAX_PEOPLE or not all(
+            isinstance(p, str) and 0 < len(p) <= MAX_ID for p in people) \
+            or len(set(people)) != len(people):
+        raise AnalyzerError(f"header field 'people' must be a list of at most {MAX_PEOPLE} "
+                            f"different names, got {short(people)}")
+    return Header(number, data.get("profile"), decks, tuple(people))
+
+
+def table_record(data: dict[str, Any], number: int,
+                 parse: Callable[[Any, str], tuple[int, ...]]) -> TableHand:
+    """A hand of a game of choices, its fields checked (``parse`` reads a cards field)."""
+    seats_raw = data.get("seats")
+    if not isinstance(seats_raw, list) or not 1 <= len(seats_raw) < MAX_PEOPLE:
+        raise AnalyzerError(f"seats must be a list of 1 to {MAX_PEOPLE - 1} players, got "
+                            f"{short(seats_raw)}")
+    seats = []
+    for i, raw in enumerate(seats_raw):
+        if not isinstance(raw, dict) or "cards" not in raw:
+            raise AnalyzerError(f"seats[{i}] must be an object with person, cards, stake "
+                                "and returned")
+        stake = int_field(raw.get("stake", 0), f"seats[{i}].stake")
+        returned = int_field(raw.get("returned", 0), f"seats[{i}].returned")
+        if stake < 0 or returned < 0:
+            raise AnalyzerError(f"seats[{i}]: negative stake or amount returned")
+        seats.append(TableSeat(id_field(raw.get("person"), f"seats[{i}].person"),
+                               parse(raw["cards"], f"seats[{i}].cards"), stake, returned))
+    if "bank" not in data:
+        raise AnalyzerError("missing field 'bank' (the bank's cards)")
+    return TableHand(number, id_field(data.get("shoe"), "shoe"),
+                     int_field(data.get("hand"), "hand"),
+                     id_field(data.get("banker"), "banker"), tuple(seats),
+                     parse(data["bank"], "bank"))
 
 
 def outcome_table(draw_is_tie: bool) -> dict[str, str]:

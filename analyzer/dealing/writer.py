@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from analyzer.dealing.handlog import CARD_TEXT, card_text
@@ -63,6 +63,19 @@ class LogWriter:
         if burn:
             record["burn"] = [card_text(c) for c in burn]
         self._line(record)
+
+    def table(self, shoe: str, number: int, banker: str,
+              seats: Sequence[tuple[str, Sequence[int], int, int]], bank: Sequence[int]) -> None:
+        """One hand of a game of choices (JSON Lines only): the banker, each seat's
+        (person, cards, stake, returned) from the banker's right, the bank's cards."""
+        if self._csv is not None:
+            raise AnalyzerError("a game of choices is logged as JSON Lines (--log-format "
+                                "jsonl)")
+        self._line({"type": "table", "shoe": shoe, "hand": number, "banker": banker,
+                    "seats": [{"person": person, "cards": [CARD_TEXT[c] for c in cards],
+                               "stake": stake, "returned": returned}
+                              for person, cards, stake, returned in seats],
+                    "bank": [CARD_TEXT[c] for c in bank]})
 
     def shoe_end(self, shoe: str, cards_left: int) -> None:
         """A shoe closes (JSON Lines only)."""
