@@ -34,19 +34,33 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import IO
 
-from analyzer.choice.multiplayer import Pattern
+from analyzer.choice.multiplayer import Pattern, solve_table
 from analyzer.choice.plans import NATURAL, summary_observation
 from analyzer.choice.session import Person
-from analyzer.choice.strategy import Strategy
-from analyzer.choice.table_strategy import bank_contexts, seat_contexts
+from analyzer.choice.strategy import Side, Strategy, load_strategy, parse_strategy
+from analyzer.choice.table_strategy import bank_contexts, seat_contexts, table_strategy_text
 from analyzer.dealing.dialects import CARD_VALUE
 from analyzer.dealing.writer import LogWriter
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import STOOD, ChoiceRules
 from analyzer.rules.profile import Profile
+from analyzer.rules.shoe import Shoe
 
 __all__ = ["bank_draw", "deal_order", "deal_table", "natural", "seat_draw", "seating",
-           "settle", "TableDeal"]
+           "settle", "table_people", "table_strategy", "TableDeal"]
+
+
+def table_strategy(rules: ChoiceRules, name: str, side: Side, players: int) -> Strategy:
+    """A strategy by name: a file, ``house``, or ``equilibrium`` -- home Lucky 9's certified
+    equilibrium for ``players`` players at the infinite deck by total (the published
+    tables; at a finite shoe an approximation), written and read as a strategy file."""
+    if name != "equilibrium":
+        return load_strategy(name, side)
+    if rules.banker_sees != "choice":
+        raise AnalyzerError(f"--{side} equilibrium: only for home Lucky 9; for "
+                            f"{rules.name}, write it with nine solve --save-{side}")
+    text = table_strategy_text(solve_table(rules, Shoe.infinite(), players, "total"), side)
+    return parse_strategy(text, f"equilibrium ({players} players)", side)
 
 
 def natural(rules: ChoiceRules, cards: Sequence[int]) -> bool:
@@ -149,6 +163,24 @@ class TableDeal:
     hands: int
     people: tuple[str, ...]
     seed: int
+
+
+def table_people(rules: ChoiceRules, count: int, players: Sequence[str],
+                 bankers: Sequence[str]) -> list[Person]:
+    """The people at a table: strategies (files, ``house`` or ``equilibrium``) given once
+    for everyone or once per person (``house`` when none)."""
+    def pick(values: Sequence[str], option: str) -> list[str]:
+        if not values:
+            return ["house"] * count
+        if len(values) not in (1, count):
+            raise AnalyzerError(f"{option}: give one strategy for everyone or one per person "
+                                f"({count}), got {len(values)}")
+        return list(values) * (count if len(values) == 1 else 1)
+
+    chosen = zip(pick(players, "--player"), pick(bankers, "--banker"), strict=True)
+    return [Person(chr(ord("A") + i), table_strategy(rules, p, "player", count - 1),
+                   table_strategy(rules, b, "banker", count - 1))
+            for i, (p, b) in enumerate(chosen)]
 
 
 def deal_table(profile: Profile, people: Sequence[Person], hands: int, seed: int,

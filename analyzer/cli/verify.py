@@ -11,8 +11,7 @@ from typing import IO, NoReturn
 
 import click
 
-from analyzer.choice.session import people_from_options
-from analyzer.choice.table_log import deal_table
+from analyzer.choice.table_log import deal_table, table_people
 from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
@@ -154,11 +153,11 @@ def _report(verdict: Verdict, fmt: str, junit: str | None) -> NoReturn:
               help="A game of choices: people at the table, the bank rotating (each shoe "
                    "deals one hand).")
 @click.option("--player", "players", multiple=True, metavar="FILE",
-              help="A game of choices: a player strategy file (or house), once for everyone "
-                   "or once per person.")
+              help="A game of choices: a player strategy file (house, or equilibrium: home "
+                   "Lucky 9's), once for everyone or once per person.")
 @click.option("--banker", "bankers", multiple=True, metavar="FILE",
-              help="A game of choices: a bank strategy file (or house), once for everyone "
-                   "or once per person.")
+              help="A game of choices: a bank strategy file (house, or equilibrium), once "
+                   "for everyone or once per person.")
 @friendly
 def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | None,
              log_format: str | None, faults: tuple[str, ...], people: int | None,
@@ -169,8 +168,8 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if rules.tableau is None:
         if faults:
             raise AnalyzerError("--inject: the faults break a fixed tableau's dealer")
-        table = people_from_options(people or rules.choice_rules().people[0], players,
-                                    bankers)
+        table = table_people(rules.choice_rules(), people or rules.choice_rules().people[0],
+                             players, bankers)
         if fmt != "jsonl":
             raise AnalyzerError("a game of choices is logged as JSON Lines (--log-format jsonl)")
 

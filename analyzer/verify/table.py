@@ -33,10 +33,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-from scipy.stats import binomtest, chi2
+from scipy.stats import binomtest, chi2, norm
 
-from analyzer.choice.plans import BankerPlan, vector_index
-from analyzer.choice.responses import regrets
+from analyzer.choice.plans import (
+    BankerPlan,
+    banker_from_strategy,
+    player_from_strategy,
+    vector_index,
+)
+from analyzer.choice.responses import regrets, seat_values
 from analyzer.choice.strategy import Strategy, load_strategy
 from analyzer.choice.table import EXACT_FINITE_PLAYERS, build_table
 from analyzer.choice.table_log import (
@@ -46,6 +51,7 @@ from analyzer.choice.table_log import (
     seat_draw,
     seating,
     settle,
+    table_strategy,
 )
 from analyzer.dealing.dialects import CARD_VALUE, LogOptions, card_text
 from analyzer.dealing.handlog import Hand, Header, Problem, ShoeStart, detect_format, read_log
@@ -101,13 +107,16 @@ class _Observed:
 class _Table:
     """The state of one run over a table's logs."""
 
-    def __init__(self, profile: Profile, decks: int, strategies: tuple[Strategy, Strategy]
-                 | None) -> None:
+    def __init__(self, profile: Profile, decks: int, strategies: tuple[str, str] | None
+                 ) -> None:
         self.profile = profile
         self.rules: ChoiceRules = profile.choice_rules()
         self.decks = decks
         self.composition = [decks] * 52
-        self.strategies = strategies
+        self.names = strategies  # the strategies' names, loaded for the table's size
+        self.strategies: tuple[Strategy, Strategy] | None = None
+        self.results = [0, 0, 0]  # hands settled, the players' summed result, its square
+        self.sizes: set[int] = set()
         self.people: tuple[str, ...] = ()
         self.last_banker: str | None = None
         self.shoes: dict[str, list[int]] = {}
@@ -142,6 +151,10 @@ class _Table:
         """Replay one hand: seating, cards, naturals, draws, payouts, composition."""
         self.hands += 1
         rules = self.rules
+        if self.names is not None and self.strategies is None and rec.seats:
+            players = len(rec.seats)
+            self.strategies = (table_strategy(rules, self.names[0], "player", players),
+                               table_strategy(rules, self.names[1], "banker", players))
 
         def violation(kind: str, message: str) -> None:
             issues.violation_at(rec.line, rec.shoe, rec.hand, kind, message)
@@ -214,6 +227,10 @@ class _Table:
                 report("banker-draw", f"the bank drew on {bank_total}, where it must "
                                       "stand")
         results = settle(rules, seats, bank, [sum(c) % 10 for c in seats], sum(bank) % 10)
+        self.results[0] += 1
+        self.results[1] += sum(results)
+        self.results[2] += sum(results) ** 2
+        self.sizes.add(len(seats))
         for seat, result in zip(rec.seats, results, strict=True):
             owed = seat.stake + result * seat.stake  # even money, ties push
             if seat.returned != owed:
@@ -291,8 +308,7 @@ def verify_table_logs(paths: Sequence[str], profile: Profile | str, decks: int |
         raise AnalyzerError("no log files given")
     strategies = None
     if player is not None or banker is not None:
-        strategies = (load_strategy(player or "house", "player"),
-                      load_strategy(banker or "house", "banker"))
+        strategies = (player or "house", banker or "house")
     table = _Table(rules, rules.default_decks if decks is None else decks, strategies)
     issues_all: list[IssueLog] = []
     shoes = 0
@@ -339,8 +355,14 @@ def _verdict(table: _Table, logs: list[IssueLog], paths: Sequence[str], shoes: i
             tests.append(test)
     if table.strategies is None:
         unsupported.append("the choices against strategies: give --player and --banker "
-                           "(strategy files, or house)")
+                           "(strategy files, house, or equilibrium)")
         notes.extend(_best_response(table))
+    else:
+        found = _results(table)
+        if isinstance(found, str):
+            unsupported.append(found)
+        else:
+            tests.append(found)
     adjusted = holm([t.p_value for t in tests])
     tests = [StatisticalTest(t.name, t.bet, t.method, t.statistic, t.df, t.p_value, a,
                              a >= alpha, t.note) for t, a in zip(tests, adjusted, strict=True)]
@@ -357,6 +379,35 @@ def _verdict(table: _Table, logs: list[IssueLog], paths: Sequence[str], shoes: i
                       tuple(sorted(kinds.items())), (), ())
     return Verdict(partial, alpha, 0.001, tuple(tests), (), tuple(unsupported), False,
                    tuple(notes))
+
+
+def _results(table: _Table) -> StatisticalTest | str:
+    """The players' summed result per hand against its exact expectation under the
+    strategies (home Lucky 9 at a table the exact evaluator covers), by a z-test with the
+    observed variance; else why not."""
+    rules, strategies = table.rules, table.strategies
+    assert strategies is not None
+    n, total, squares = table.results
+    why = "the players' results against their exact expectation"
+    if rules.banker_sees != "choice":
+        return f"{why}: home Lucky 9 only (chemin de fer: nine evaluate gives the value)"
+    if len(table.sizes) != 1 or next(iter(table.sizes)) > EXACT_FINITE_PLAYERS:
+        return (f"{why}: exact for one table size of at most {EXACT_FINITE_PLAYERS} players "
+                f"at a finite shoe (this log: {sorted(table.sizes)})")
+    if any(s.uses_contexts for s in strategies) or n < 2:
+        return f"{why}: strategies that read only their own hand (and enough hands)"
+    players = next(iter(table.sizes))
+    game = build_table(rules, Shoe.decks(table.decks), players)
+    values = seat_values(game, [player_from_strategy(strategies[0])] * players,
+                         banker_from_strategy(game, strategies[1]))
+    expected = float(sum(values.players))
+    mean = total / n
+    variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
+    z = (mean - expected) / math.sqrt(variance / n) if variance > 0 else 0.0
+    p = 2 * float(norm.sf(abs(z)))
+    return StatisticalTest("players' results", None, f"z-test of the mean result per hand "
+                           f"(exact expectation {expected:+.5f}, observed variance)", z, None,
+                           p)
 
 
 def _natural_probability(rules: ChoiceRules, decks: int) -> float:

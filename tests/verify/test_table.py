@@ -152,3 +152,25 @@ def test_a_log_for_another_game_or_of_coups_is_refused(lucky9: Path, tmp_path: P
     assert code == EXIT_INPUT
     code, _, err = cli("verify", str(clean_log), "--player", "house")
     assert code == EXIT_INPUT and "fixed tableau" in err
+
+
+def test_the_equilibrium_and_the_results_against_their_exact_expectation(
+        tmp_path: Path) -> None:
+    log = tmp_path / "equilibrium.jsonl"
+    code, _, err = cli("simulate", "--profile", "lucky9-home", "--people", "3", "--shoes",
+                       "300", "--seed", "9", "--player", "equilibrium", "--banker",
+                       "equilibrium", "--out", str(log))
+    assert code == 0, err
+    verdict = verify_table_logs([str(log)], "lucky9-home", player="equilibrium",
+                                banker="equilibrium")
+    assert verdict.exit_code == EXIT_PASS, verdict.failed_tests
+    assert any("own hand" in item for item in verdict.unsupported)  # contexts: no results
+    heads_up = tmp_path / "heads-up.jsonl"
+    deal(heads_up, "lucky9-home", 2, 400, 4)
+    verdict = verify_table_logs([str(heads_up)], "lucky9-home", player="house",
+                                banker="house")
+    (results,) = [t for t in verdict.tests if t.name == "players' results"]
+    assert verdict.exit_code == EXIT_PASS and "exact expectation" in results.method
+    code, _, err = cli("verify", str(heads_up), "--profile", "chemin-de-fer", "--player",
+                       "equilibrium")
+    assert code == EXIT_INPUT
