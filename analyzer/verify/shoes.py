@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from itertools import chain
 
 import numpy as np
 
@@ -320,7 +319,7 @@ class ShoeTracker:
                            hand_cards: list[int]) -> None:
         """Independent model: the kept hands of a closing shoe against its composition."""
         records = shoe.hand_records
-        dealt = np.bincount(np.asarray(hand_cards, dtype=np.int64), minlength=52)
+        dealt = np.bincount(np.fromiter(hand_cards, np.int64, len(hand_cards)), minlength=52)
         total = dealt + np.array(shoe.counts)  # burns were counted by take()
         excess = [] if undelimited else np.flatnonzero(
             total > np.array(self.composition)).tolist()
@@ -350,10 +349,18 @@ def _dealt_order(hand: Hand) -> tuple[int, ...]:
 
 
 def _dealt_cards(records: list[Hand]) -> list[int]:
-    """The cards of a shoe's hands in the order they left it (one pass, no call per hand
-    unless a hand has fewer than two cards)."""
-    try:
-        return [c for h in records for c in (h.player[0], h.banker[0], h.player[1],
-                                              h.banker[1], *h.player[2:], *h.banker[2:])]
-    except IndexError:
-        return list(chain.from_iterable(map(_dealt_order, records)))
+    """The cards of a shoe's hands in the order they left it (one pass; a hand with fewer
+    than two cards in its dealt order as far as it goes)."""
+    out: list[int] = []
+    extend = out.extend
+    for h in records:
+        player, banker = h.player, h.banker
+        if len(player) < 2 or len(banker) < 2:
+            extend(_dealt_order(h))
+            continue
+        extend((player[0], banker[0], player[1], banker[1]))
+        if len(player) > 2:
+            extend(player[2:])
+        if len(banker) > 2:
+            extend(banker[2:])
+    return out
