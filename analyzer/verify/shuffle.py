@@ -242,6 +242,8 @@ class ShuffleTally:
         self.shoes = 0
         self.previous: IntArray | None = None  # the last shoe's distinct runs
         self.previous_mass = 0.0  # ... and their probability at one position
+        self.known = np.zeros(self.codes, dtype=bool)  # ... as a lookup table
+        self.first = np.zeros(self.codes, dtype=np.int32)  # scratch: a run's first place
         self.carry_runs = 0
         self.carry_expected = 0.0
         self.carry_pairs = 0
@@ -314,35 +316,30 @@ class ShuffleTally:
     def _carry(self, cards: IntArray, shoe: IntArray, position: IntArray, ends: IntArray,
                count: int) -> None:
         """Blocks of each shoe (at 0, k, 2k, ...) found in the shoe before it, and their
-        null mean; the batch's last shoe is kept for the next batch."""
-        run, codes = self.run, self.codes
+        null mean, shoe by shoe through a lookup table of the last shoe's runs (no sort)."""
+        run = self.run
         starts = np.flatnonzero(position + run <= ends)
         symbols = self.run_symbol[cards]
         code = np.zeros(len(starts), dtype=np.int64)
         for i in range(run):
             code = code * self.base + symbols[starts + i]
-        owner = shoe[starts]
-        keys = np.sort(owner * codes + code)
-        distinct = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) \
-            else keys  # each shoe's distinct runs
-        mass = np.bincount(distinct // codes, weights=self.probability[distinct % codes],
-                           minlength=count)
+        bounds = np.searchsorted(shoe[starts], np.arange(count + 1))
         block = (position[starts] % run) == 0
-        blocks = np.bincount(owner[block], minlength=count)
-        later = block & (owner > 0)
-        wanted = (owner[later] - 1) * codes + code[later]
-        found = np.searchsorted(distinct, wanted)
-        found = np.minimum(found, len(distinct) - 1) if len(distinct) else found
-        self.carry_runs += int((distinct[found] == wanted).sum()) if len(distinct) else 0
-        self.carry_expected += float((blocks[1:] * mass[:-1]).sum())
-        self.carry_pairs += count - 1
-        if self.previous is not None:  # the first shoe against the last batch's last
-            first = code[block & (owner == 0)]
-            self.carry_runs += int(np.isin(first, self.previous).sum())
-            self.carry_expected += float(blocks[0] * self.previous_mass)
-            self.carry_pairs += 1
-        last = distinct[distinct // codes == count - 1] % codes
-        self.previous, self.previous_mass = last, float(mass[count - 1])
+        known, first, probability = self.known, self.first, self.probability
+        for k in range(count):
+            runs = code[bounds[k]:bounds[k + 1]]
+            if self.previous is not None:
+                self.carry_runs += int(known[runs[block[bounds[k]:bounds[k + 1]]]].sum())
+                self.carry_expected += int(block[bounds[k]:bounds[k + 1]].sum()) * \
+                    self.previous_mass
+                self.carry_pairs += 1
+                known[self.previous] = False
+            known[runs] = True
+            index = np.arange(len(runs))
+            first[runs[::-1]] = index[::-1]  # each run's first place: the last write wins
+            distinct = runs[first[runs] == index]
+            self.previous = distinct
+            self.previous_mass = float(probability[distinct].sum())
 
     def sums(self) -> ShuffleSums:
         """The file's sums."""
