@@ -110,6 +110,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     check_levels(alpha, detect)
     rules = load_profile(profile)
     if rules.tableau is None:  # a game of choices: its own replay and tests
+        if partial_out or dask_address:
+            raise AnalyzerError("--partial-out/--dask: a game of choices is verified in one "
+                                "process, without partial results")
         verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
                                     banker_strategy, alpha)
         _report(verdict, fmt, junit)
