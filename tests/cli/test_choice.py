@@ -86,3 +86,10 @@ def test_game_export_writes_a_gambit_file(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
     code, _, err = _run(*args)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_the_bank_edge_by_table_size() -> None:
+    code, out, _ = _run("solve", "--players", "2", "--infinite", "--by-size", "--format", "csv")
+    rows = out.strip().splitlines()
+    assert code == 0 and len(rows) == 3
+    assert rows[1].startswith("2,1,456160/53094899") and rows[2].endswith("yes")

@@ -347,8 +347,9 @@ def lucky9_section(publication: Publication) -> Section:
         return [_table(players, None)[1]() for players in range(1, 9)]
 
     jobs.append(Job("The bank's edge by table size, infinite deck, by total",
-                    ("solve", "--profile", "lucky9-home", "--players", "1..8", "--infinite",
-                     "--by", "total"), "lucky9/bank-edge-by-table-size", "lucky9-home",
+                    ("solve", "--profile", "lucky9-home", "--players", "8", "--infinite",
+                     "--by", "total", "--by-size"), "lucky9/bank-edge-by-table-size",
+                    "lucky9-home",
                     "infinite deck", edges, render_edges, ("md", "csv", "json")))
     for job in [*cards, *jobs]:
         publish(publication, section, job)
