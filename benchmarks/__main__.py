@@ -135,7 +135,8 @@ def main() -> None:
     drift.bench(baseline)
     seconds = targets.tables_seconds()
     print(f"  `nine tables` (every published table), cold   {seconds:9.1f} s"
-          f"    (target <= 15 s: {'met' if seconds <= 15 else 'NOT MET'})")
+          f"    (target < 3 min with the certified Lucky 9 tables: "
+          f"{'met' if seconds < 180 else 'NOT MET'})")
 
 
 def _side_bet_figures(punto_banco_seconds: float) -> None:

@@ -10,7 +10,10 @@ product is reduced before it is summed. Only the final sums are rebuilt as Pytho
 by the Chinese remainder theorem (:func:`crt`), in the symmetric range ``(-M/2, M/2]`` of the
 product ``M`` of the primes used; :func:`primes_for` picks enough primes for a stated bound
 and :func:`exact` does the whole round trip. The same code run with :class:`Float` is the
-floating-point version the CFR iterations use.
+floating-point version the CFR iterations use. (:mod:`analyzer.engine.modular` serves the
+exact tally: non-negative sums below ``2**247``; the solver's values are signed and their
+bounds grow with the strategies' denominators, so the primes here are as many as a bound
+asks.)
 
 >>> values = [2**90 + 7, -3]
 >>> exact(lambda ring: ring.mul(ring.encode(values), ring.encode(values)), 2**200) == [

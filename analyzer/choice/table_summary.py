@@ -24,7 +24,7 @@ from analyzer.choice.table_strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["INFORMATION", "LUCKY9", "summarize_table", "TableSummary"]
+__all__ = ["by_size", "INFORMATION", "LUCKY9", "summarize_table", "TableSummary"]
 
 #: What each side sees when it chooses (docs/rules/lucky9-home.md section 7), in words.
 INFORMATION = ("a seat sees its own two cards, every seat's natural (the later seats' too; "
@@ -59,3 +59,10 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
     return TableSummary(table, bank_edge(table), found,
                         tuple(tuple(seat_plan(table, seat)) for seat in range(1, players + 1)),
                         tuple(bank_plan(table)), others)
+
+
+def by_size(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
+            title: str = "") -> tuple[TableSummary, ...]:
+    """Every table from one player to ``players`` (the bank's edge by table size)."""
+    return tuple(summarize_table(rules, shoe, n, by, title, costs=False)
+                 for n in range(1, players + 1))

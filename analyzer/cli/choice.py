@@ -16,7 +16,7 @@ from analyzer.choice.session import people_from_options, play_session
 from analyzer.choice.strategy import load_strategy, strategy_text
 from analyzer.choice.table_report import table_report
 from analyzer.choice.table_strategy import evaluate_strategies, table_strategy_text
-from analyzer.choice.table_summary import summarize_table
+from analyzer.choice.table_summary import by_size, summarize_table
 from analyzer.cli.common import (
     DEALING_DECKS,
     FORMAT_OPTION,
@@ -36,6 +36,7 @@ from analyzer.present.report.choice import (
 )
 from analyzer.present.report.lucky9 import (
     render_advice,
+    render_edges,
     render_table_cards,
     render_table_evaluation,
     render_table_summary,
@@ -97,6 +98,9 @@ def _write(path: str | None, text: str) -> None:
 @click.option("--starts", type=click.IntRange(0, 8), default=0, show_default=True,
               help="--players 2 or more: also solve from this many seeded random CFR+ starts "
                    "and report how the seats' values differ between equilibria.")
+@click.option("--by-size", "table_sizes", is_flag=True,
+              help="Instead, the bank's edge at every table size from 2 people to "
+                   "--players + 1.")
 @click.option("--dynamics", is_flag=True,
               help="--players 2 or more: instead, the earlier best-response dynamics from "
                    "starting strategies (players who do not read later seats' naturals).")
@@ -116,8 +120,8 @@ def _write(path: str | None, text: str) -> None:
 def solve(profile: str, players: int, by: str | None, decks: int | None, infinite: bool,
           remove: str, shoe_file: str | None, card_order: str, fmt: str, as_card: bool,
           save_player: str | None, save_banker: str | None, no_costs: bool, starts: int,
-          dynamics: bool, rounds: int, player_start: str, banker_start: str, seed: int,
-          own_hand: bool) -> None:
+          table_sizes: bool, dynamics: bool, rounds: int, player_start: str,
+          banker_start: str, seed: int, own_hand: bool) -> None:
     """Exact certified equilibrium of a choice game, heads-up or a whole table.
 
     With --players 2 or more (home Lucky 9, 3 to 9 people): every seat's and the bank's
@@ -126,6 +130,10 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
     """
     rules_profile, rules, shoe, information = _choice_setup(
         profile, by, decks, infinite, remove, shoe_file, card_order)
+    if table_sizes:
+        click.echo(render_edges(by_size(rules, shoe, players, _table_by(rules, shoe, by),
+                                        rules_profile.title), fmt), nl=False)
+        return
     if players >= 2 and dynamics:
         report = table_report(rules, shoe, players, information, rounds, rules_profile.title,
                               player_start, banker_start, seed=seed, informed=not own_hand)

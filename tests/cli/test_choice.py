@@ -86,3 +86,20 @@ def test_game_export_writes_a_gambit_file(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
     code, _, err = _run(*args)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_the_bank_edge_by_table_size() -> None:
+    code, out, _ = _run("solve", "--players", "2", "--infinite", "--by-size", "--format", "csv")
+    rows = out.strip().splitlines()
+    assert code == 0 and len(rows) == 3
+    assert rows[1].startswith("2,1,456160/53094899") and rows[2].endswith("yes")
+
+
+def test_session_estimates_say_when_they_do_not_resolve_a_sign() -> None:
+    bank = str(Path(__file__).resolve().parents[1] / "reference" / "lucky9_tables"
+               / "people-2-banker.toml")
+    code, out, _ = _run("session", "--people", "4", "--rotations", "1", "--seed", "3",
+                        "--decks", "1", "--player", "house", "--banker", "house", "--banker",
+                        "house", "--banker", "house", "--banker", bank)
+    assert code == 0 and "(estimate)" in out and "not resolved" in out
+    assert "cannot tell its sign" in out

@@ -371,8 +371,9 @@ def render_session(result: Any, fmt: str = "text") -> str:
     summary = [["balance", *(f"{b:+d}" for b in result.balances)]]
     if expected is not None:
         summary.append([f"expected net ({expected.label})",
-                        *(f"{float(v):+.4f}" + (f" +/- {float(w):.4f}" if not expected.exact
-                                                 else "")
+                        *(f"{float(v):+.4f}" + (f" +/- {float(w):.4f}" + (
+                            " (not resolved)" if abs(v) <= w else "")
+                            if not expected.exact else "")
                           for v, w in zip(expected.nets, expected.half_widths
                                           or expected.nets, strict=True))])
         if expected.exact:
@@ -387,5 +388,9 @@ def render_session(result: Any, fmt: str = "text") -> str:
     tail = f"Leader{'s share' if len(result.leaders) > 1 else ''}: {leaders}\n"
     if expected is not None:
         tail += f"Expected nets: {expected.model}\n"
+        if not expected.exact and any(abs(v) <= w for v, w in zip(
+                expected.nets, expected.half_widths, strict=False)):
+            tail += ("An estimate marked 'not resolved' lies within its 95% interval of 0: the "
+                     "simulation cannot tell its sign; the infinite deck is exact.\n")
     return (f"{heading}{note}\n{table(rows, headers, fmt)}\n\n"
             f"{table(summary, ['', *people], fmt)}\n\n{tail}")

@@ -41,6 +41,7 @@ from analyzer.present.report.analysis import render_formula, render_removal, ren
 from analyzer.present.report.choice import render_equilibrium, render_strategy_card
 from analyzer.present.report.common import table
 from analyzer.present.report.lucky9 import (
+    render_edges,
     render_table_cards,
     render_table_summary,
 )
@@ -342,6 +343,14 @@ def lucky9_section(publication: Publication) -> Section:
                          (*args, "--card"), f"{stem}-card", "lucky9-home", label, summary,
                          render_table_cards, ("md", "txt", "csv")))
 
+    def edges() -> list[TableSummary]:
+        return [_table(players, None)[1]() for players in range(1, 9)]
+
+    jobs.append(Job("The bank's edge by table size, infinite deck, by total",
+                    ("solve", "--profile", "lucky9-home", "--players", "8", "--infinite",
+                     "--by", "total", "--by-size"), "lucky9/bank-edge-by-table-size",
+                    "lucky9-home",
+                    "infinite deck", edges, render_edges, ("md", "csv", "json")))
     for job in [*cards, *jobs]:
         publish(publication, section, job)
     return section
