@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/nine odds --profile punto-banco --decks 8
 
 test: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # Headless Chromium for tests/present/test_browser.py: installed when missing where this is
 # root with apt-get; anywhere else (or offline) that test is skipped and says why.

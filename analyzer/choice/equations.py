@@ -23,7 +23,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 
 from analyzer.choice.exact import Cell, Integers, assemble, evaluate
 from analyzer.choice.subgame import Subgame
@@ -154,6 +153,8 @@ def solve_polynomials(equations: dict[Cell, Polynomial], unknown: Sequence[Cell]
 def _sympy_solve(equations: dict[Cell, Polynomial], hints: dict[Cell, Fraction],
                  ) -> dict[Cell, Fraction]:
     """A rational solution of a small polynomial system nearest the hints, or {}."""
+    import sympy  # ~0.3 s to import; only systems elimination leaves need it
+
     cells = sorted({c for p in equations.values() for m in p for c in m})
     symbols = {cell: sympy.Symbol(f"z{i}") for i, cell in enumerate(cells)}
     system = [sum((sympy.Rational(v.numerator, v.denominator)

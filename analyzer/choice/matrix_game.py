@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linprog
 
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
@@ -183,6 +182,8 @@ def matrix_game_value(rules: ChoiceRules, shoe: Shoe, by: str) -> MatrixGameChec
 
 def _solve_matrix_game(matrix: np.ndarray) -> tuple[np.ndarray, float]:
     """The row player's optimal mix and the value of a matrix game (row player maximises)."""
+    from scipy.optimize import linprog  # ~0.3 s to import; only this check needs it
+
     players, bankers = matrix.shape
     # max v subject to v <= p . matrix[:, j] for all j, p a probability vector.
     objective = np.concatenate([np.zeros(players), [-1.0]])

@@ -30,21 +30,19 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sympy import prevprime
+
+from analyzer.engine.modular import PRIME_LIMIT, largest_primes
 
 __all__ = ["Array", "crt", "exact", "Float", "Modular", "primes", "primes_for", "Ring"]
 
 Array = npt.NDArray[Any]
 #: Residues are below this, so a product of two fits in an int64 with room for sums.
-LIMIT = 2**31
+LIMIT = PRIME_LIMIT
 
 
 @lru_cache(maxsize=1)
 def _prime_table(count: int = 400) -> tuple[int, ...]:
-    found = [prevprime(LIMIT)]
-    while len(found) < count:
-        found.append(prevprime(found[-1]))
-    return tuple(found)
+    return largest_primes(count, LIMIT)
 
 
 def primes(count: int) -> tuple[int, ...]:

@@ -35,7 +35,6 @@ from math import lcm
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linprog
 
 from analyzer.choice.game import ChoiceGame, build_game
 from analyzer.choice.strategy import banker_vector, load_strategy, player_vector
@@ -245,6 +244,9 @@ class _Exact:
 # -- floating-point linear programs ---------------------------------------------------------
 def _float_strategies(game: ChoiceGame) -> tuple[np.ndarray, np.ndarray]:
     """Both sides' optimal strategies of the game's linear programs, in floating point."""
+    # scipy.optimize costs ~0.3 s to import; only this linear program needs it.
+    from scipy.optimize import linprog
+
     scale = float(max(np.abs(game.base).max(initial=1), np.abs(game.gain).max(initial=1),
                       np.abs(game.base0).max(initial=1), np.abs(game.gain0).max(initial=1)))
     base = np.asarray(game.base, dtype=float) / scale

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import cache
 
@@ -32,16 +33,52 @@ import numpy.typing as npt
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MODULI", "WRAP", "from_digits", "garner_inverses", "mod_falling", "mod_mul",
-           "primes_for", "reconstruct", "reconstruct_wrapped", "wrapped_primes_for"]
+__all__ = ["MODULI", "WRAP", "from_digits", "garner_inverses", "largest_primes", "mod_falling",
+           "mod_mul", "PRIME_LIMIT", "primes_for", "reconstruct", "reconstruct_wrapped",
+           "wrapped_primes_for"]
 
 #: int64 arithmetic that overflows is exact modulo 2**64: a free modulus (no reductions).
 WRAP = 2**64
 
-#: The eight largest primes below 2**31 (checked prime in tests/engine/test_modular.py):
-#: together they hold any integer below about 2**247.
-MODULI = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
-          2147483543, 2147483497)
+#: Every modulus is a prime below this, so a product of two residues fits in an int64.
+PRIME_LIMIT = 2**31
+
+
+def largest_primes(count: int, limit: int = PRIME_LIMIT) -> tuple[int, ...]:
+    """The ``count`` largest primes below ``limit``, largest first, by a segmented sieve of
+    Eratosthenes over windows below ``limit`` (primes near 2**31 are ~21 apart on average).
+
+    >>> largest_primes(3)
+    (2147483647, 2147483629, 2147483587)
+    >>> largest_primes(4, 30)
+    (29, 23, 19, 17)
+    """
+    root = math.isqrt(limit) + 1
+    small = np.ones(root + 1, dtype=bool)
+    small[:2] = False
+    for factor in range(2, math.isqrt(root) + 1):
+        if small[factor]:
+            small[factor * factor::factor] = False
+    sieving = [int(f) for f in np.flatnonzero(small)]
+    found: list[int] = []
+    high = limit
+    while len(found) < count and high > 2:
+        low = max(2, high - 32 * count - 64)
+        candidate = np.ones(high - low, dtype=bool)
+        for factor in sieving:
+            if factor * factor >= high:
+                break
+            first = max(factor * factor, -(-low // factor) * factor)
+            candidate[first - low::factor] = False
+        found.extend(int(n) + low for n in np.flatnonzero(candidate)[::-1])
+        high = low
+    if len(found) < count:
+        raise ValueError(f"only {len(found)} primes below {limit}, asked for {count}")
+    return tuple(found[:count])
+
+
+#: The eight largest primes below 2**31: together they hold any integer below about 2**247.
+MODULI = largest_primes(8)
 
 
 def primes_for(bound: int) -> tuple[int, ...]:

@@ -6,17 +6,31 @@ import random
 
 import numpy as np
 import pytest
-from sympy import isprime
+from sympy import isprime, prevprime
 
 from analyzer.engine.modular import (
     MODULI,
     from_digits,
+    largest_primes,
     primes_for,
     reconstruct,
     reconstruct_wrapped,
     wrapped_primes_for,
 )
 from analyzer.errors import AnalyzerError
+
+
+@pytest.mark.parametrize(("count", "limit"), [(400, 2**31), (1229, 10**4), (5, 12)])
+def test_the_sieve_gives_the_largest_primes_as_sympy_does(count: int, limit: int) -> None:
+    expected = [prevprime(limit)]
+    while len(expected) < count:
+        expected.append(prevprime(expected[-1]))
+    assert largest_primes(count, limit) == tuple(expected)
+
+
+def test_asking_for_more_primes_than_exist_is_an_error() -> None:
+    with pytest.raises(ValueError, match="only 1229 primes below 10000"):
+        largest_primes(1230, 10**4)
 
 
 def test_moduli_are_distinct_primes_below_two_to_the_31() -> None:
