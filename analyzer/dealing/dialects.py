@@ -357,11 +357,10 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     for field, columns in _split_columns(plain).items():
         if field not in single and field not in split:
             split[field] = columns
-    for field in ("hand", "player_cards", "banker_cards"):
+    for field in ("player_cards", "banker_cards"):
         if field not in single and field not in split:
             looked = " or ".join(COMMON_NAMES[field][:2])
-            if field != "hand":
-                looked += f" or {SPLIT_NAMES[field][0]}1,{SPLIT_NAMES[field][0]}2,..."
+            looked += f" or {SPLIT_NAMES[field][0]}1,{SPLIT_NAMES[field][0]}2,..."
             raise AnalyzerError(f"{path}: missing column {field!r} (looked for {looked}; "
                                 f"columns: {listing}; remap with "
                                 f"--column {field}=HEADER)")

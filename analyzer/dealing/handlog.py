@@ -336,7 +336,8 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
         raise AnalyzerError(f"{path}: line 1: unreadable CSV header ({exc})") from None
     single, bet_columns, split = find_columns(headers, options, path)
     shoe_col = single.get("shoe")
-    hand_col = single["hand"]
+    hand_col = single.get("hand")
+    numbered: dict[str, int] = {}  # without a hand column: the hands seen per shoe
     fields = {name: (single.get(name), split.get(name))
               for name in ("player_cards", "banker_cards", "burn")}
     outcome_col = single.get("outcome")
@@ -362,12 +363,16 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
                                           "(truncated or extra fields)")
                     continue
                 try:
-                    hand_text = row[hand_col]
-                    try:  # the hot path: a short number
-                        hand = int(hand_text) if len(hand_text) < 19 else \
-                            int_field(hand_text, "hand")
-                    except ValueError:
-                        hand = int_field(hand_text, "hand number")
+                    if hand_col is None:  # numbered in the order the shoe's hands come
+                        hand = numbered[row[shoe_col] if shoe_col is not None else ""] = \
+                            numbered.get(row[shoe_col] if shoe_col is not None else "", 0) + 1
+                    else:
+                        hand_text = row[hand_col]
+                        try:  # the hot path: a short number
+                            hand = int(hand_text) if len(hand_text) < 19 else \
+                                int_field(hand_text, "hand")
+                        except ValueError:
+                            hand = int_field(hand_text, "hand number")
                     outcome_text = row[outcome_col] if outcome_col is not None else ""
                     outcome = outcomes.get(outcome_text)
                     if outcome is None and outcome_text.strip():

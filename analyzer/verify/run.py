@@ -119,7 +119,7 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
     try:
         header = next(csv.reader(lines, delimiter="\t" if work.format == "tsv" else ","))
         single = find_columns(header, work.options, work.path)[0]
-        return single["hand"], single.get("shoe")
+        return single.get("hand"), single.get("shoe")
     except (AnalyzerError, StopIteration, csv.Error, KeyError):
         return None, None
     finally:

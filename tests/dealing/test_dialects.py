@@ -53,8 +53,6 @@ def test_split_card_columns_named_on_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "house.csv"
     path.write_text("deal,first,second,third,b_a,b_b,b_c,win\n"
                     "1,9d,Td,,4s,3h,Kc,P\n", encoding="utf-8")
-    with pytest.raises(AnalyzerError, match="missing column 'hand'"):
-        hands(path)
     with pytest.raises(AnalyzerError, match=r"missing column 'player_cards' \(looked for "
                                             r"player_cards or player or pcard1,pcard2"):
         hands(path, LogOptions(columns=(("hand", "deal"),)))
@@ -68,6 +66,18 @@ def test_split_card_columns_named_on_the_command_line(tmp_path: Path) -> None:
             ["hand=deal", "player_cards=first,fourth", "banker_cards=b_a,b_b"])))
     with pytest.raises(AnalyzerError, match="only a card field"):
         parse_column_options(["hand=a,b"])
+
+
+def test_without_a_hand_column_hands_are_numbered_in_order_within_each_shoe(
+        tmp_path: Path) -> None:
+    path = tmp_path / "no-hand.csv"
+    path.write_text("shoe,pcard1,pcard2,pcard3,bcard1,bcard2,bcard3,result\n"
+                    "1,5,9,8,2,0,6,banker win\n"
+                    "1,5,0,2,8,3,1,player win\n"
+                    "2,9,0,,4,3,0,player win\n"
+                    "1,8,0,,9,0,,banker win\n", encoding="utf-8")
+    assert [(h.shoe, h.hand, h.outcome) for h in hands(path)] == [
+        ("1", 1, "banker"), ("1", 2, "player"), ("2", 1, "player"), ("1", 3, "banker")]
 
 
 def test_point_values_only_are_told_from_the_first_hand(tmp_path: Path) -> None:

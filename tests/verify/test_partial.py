@@ -37,7 +37,11 @@ def test_partial_results_merge_exactly_and_in_parallel(clean_log: Path, tmp_path
     assert merged.hands == whole.hands
     serial = verify_logs([str(first), str(second)], model_name="shoe")
     parallel = verify_logs([str(first), str(second)], model_name="shoe", jobs=2)
-    assert [t.statistic for t in serial.tests] == [t.statistic for t in parallel.tests]
+    # the shoe-aware moments are float sums: the same up to rounding in the last bits
+    # (the evaluator's batch sizes depend on what the process evaluated before)
+    assert [t.statistic for t in serial.tests] == pytest.approx(
+        [t.statistic for t in parallel.tests], rel=1e-12)
+    assert [t.passed for t in serial.tests] == [t.passed for t in parallel.tests]
     code, out, _ = cli("verify", str(tmp_path / "[ab].jsonl"), "--jobs", "2",
                        "--format", "markdown")
     assert code == EXIT_PASS and f"{whole.hands:,} hands" in out and "| bet" in out
