@@ -11,7 +11,10 @@ from typing import Any
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["plot_removal", "plot_shoe"]
+__all__ = ["plot_removal", "plot_shoe", "SUIT_SYMBOLS"]
+
+#: Suits drawn as their symbols on a bar chart's axis (the names run into each other).
+SUIT_SYMBOLS = {"Spades": "\u2660", "Hearts": "\u2665", "Diamonds": "\u2666", "Clubs": "\u2663"}
 
 
 def _pyplot() -> Any:
@@ -23,6 +26,20 @@ def _pyplot() -> Any:
     except ImportError:
         raise AnalyzerError("--plot needs matplotlib: pip install 'nine-analyzer[plot]'") from None
     return plt
+
+
+def _layout(figure: Any, title: str, rows: int, columns: int, *, left: float = 0.75,
+            right: float = 0.2, top: float = 0.7, bottom: float = 0.55, across: float = 0.75,
+            down: float = 0.7) -> None:
+    """Margins and gaps fixed in inches (what ``tight_layout`` finds for these panels, without
+    drawing the figure once more to measure it: that extra draw was half a plot's time)."""
+    width, height = figure.get_size_inches()
+    figure.suptitle(title, y=1 - 0.15 / height, verticalalignment="top")
+    panel_width = (width - left - right - across * (columns - 1)) / columns
+    panel_height = (height - top - bottom - down * (rows - 1)) / rows
+    figure.subplots_adjust(left=left / width, right=1 - right / width,
+                           top=1 - top / height, bottom=bottom / height,
+                           wspace=across / panel_width, hspace=down / panel_height)
 
 
 def plot_shoe(run: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
@@ -51,8 +68,8 @@ def plot_shoe(run: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
         ax.legend(fontsize=6)
     for ax in list(axes.flat)[len(bets):]:
         ax.set_visible(False)
-    figure.suptitle(f"{run.title}: EV before each hand, {run.shoes:,} shoes of {run.decks} decks")
-    figure.tight_layout()
+    _layout(figure, f"{run.title}: EV before each hand, {run.shoes:,} shoes of {run.decks} "
+                    "decks", rows, columns)
     target = Path(path)
     figure.savefig(target, dpi=110)
     plt.close(figure)
@@ -70,14 +87,14 @@ def plot_removal(result: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> 
     figure, axes = plt.subplots(len(columns), 1, figsize=(8, 2.2 * len(columns)), squeeze=False)
     for ax, j in zip(axes.flat, columns, strict=True):
         values = [float(g.effects[j]) * 100 for g in groups]
-        ax.bar([g.label for g in groups], values,
+        ax.bar([SUIT_SYMBOLS.get(g.label, g.label) for g in groups], values,
                color=["tab:green" if v > 0 else "tab:red" for v in values])
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_title(result.bet_names[j], fontsize=9)
         ax.set_ylabel("EV change %/card", fontsize=7)
         ax.tick_params(labelsize=7)
-    figure.suptitle(f"{result.title}: effect of removing one card, {result.shoe}")
-    figure.tight_layout()
+    _layout(figure, f"{result.title}: effect of removing one card, {result.shoe}",
+            len(columns), 1, left=0.85, bottom=0.35, down=0.5, top=0.6)
     target = Path(path)
     figure.savefig(target, dpi=110)
     plt.close(figure)
