@@ -40,9 +40,9 @@ Strategies = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
 
 def _integers(rows: Sequence[Sequence[Fraction]]) -> tuple[np.ndarray, int]:
     """Draw probabilities as integer action weights ``[..., stand, draw]`` over one scale."""
-    denominator = reduce(math.lcm, {Fraction(v).denominator for r in rows for v in r}, 1)
-    draws = [[v.numerator * (denominator // v.denominator) for v in map(Fraction, r)]
-             for r in rows]
+    fractions = [[v if type(v) is Fraction else Fraction(v) for v in r] for r in rows]
+    denominator = reduce(math.lcm, {v.denominator for r in fractions for v in r}, 1)
+    draws = [[v.numerator * (denominator // v.denominator) for v in r] for r in fractions]
     kind: Any = np.int64 if denominator < 2**62 else object
     return np.asarray([[[denominator - v, v] for v in r] for r in draws], dtype=kind), (
         denominator)
@@ -116,32 +116,43 @@ def exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
                   bank: Sequence[Sequence[Fraction]],
                   ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], list[Cell]]:
     """Each side's exact value and regret (seats, then the bank), and the cells where a
-    pure deviation gains (the best response differs from the strategy)."""
-    seat_cf, bank_cf = exact_counterfactual(game, seats, bank)
+    pure deviation gains (the best response differs from the strategy).
+
+    Sums run over integers: a side's counterfactual values share one scale ``S`` and its
+    action weights ``(D - d, d)`` one scale ``D``, so the played value of a cell is
+    ``((D - d) stand + d draw) / (S D)`` and its best ``max(stand, draw) / S``; only each
+    side's two totals become fractions."""
+    profile = Integers.of(seats, bank)
+    flat, scales = evaluate(game, profile)
+    weights = [*profile.seats, profile.bank]
+    sizes = [*profile.seat_scales, profile.bank_scale]
     values: list[Fraction] = []
     regrets: list[Fraction] = []
     gaining: list[Cell] = []
-    for k, (rows, cf) in enumerate(zip(seats, seat_cf, strict=True)):
-        value, best = Fraction(0), Fraction(0)
-        for e, (row, cf_row) in enumerate(zip(rows, cf, strict=True)):
-            for c, (draw, (stand_v, draw_v)) in enumerate(zip(row, cf_row, strict=True)):
-                played = (1 - draw) * stand_v + draw * draw_v
-                value += played
-                best += max(stand_v, draw_v)
-                if max(stand_v, draw_v) > played:
-                    gaining.append((k, e, c))
-        values.append(value)
-        regrets.append(best - value)
-    value, best = Fraction(0), Fraction(0)
-    for c, (row, cf_row) in enumerate(zip(bank, bank_cf, strict=True)):
-        for v, (draw, (stand_v, draw_v)) in enumerate(zip(row, cf_row, strict=True)):
-            played = (1 - draw) * stand_v + draw * draw_v
-            value += played
-            best += max(stand_v, draw_v)
-            if max(stand_v, draw_v) > played:
-                gaining.append((game.live, v, c))
-    values.append(value)
-    regrets.append(best - value)
+    at = 0
+    for side, (array, scale, size) in enumerate(zip(weights, scales, sizes, strict=True)):
+        if side < game.live:
+            shape = (2**side, len(game.seat_classes))
+        else:  # the bank's values run (class, vector), its weights [class][vector]
+            shape = (len(game.bank_classes), game.vectors)
+        cells = shape[0] * shape[1]
+        counterfactual = flat[at:at + 2 * cells]
+        at += 2 * cells
+        stand_weights = array[..., 0].reshape(-1).tolist()
+        draw_weights = array[..., 1].reshape(-1).tolist()
+        played_total = best_total = 0
+        for cell in range(cells):
+            stand_value, draw_value = counterfactual[2 * cell], counterfactual[2 * cell + 1]
+            played = stand_weights[cell] * stand_value + draw_weights[cell] * draw_value
+            best = size * max(stand_value, draw_value)
+            played_total += played
+            best_total += best
+            if best > played:
+                first, second = divmod(cell, shape[1])
+                gaining.append((side, first, second) if side < game.live
+                               else (side, second, first))
+        values.append(Fraction(played_total, scale * size))
+        regrets.append(Fraction(best_total - played_total, scale * size))
     return tuple(values), tuple(regrets), gaining
 
 

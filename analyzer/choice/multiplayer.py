@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -83,12 +83,12 @@ class Pattern:
     seats: tuple[Hand, ...]
     probability: Fraction
 
-    @property
+    @cached_property
     def live(self) -> list[int]:
         """The seats without a natural, in seat order."""
         return [j for j, hand in enumerate(self.seats) if hand is None]
 
-    @property
+    @cached_property
     def key(self) -> SubgameKey:
         """The subgame this pattern is played in (bank live)."""
         removed = sorted(h for h in self.seats if isinstance(h, tuple))
@@ -446,15 +446,16 @@ def _evaluate(patterns: Sequence[Pattern], players: int, game_of: Callable[[Subg
                     for c in range(len(row)):
                         chosen = seats(pattern, seat, k, e, c)
                         if chosen is not None:
-                            row[c] = Fraction(chosen)
+                            row[c] = chosen if type(chosen) is Fraction else Fraction(chosen)
         if bank is not None:
             for c, row in enumerate(bank_rows):
                 for v in range(len(row)):
                     chosen = bank(pattern, v, c)
                     if chosen is not None:
-                        row[v] = Fraction(chosen)
-        content = (pattern.key, tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
-                   tuple(tuple(r) for r in bank_rows))
+                        row[v] = chosen if type(chosen) is Fraction else Fraction(chosen)
+        # keyed by numerators and denominators: hashing a Fraction costs a modular inverse
+        content = (pattern.key, *((tuple(v.numerator for v in r), tuple(v.denominator for v in r))
+                                  for rows in (*seat_rows, bank_rows) for r in rows))
         if content not in cache:
             values, regrets, _ = exact_regrets(game_of(pattern.key), seat_rows, bank_rows)
             cache[content] = (values, regrets)
