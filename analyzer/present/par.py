@@ -41,7 +41,7 @@ from analyzer.verify.statistics import POWER, rtp_hands_needed
 
 __all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
            "par_sheet", "ParSheet", "POWER", "RARE", "REMOVAL_SAMPLES", "REMOVAL_SEED",
-           "rules_document", "RTP_ERROR", "VOLATILITY_LEVEL", "WinRange", "z_value"]
+           "rules_document", "RTP_ERROR", "VOLATILITY_LEVEL", "win_ranges", "WinRange", "z_value"]
 
 #: Numbers of hands after which the range of the house's win is given.
 HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -169,13 +169,19 @@ def rules_document(profile: Profile) -> str:
     return f"docs/rules/{profile.name}.md" if profile.name in shipped else ""
 
 
-def _win_ranges(bet: BetOdds, rarest: Fraction) -> tuple[WinRange, ...]:
-    edge = float(bet.house_edge)
+def win_ranges(edge: Fraction, sd: float, rarest: Fraction) -> tuple[WinRange, ...]:
+    """The house's (or bank's) win after each of :data:`HANDS` one-unit bets with this edge
+    and SD per unit; a range is rough when the rarest paying line (probability ``rarest``)
+    is expected fewer than :data:`RARE` times.
+
+    >>> [f"{low:+.2%}" for low, _ in win_ranges(Fraction(1, 100), 1.0, Fraction(1, 2))[1].ranges]
+    ['-4.20%', '-5.20%', '-7.15%']
+    """
     ranges = []
     for n in HANDS:
-        spread = bet.sd / math.sqrt(n)
-        ranges.append(WinRange(n, edge * n, bet.sd * math.sqrt(n),
-                               tuple((edge - z * spread, edge + z * spread)
+        spread = sd / math.sqrt(n)
+        ranges.append(WinRange(n, float(edge) * n, sd * math.sqrt(n),
+                               tuple((float(edge) - z * spread, float(edge) + z * spread)
                                      for z in map(z_value, LEVELS)),
                                rarest > 0 and float(rarest) * n < RARE))
     return tuple(ranges)
@@ -238,7 +244,7 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
         paying = [line.probability for line in bet.lines if line.pays > 0 and line.probability]
         count = removal.counts[j] if removal is not None else None
         bets.append(BetPar(bet, Fraction(1), z * bet.sd,
-                           _win_ranges(bet, min(paying, default=Fraction(0))),
+                           win_ranges(bet.house_edge, bet.sd, min(paying, default=Fraction(0))),
                            rtp_hands_needed(bet.sd, RTP_ERROR, ALPHA, POWER),
                            _removal(removal, j), count))
     shoe = ["--decks", str(decks)]
