@@ -9,7 +9,9 @@ builds the record from the exact engine (:func:`analyzer.engine.odds.odds`), the
 removal (:func:`analyzer.analysis.removal.removal_effects`), the seeded shoes of
 :func:`analyzer.analysis.drift.simulate_shoes` and the sample sizes of
 :func:`analyzer.verify.statistics.rtp_hands_needed`, each stated with the ``nine`` command
-that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown.
+that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown. A game of
+choices has no tableau: :mod:`analyzer.present.par_choice` builds its sheet from the
+certified equilibrium.
 
 >>> sheet = par_sheet("punto-banco", 8, plots=False)
 >>> banker = sheet.bet("banker")
@@ -220,8 +222,8 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
     """
     rules = load_profile(profile) if isinstance(profile, str) else profile
     if rules.tableau is None:
-        raise AnalyzerError(f"profile {rules.name!r} has no fixed tableau: its players choose, "
-                            "so it has no PAR sheet (use nine solve)")
+        raise AnalyzerError(f"profile {rules.name!r} has no fixed tableau: its players choose "
+                            "(its PAR sheet is analyzer.present.par_choice's)")
     decks = rules.default_decks if decks is None else decks
     if isinstance(decks, bool) or not 1 <= decks <= 64:
         raise AnalyzerError(f"--decks: a PAR sheet is for 1 to 64 decks, not {decks!r}")
