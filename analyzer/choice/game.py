@@ -22,6 +22,7 @@ every weight shares the denominator ``N(N-1)...(N-5)`` (``52**6`` for the infini
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,7 +38,10 @@ from analyzer.rules.choice_rules import (
 )
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BankerCell", "build_game", "ChoiceGame", "IntArray", "PlayerSet"]
+__all__ = ["BankerCell", "build_game", "ChoiceGame", "IntArray", "PlayerSet", "SCORES"]
+
+#: What a game's weights may count: the player's result, its wins, or the pushes.
+SCORES = ("result", "win", "push")
 
 IntArray = npt.NDArray[Any]
 
@@ -101,11 +105,29 @@ def _falling(n: IntArray, k: IntArray, depth: int) -> IntArray:
     return out
 
 
-def build_game(rules: ChoiceRules, shoe: Shoe, information: str) -> ChoiceGame:
-    """The heads-up game on ``shoe`` with information ``"total"`` or ``"cards"``."""
+def _score(name: str) -> Callable[[IntArray], IntArray]:
+    """How a showdown counts for the player, by the difference of the final totals."""
+    if name == "result":
+        return np.sign
+    if name == "win":
+        return lambda difference: np.where(difference > 0, 1, 0)
+    if name == "push":
+        return lambda difference: np.where(difference == 0, 1, 0)
+    raise AnalyzerError(f"score must be one of {', '.join(SCORES)}, got {name!r}")
+
+
+def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
+               score: str = "result") -> ChoiceGame:
+    """The heads-up game on ``shoe`` with information ``"total"`` or ``"cards"``.
+
+    ``score`` is what the weights count (:data:`SCORES`): the player's result (+1 win,
+    0 push, -1 loss), or 1 for a player win, or 1 for a push. The last two give the exact
+    outcome probabilities of a strategy pair (:mod:`analyzer.choice.outcomes`).
+    """
     if information not in rules.information:
         raise AnalyzerError(f"profile {rules.name!r}: information must be one of "
                             f"{', '.join(rules.information)}, got {information!r}")
+    compare = _score(score)
     counts = shoe.value_counts()
     size = sum(counts)
     # int64 holds every ordered six-card count below 2**62 (about 27 decks); beyond, exact
@@ -143,16 +165,16 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str) -> ChoiceGame:
     totals = np.array([(a + b) % 10 for a, b in HANDS])
     natural = np.isin(totals, sorted(rules.naturals))
     value = np.arange(10)
-    sign_two = np.sign(totals[:, None] - totals[None, :])  # (player, banker)
+    two_card = compare(totals[:, None] - totals[None, :])  # (player, banker)
     either = natural[:, None] | natural[None, :]
-    constant = int((four * sign_two * either).sum())
+    constant = int((four * two_card * either).sum())
 
     player_final = (totals[:, None] + value[None, :]) % 10  # (player, third)
     banker_final = (totals[:, None] + value[None, :]) % 10  # (banker, third)
-    stand_stand = four * sign_two
-    stand_draw = (five * np.sign(totals[:, None, None] - banker_final[None, :, :])).sum(axis=2)
-    draw_stand = five * np.sign(player_final[:, None, :] - totals[None, :, None])
-    draw_draw = (six * np.sign(player_final[:, None, :, None]
+    stand_stand = four * two_card
+    stand_draw = (five * compare(totals[:, None, None] - banker_final[None, :, :])).sum(axis=2)
+    draw_stand = five * compare(player_final[:, None, :] - totals[None, :, None])
+    draw_draw = (six * compare(player_final[:, None, :, None]
                                - banker_final[None, :, None, :])).sum(axis=3)
 
     live = [i for i in range(55) if not natural[i]]

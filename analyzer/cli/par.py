@@ -1,5 +1,6 @@
-"""``nine par``: write the PAR sheet of each profile (:mod:`analyzer.present.par`) as a
-self-contained HTML page and/or Markdown with its figure."""
+"""``nine par``: write the PAR sheet of each profile (:mod:`analyzer.present.par`; a game of
+choices: :mod:`analyzer.present.par_choice`) as a self-contained HTML page and/or Markdown
+with its figure."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import click
 
 from analyzer.cli.common import friendly
 from analyzer.present.output import atomic_write
-from analyzer.present.par import par_sheet
+from analyzer.present.par_choice import profile_par_sheet
 from analyzer.present.report.par import par_files
 
 __all__ = ["par"]
@@ -20,7 +21,7 @@ PAR_FORMATS = {"html": "html", "md": "markdown"}
 
 @click.command()
 @click.option("--profile", "profiles", multiple=True, required=True, metavar="P",
-              help="Profile name, alias or TOML file with a fixed tableau (repeatable).")
+              help="Profile name, alias or TOML file (repeatable).")
 @click.option("--decks", type=int, default=None,
               help="Decks, 1 to 64 [default: each profile's].")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
@@ -31,9 +32,14 @@ PAR_FORMATS = {"html": "html", "md": "markdown"}
 @friendly
 def par(profiles: tuple[str, ...], decks: int | None, out_dir: str,
         formats: tuple[str, ...]) -> None:
-    """PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win ranges."""
+    """PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win ranges.
+
+    A game of choices (lucky9-home, chemin-de-fer): the certified heads-up equilibrium, its
+    value for each side, the player's outcomes under it and both strategy cards.
+    """
     chosen = [PAR_FORMATS[name] for name in (formats or tuple(PAR_FORMATS))]
-    sheets = [par_sheet(profile, decks) for profile in profiles]  # every error before writing
+    # every error before writing
+    sheets = [profile_par_sheet(profile, decks) for profile in profiles]
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for sheet in sheets:

@@ -9,7 +9,9 @@ builds the record from the exact engine (:func:`analyzer.engine.odds.odds`), the
 removal (:func:`analyzer.analysis.removal.removal_effects`), the seeded shoes of
 :func:`analyzer.analysis.drift.simulate_shoes` and the sample sizes of
 :func:`analyzer.verify.statistics.rtp_hands_needed`, each stated with the ``nine`` command
-that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown.
+that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown. A game of
+choices has no tableau: :mod:`analyzer.present.par_choice` builds its sheet from the
+certified equilibrium.
 
 >>> sheet = par_sheet("punto-banco", 8, plots=False)
 >>> banker = sheet.bet("banker")
@@ -41,7 +43,7 @@ from analyzer.verify.statistics import POWER, rtp_hands_needed
 
 __all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
            "par_sheet", "ParSheet", "POWER", "RARE", "REMOVAL_SAMPLES", "REMOVAL_SEED",
-           "rules_document", "RTP_ERROR", "VOLATILITY_LEVEL", "WinRange", "z_value"]
+           "rules_document", "RTP_ERROR", "VOLATILITY_LEVEL", "win_ranges", "WinRange", "z_value"]
 
 #: Numbers of hands after which the range of the house's win is given.
 HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -169,13 +171,19 @@ def rules_document(profile: Profile) -> str:
     return f"docs/rules/{profile.name}.md" if profile.name in shipped else ""
 
 
-def _win_ranges(bet: BetOdds, rarest: Fraction) -> tuple[WinRange, ...]:
-    edge = float(bet.house_edge)
+def win_ranges(edge: Fraction, sd: float, rarest: Fraction) -> tuple[WinRange, ...]:
+    """The house's (or bank's) win after each of :data:`HANDS` one-unit bets with this edge
+    and SD per unit; a range is rough when the rarest paying line (probability ``rarest``)
+    is expected fewer than :data:`RARE` times.
+
+    >>> [f"{low:+.2%}" for low, _ in win_ranges(Fraction(1, 100), 1.0, Fraction(1, 2))[1].ranges]
+    ['-4.20%', '-5.20%', '-7.15%']
+    """
     ranges = []
     for n in HANDS:
-        spread = bet.sd / math.sqrt(n)
-        ranges.append(WinRange(n, edge * n, bet.sd * math.sqrt(n),
-                               tuple((edge - z * spread, edge + z * spread)
+        spread = sd / math.sqrt(n)
+        ranges.append(WinRange(n, float(edge) * n, sd * math.sqrt(n),
+                               tuple((float(edge) - z * spread, float(edge) + z * spread)
                                      for z in map(z_value, LEVELS)),
                                rarest > 0 and float(rarest) * n < RARE))
     return tuple(ranges)
@@ -214,8 +222,8 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
     """
     rules = load_profile(profile) if isinstance(profile, str) else profile
     if rules.tableau is None:
-        raise AnalyzerError(f"profile {rules.name!r} has no fixed tableau: its players choose, "
-                            "so it has no PAR sheet (use nine solve)")
+        raise AnalyzerError(f"profile {rules.name!r} has no fixed tableau: its players choose "
+                            "(its PAR sheet is analyzer.present.par_choice's)")
     decks = rules.default_decks if decks is None else decks
     if isinstance(decks, bool) or not 1 <= decks <= 64:
         raise AnalyzerError(f"--decks: a PAR sheet is for 1 to 64 decks, not {decks!r}")
@@ -238,7 +246,7 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
         paying = [line.probability for line in bet.lines if line.pays > 0 and line.probability]
         count = removal.counts[j] if removal is not None else None
         bets.append(BetPar(bet, Fraction(1), z * bet.sd,
-                           _win_ranges(bet, min(paying, default=Fraction(0))),
+                           win_ranges(bet.house_edge, bet.sd, min(paying, default=Fraction(0))),
                            rtp_hands_needed(bet.sd, RTP_ERROR, ALPHA, POWER),
                            _removal(removal, j), count))
     shoe = ["--decks", str(decks)]

@@ -41,3 +41,15 @@ def test_information_sets_group_the_same_holdings() -> None:
     assert len(by_cards.banker_cells) == len(LUCKY9.observations) * len(by_cards.player_sets)
     with pytest.raises(AnalyzerError, match="information must be one of"):
         build_game(LUCKY9, Shoe.decks(1), "suits")
+
+
+def test_a_game_counts_wins_or_pushes_on_request() -> None:
+    # both sides always stand: by symmetry the player wins as often as it loses
+    win = build_game(LUCKY9, Shoe.decks(1), "total", "win")
+    push = build_game(LUCKY9, Shoe.decks(1), "total", "push")
+    stand_win = win.constant + int(win.base0.sum())
+    stand_push = push.constant + int(push.base0.sum())
+    assert 2 * stand_win + stand_push == win.denominator
+    assert 0 < stand_push < stand_win
+    with pytest.raises(AnalyzerError, match="score must be one of result, win, push"):
+        build_game(LUCKY9, Shoe.decks(1), "total", "lose")

@@ -22,6 +22,21 @@ def test_writes_an_html_and_a_markdown_sheet(tmp_path: Path) -> None:
     assert (tmp_path / "sheets" / "punto-banco-1-deck.md").stat().st_mode & 0o044  # readable
 
 
+def test_a_game_of_choices_has_its_sheet(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["par", "--profile", "lucky9", "--profile", "chemmy",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "chemin-de-fer-6-decks.html", "chemin-de-fer-6-decks.md", "lucky9-home-1-deck.html",
+        "lucky9-home-1-deck.md"]
+    text = (tmp_path / "chemin-de-fer-6-decks.md").read_text(encoding="utf-8")
+    card = CliRunner().invoke(main, ["solve", "--profile", "chemin-de-fer", "--card",
+                                     "--format", "markdown"])
+    assert card.exit_code == 0 and "### Banker card" in card.stdout
+    # the card as nine solve --card prints it, its headings one level down
+    assert card.stdout.replace("\n#", "\n##").strip().split("\n", 1)[1] in text
+
+
 def test_format_chooses_the_files(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["par", "--profile", "pb", "--decks", "2", "--out",
                                        str(tmp_path), "--format", "md"])
@@ -30,7 +45,7 @@ def test_format_chooses_the_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--profile", "lucky9-home"], "no fixed tableau"),
+    (["--profile", "chemin-de-fer", "--decks", "65"], "1 to 64 decks"),
     (["--profile", "punto-banco", "--decks", "0"], "1 to 64 decks"),
     (["--profile", "no-such-game"], "unknown profile 'no-such-game'"),
 ])

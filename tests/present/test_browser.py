@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.choice.solver import solve
 from analyzer.engine.odds import odds
 from analyzer.present.report.common import fraction_text, percent
 from analyzer.rules.profile import shipped_profiles
@@ -32,6 +33,8 @@ from analyzer.rules.shoe import Shoe
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 SHEET = TABLES / "par" / "nine-and-nines-8-decks.html"
+#: A game of choices' sheet: its equilibrium, outcomes and strategy cards.
+CHOICE_SHEET = TABLES / "par" / "lucky9-home-1-deck.html"
 BROWSER = next((found for name in ("chromium", "chromium-browser", "google-chrome")
                 if (found := shutil.which(name))), None)
 #: Flags that run headless Chromium in a container, offline and without a profile's state.
@@ -111,7 +114,7 @@ def _probe(page: Path, workdir: Path, plant: str = "") -> dict[str, object]:
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str]]:
     """The DOM and browser log of the index and the PAR sheet, rendered once."""
     return {page.name: _render(page, tmp_path_factory.mktemp("render"))
-            for page in (TABLES / "index.html", SHEET)}
+            for page in (TABLES / "index.html", SHEET, CHOICE_SHEET)}
 
 
 def _text(dom: str) -> str:
@@ -120,7 +123,8 @@ def _text(dom: str) -> str:
     return re.sub(r"\s+", " ", "".join(parser.parts))
 
 
-@pytest.mark.parametrize("page", [TABLES / "index.html", SHEET], ids=["index", "par-sheet"])
+@pytest.mark.parametrize("page", [TABLES / "index.html", SHEET, CHOICE_SHEET],
+                         ids=["index", "par-sheet", "choice-par-sheet"])
 def test_a_page_loads_nothing_from_outside(page: Path, tmp_path: Path,
                                            rendered: dict[str, tuple[str, str]]) -> None:
     dom, log = rendered[page.name]
@@ -150,6 +154,15 @@ def test_the_par_sheet_shows_every_bet_and_its_exact_edge(
     assert "2,292,252,566,437,888" in text and "ILLUSTRATIVE." in text
 
 
+def test_the_choice_sheet_shows_the_equilibrium_and_the_cards(
+        rendered: dict[str, tuple[str, str]]) -> None:
+    text = _text(rendered[CHOICE_SHEET.name][0])
+    result = solve("lucky9-home", Shoe.decks(1), "cards")
+    assert "PAR sheet: Home Lucky 9 (players and banker choose), 1 deck" in text
+    assert fraction_text(-result.value) in text and percent(-result.value) in text
+    assert "Player card" in text and "Banker card" in text and "draw 863/1200" in text
+
+
 def test_the_index_shows_every_bet_and_its_exact_edge(
         rendered: dict[str, tuple[str, str]]) -> None:
     dom = rendered["index.html"][0]
@@ -161,6 +174,8 @@ def test_the_index_shows_every_bet_and_its_exact_edge(
         for bet in table.bets:
             assert bet.name in text and fraction_text(bet.house_edge) in text, bet.name
         assert f'href="par/{profile.name}-8-decks.html"' in dom
+    assert 'href="par/lucky9-home-1-deck.html"' in dom
+    assert 'href="par/chemin-de-fer-6-decks.html"' in dom
 
 
 def test_a_screenshot_of_the_first_page(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import re
 import shlex
 from fractions import Fraction
 from pathlib import Path
@@ -203,13 +204,20 @@ def test_the_worker_pool_is_closed_after_a_parallel_build() -> None:
     assert multiprocessing.active_children() == []
 
 
-def test_every_fixed_tableau_profile_has_a_par_sheet(publication: Publication) -> None:
-    for name in ("punto-banco", "lucky-baccarat", "nine-and-nines", "side-bets",
-                 "ez-baccarat"):
+def test_every_shipped_profile_has_a_par_sheet(publication: Publication) -> None:
+    for stem in ("punto-banco-8-decks", "lucky-baccarat-8-decks", "nine-and-nines-8-decks",
+                 "side-bets-8-decks", "ez-baccarat-8-decks", "lucky9-home-1-deck",
+                 "chemin-de-fer-6-decks"):
         for ext in ("html", "md"):
-            assert f"par/{name}-8-decks.{ext}" in publication.files
-    assert not any("lucky9-home" in path or "chemin" in path
-                   for path in publication.files if path.startswith("par/"))
+            assert f"par/{stem}.{ext}" in publication.files
+    # a choice game's sheet: its certified equilibrium, the same as the lucky9 section's
+    chemin = publication.text("par/chemin-de-fer-6-decks.md")
+    edge = Fraction(23174205422119131, 1794292354051081885)
+    assert f"| game value for the player | -{edge} |" in re.sub(r" +", " ", chemin)
+    lucky9 = publication.text("par/lucky9-home-1-deck.md")
+    card = publication.text("lucky9/heads-up-1-deck-by-cards-card.md")
+    assert "| T+5 | 5 | draw 863/1200 |" in re.sub(r" +", " ", lucky9)
+    assert card.split("### Banker card", 1)[1].strip() in lucky9
     # the sheets reuse the other sections' results: the same exact figures and drift plot
     sheet = publication.text("par/punto-banco-8-decks.md")
     assert "2,292,252,566,437,888" in sheet and "114753351728/10847218479825" in sheet
@@ -220,9 +228,11 @@ def test_every_fixed_tableau_profile_has_a_par_sheet(publication: Publication) -
     assert page.count('src="data:image/png;base64,') == 1
     index = publication.text("index.html")
     assert 'href="par/nine-and-nines-8-decks.html"' in index and "1261867/7817355" in index
+    assert 'href="par/lucky9-home-1-deck.html"' in index and "1163927/134725500" in index
+    assert 'href="par/chemin-de-fer-6-decks.html"' in index and str(edge) in index
 
 
 def test_the_par_section_alone_makes_the_same_sheets(publication: Publication) -> None:
-    alone = build_tables(sections=("par",), profiles=("punto-banco",))
-    path = "par/punto-banco-8-decks.html"
-    assert alone.files[path] == publication.files[path]
+    alone = build_tables(sections=("par",), profiles=("punto-banco", "lucky9-home"))
+    for path in ("par/punto-banco-8-decks.html", "par/lucky9-home-1-deck.md"):
+        assert alone.files[path] == publication.files[path]

@@ -13,6 +13,11 @@ results, mirroring the library's layers:
 - :mod:`~analyzer.present.report.lucky9`: whole home Lucky 9 tables (``nine solve --players
   N``, its strategy cards, ``nine advise``, ``nine evaluate --players N``);
 - :mod:`~analyzer.present.report.verify`: ``nine verify`` (and its JUnit report).
+
+The PAR sheets and the published index are whole pages, laid out as blocks
+(:mod:`~analyzer.present.report.blocks`) and written by
+:mod:`~analyzer.present.report.par` and :mod:`~analyzer.present.report.par_choice` with
+:mod:`~analyzer.present.report.html`.
 """
 
 from analyzer.present.report.analysis import (
@@ -46,6 +51,7 @@ from analyzer.present.report.common import (
     percent,
     stable_floats,
     table,
+    totals_text,
 )
 from analyzer.present.report.lucky9 import (
     advice_json,
@@ -69,4 +75,5 @@ __all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "draw_text", "DYNAMICS_M
            "render_session", "render_shoe", "render_strategy_card", "render_table_cards",
            "render_table_evaluation", "render_table_report", "render_table_summary",
            "render_verdict", "session_json", "shoe_json", "stable_floats", "summary_rows", "table",
-           "table_evaluation_json", "table_report_json", "table_summary_json", "verdict_json"]
+           "table_evaluation_json", "table_report_json", "table_summary_json", "totals_text",
+           "verdict_json"]

@@ -19,7 +19,7 @@ from analyzer import __version__
 from analyzer.errors import AnalyzerError
 
 __all__ = ["FORMATS", "fraction_text", "json_text", "payout_text", "percent", "stable_floats",
-           "table"]
+           "table", "totals_text"]
 
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _TABLE_FORMATS = {"text": "simple", "markdown": "github", "latex": "latex", "html": "html"}
@@ -103,3 +103,22 @@ def stable_floats(document: Any, digits: int = 10) -> Any:
     if isinstance(document, list | tuple):
         return [stable_floats(value, digits) for value in document]
     return document
+
+
+def totals_text(values: frozenset[int], word: str) -> str:
+    """Totals as people write them: ``8 or 9``, ``0-5``, ``0-2 and 9``.
+
+    >>> totals_text(frozenset({8, 9}), "or"), totals_text(frozenset(range(6)), "and")
+    ('8 or 9', '0-5')
+    """
+    runs: list[list[int]] = []
+    for value in sorted(values):
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    parts = [part for run in runs
+             for part in ([f"{run[0]}-{run[-1]}"] if len(run) > 2 else map(str, run))]
+    if not parts:
+        return "no total"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {word} {parts[-1]}"

@@ -1,4 +1,5 @@
-"""Rendering a PAR sheet (:mod:`analyzer.present.par`) as one HTML page or Markdown.
+"""Rendering a PAR sheet (:mod:`analyzer.present.par`) as one HTML page or Markdown; a
+choice game's sheet is laid out by :mod:`analyzer.present.report.par_choice`.
 
 The sheet is laid out once, as a list of blocks (headings, paragraphs, tables, the drift
 figure), and written in either format: the HTML is a single self-contained, printable page
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 from analyzer.engine.odds import BetOdds
 from analyzer.errors import AnalyzerError
@@ -25,13 +25,15 @@ from analyzer.present.par import (
     ParSheet,
     z_value,
 )
-from analyzer.present.report.common import fraction_text, payout_text, percent, table
-from analyzer.present.report.html import data_uri, html_page, html_table, inline
+from analyzer.present.par_choice import ChoiceParSheet
+from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
+from analyzer.present.report.common import fraction_text, payout_text, percent, totals_text
+from analyzer.present.report.html import html_page
+from analyzer.present.report.par_choice import render_choice_par
 from analyzer.rules.profile import Tableau
 
 __all__ = ["par_files", "par_images", "render_par"]
 
-Block = tuple[Any, ...]
 _CSS = """
 .summary td:first-child { white-space: nowrap; }
 .figure { text-align: center; }
@@ -100,25 +102,6 @@ def _summary(sheet: ParSheet) -> list[Block]:
                   "and hands to verify, defined under Method).")]
 
 
-def _values(values: frozenset[int], word: str) -> str:
-    """Totals as people write them: ``8 or 9``, ``0-5``, ``0-2 and 9``.
-
-    >>> _values(frozenset({8, 9}), "or"), _values(frozenset(range(6)), "and")
-    ('8 or 9', '0-5')
-    """
-    runs: list[list[int]] = []
-    for value in sorted(values):
-        if runs and value == runs[-1][-1] + 1:
-            runs[-1].append(value)
-        else:
-            runs.append([value])
-    parts = [part for run in runs
-             for part in ([f"{run[0]}-{run[-1]}"] if len(run) > 2 else map(str, run))]
-    if not parts:
-        return "no total"
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {word} {parts[-1]}"
-
-
 def _tableau_rows(tableau: Tableau) -> list[list[str]]:
     rows = []
     for total in range(8):
@@ -134,9 +117,9 @@ def _rules(sheet: ParSheet) -> list[Block]:
     assert tableau is not None  # par_sheet refuses a profile without one
     cite = (f"Rules: {profile.source}." if profile.source else
             f"Rules: as the profile file `{profile.path or profile.name}` states them.")
-    naturals = _values(tableau.naturals, "or")
-    draws = _values(tableau.player_draws, "and")
-    stood = _values(tableau.banker_draws_player_stood, "and")
+    naturals = totals_text(tableau.naturals, "or")
+    draws = totals_text(tableau.player_draws, "and")
+    stood = totals_text(tableau.banker_draws_player_stood, "and")
     blocks: list[Block] = [
         ("h2", "Rules", "rules"),
         ("p", f"{profile.description} {cite}"),
@@ -323,81 +306,27 @@ def _blocks(sheet: ParSheet) -> list[Block]:
     return blocks + _drift(sheet) + _method(sheet)
 
 
-# -- the two formats --------------------------------------------------------------------------
-def _markdown(blocks: Sequence[Block]) -> str:
-    out: list[str] = []
-    for block in blocks:
-        kind = block[0]
-        if kind == "h1":
-            out.append(f"# {block[1]}")
-        elif kind == "h2":
-            out.append(f'<a id="{block[2]}"></a>\n\n## {block[1]}')
-        elif kind == "h3":
-            out.append(f"### {block[1]}")
-        elif kind in ("p", "meta"):
-            out.append(block[1])
-        elif kind in ("warn", "note"):
-            out.append(f"> {block[1]}")
-        elif kind == "list":
-            out.append("\n".join(f"- {item}" for item in block[1]))
-        elif kind == "table":
-            rows = [[cell.replace("|", "\\|") for cell in row] for row in block[2]]
-            out.append(table(rows, [h.replace("|", "\\|") for h in block[1]], "markdown"))
-        elif kind == "img":
-            out.append(f"![{block[1]}]({block[2]})")
-    return "\n\n".join(out) + "\n"
-
-
-def _html(blocks: Sequence[Block]) -> str:
-    out: list[str] = []
-    open_page = False
-    for block in blocks:
-        kind = block[0]
-        if kind == "page":
-            if open_page:
-                out.append("</section>")
-            out.append(f'<section class="page" id="page-{block[1]}">')
-            open_page = True
-        elif kind == "h1":
-            out.append(f"<h1>{inline(block[1])}</h1>")
-        elif kind == "h2":
-            out.append(f'<h2 id="{block[2]}">{inline(block[1])}</h2>')
-        elif kind == "h3":
-            out.append(f"<h3>{inline(block[1])}</h3>")
-        elif kind == "p":
-            out.append(f"<p>{inline(block[1])}</p>")
-        elif kind in ("meta", "warn", "note"):
-            out.append(f'<p class="{kind}">{inline(block[1])}</p>')
-        elif kind == "list":
-            out.append("<ul>\n" + "\n".join(f"<li>{inline(item)}</li>" for item in block[1])
-                       + "\n</ul>")
-        elif kind == "table":
-            out.append(html_table(block[2], block[1], block[3], block[4]))
-        elif kind == "img":
-            out.append(f'<p class="figure"><img alt="{inline(block[1])}" '
-                       f'src="{data_uri(block[3])}"></p>')
-    if open_page:
-        out.append("</section>")
-    return "\n".join(out)
-
-
-def render_par(sheet: ParSheet, fmt: str = "html", figure_link: str = "") -> str:
-    """The PAR sheet as one self-contained HTML page (``html``) or Markdown (``markdown``).
+def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
+               figure_link: str = "") -> str:
+    """The PAR sheet as one self-contained HTML page (``html``) or Markdown (``markdown``);
+    a choice game's by :func:`~analyzer.present.report.par_choice.render_choice_par`.
 
     The Markdown links its figure as the file of :func:`par_images`, or ``figure_link``.
     """
+    if fmt not in ("html", "markdown"):
+        raise AnalyzerError(f"a PAR sheet is html or markdown, not {fmt!r}")
+    if isinstance(sheet, ChoiceParSheet):
+        return render_choice_par(sheet, fmt)
     blocks = _blocks(sheet)
     if fmt == "markdown":
         if figure_link:
             blocks = [(*b[:2], figure_link, *b[3:]) if b[0] == "img" else b for b in blocks]
-        return _markdown(blocks)
-    if fmt != "html":
-        raise AnalyzerError(f"a PAR sheet is html or markdown, not {fmt!r}")
+        return blocks_markdown(blocks)
     title = f"PAR sheet: {sheet.profile.title}, {sheet.odds.shoe}"
-    return html_page(title, _html(blocks), _CSS)
+    return html_page(title, blocks_html(blocks), _CSS)
 
 
-def par_files(sheet: ParSheet, formats: Sequence[str] = ("html", "markdown"),
+def par_files(sheet: ParSheet | ChoiceParSheet, formats: Sequence[str] = ("html", "markdown"),
               figure_link: str = "") -> dict[str, bytes]:
     """The files of a sheet by name: ``<stem>.html``, ``<stem>.md`` and the PNG it links
     (none when ``figure_link`` names a copy of the figure published elsewhere)."""
@@ -406,6 +335,6 @@ def par_files(sheet: ParSheet, formats: Sequence[str] = ("html", "markdown"),
         files[f"{sheet.stem}.html"] = render_par(sheet, "html").encode("utf-8")
     if "markdown" in formats:
         files[f"{sheet.stem}.md"] = render_par(sheet, "markdown", figure_link).encode("utf-8")
-        if not figure_link:
+        if not figure_link and isinstance(sheet, ParSheet):
             files.update(par_images(sheet))
     return files

@@ -19,7 +19,7 @@ from analyzer.present.tables.sections import (
     sample_size_section,
     tableau_profiles,
 )
-from analyzer.present.tables.sheets import par_section, render_index_html
+from analyzer.present.tables.sheets import par_profiles, par_section, render_index_html
 
 __all__ = ["build_tables", "SECTIONS"]
 
@@ -61,7 +61,7 @@ def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | N
             _build_section(publication, name, profiles, decks)
     publication.files["README.md"] = render_index(publication).encode("utf-8")
     publication.files["index.html"] = render_index_html(
-        publication, tableau_profiles(profiles)).encode("utf-8")
+        publication, par_profiles(profiles)).encode("utf-8")
     publication.complete = len(chosen) == len(SECTIONS) and profiles is None
     return publication
 
@@ -84,7 +84,7 @@ def _add_section(publication: Publication, name: str, profiles: Sequence[str] | 
         "removal": lambda: removal_section(publication, chosen),
         "formulas": lambda: formula_section(publication, chosen),
         "drift": lambda: drift_section(publication, chosen),
-        "par": lambda: par_section(publication, chosen),
+        "par": lambda: par_section(publication, par_profiles(profiles)),
     }
     publication.sections.append(builders[name]())
 

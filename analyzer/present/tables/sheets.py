@@ -1,7 +1,8 @@
 """The PAR sheets of the publication and its HTML index, ``tables/index.html``.
 
 The PAR section is built last, from the results the other sections already computed (the
-exact odds, the effects of removal, the seeded shoes and their plot, kept in
+exact odds, the effects of removal, the seeded shoes and their plot, a choice game's
+certified equilibrium and its bank's edge by table size, kept in
 :attr:`Publication.results` under the ``nine`` command that prints each), so publishing
 the sheets costs little more than rendering them; alone (``--section par``) it computes
 them. The index is one self-contained HTML page linking every file of the publication,
@@ -20,8 +21,10 @@ from analyzer.present.par import (
     DRIFT_SHOES,
     REMOVAL_SAMPLES,
     REMOVAL_SEED,
+    ParSheet,
     par_sheet,
 )
+from analyzer.present.par_choice import TABLE_BY, TABLE_PLAYERS, ChoiceParSheet, choice_par_sheet
 from analyzer.present.report.common import fraction_text, percent
 from analyzer.present.report.html import escape, html_page, html_table, inline
 from analyzer.present.report.par import par_files
@@ -35,9 +38,9 @@ from analyzer.present.tables.publication import (
     with_header,
 )
 from analyzer.present.tables.sections import DRIFT_PROFILES
-from analyzer.rules.profile import Profile
+from analyzer.rules.profile import Profile, load_profile, shipped_profiles
 
-__all__ = ["PAR_FOLDER", "par_section", "render_index_html"]
+__all__ = ["PAR_FOLDER", "par_profiles", "par_section", "render_index_html"]
 
 #: Where the PAR sheets go in the publication.
 PAR_FOLDER = "par"
@@ -47,8 +50,42 @@ def _odds_command(profile: Profile, decks: int) -> str:
     return command_text(["odds", "--profile", profile.name, "--decks", str(decks)])
 
 
+def par_profiles(names: Sequence[str] | None) -> list[Profile]:
+    """The named profiles, or every shipped profile (fixed tableau or choice game)."""
+    if names is not None:
+        return [load_profile(name) for name in names]
+    return list(shipped_profiles())
+
+
+def _choice_sheet(publication: Publication, profile: Profile, decks: int) -> ChoiceParSheet:
+    """A choice game's sheet from the lucky9 section's equilibrium and table sizes when it
+    computed them (the same calls)."""
+    by = profile.choice_rules().default_information
+    results = publication.results
+    equilibrium = results.get(command_text(["solve", "--profile", profile.name, "--players",
+                                            "1", "--decks", str(decks), "--by", by]))
+    sizes = results.get(command_text(["solve", "--profile", profile.name, "--players", "8",
+                                      "--infinite", "--by", TABLE_BY, "--by-size"]))
+    return choice_par_sheet(profile, decks, equilibrium=equilibrium, table_sizes=(
+        tuple(sizes[:TABLE_PLAYERS]) if sizes is not None else None))
+
+
+def _tableau_sheet(publication: Publication, profile: Profile, decks: int) -> ParSheet:
+    shoe = ["--profile", profile.name, "--decks", str(decks)]
+    results = publication.results
+    drift = command_text(["shoe", *shoe, "--shoes", str(DRIFT_SHOES), "--seed",
+                          str(DRIFT_SEED)])
+    return par_sheet(profile, decks, odds_result=results.get(_odds_command(profile, decks)),
+                     removal=results.get(command_text(
+                         ["eor", *shoe, "--samples", str(REMOVAL_SAMPLES), "--seed",
+                          str(REMOVAL_SEED)])),
+                     drift=results.get(drift),
+                     drift_png=results.get(f"{drift} --plot FILE.png"))
+
+
 def par_section(publication: Publication, profiles: Sequence[Profile]) -> Section:
-    """A PAR sheet (HTML and Markdown) of every profile on its own shoe."""
+    """A PAR sheet (HTML and Markdown) of every profile on its own shoe: by its tableau, or
+    for a game of choices by its certified equilibrium."""
     section = Section(
         "par", "PAR sheets",
         "One PAR sheet (probability accounting report) per profile on its own shoe: rules "
@@ -56,30 +93,30 @@ def par_section(publication: Publication, profiles: Sequence[Profile]) -> Sectio
         "house edge, element of risk, hit frequency, SD, volatility index, the range of the "
         "house's win after 100 to 1,000,000 hands, hands to verify a 0.1% RTP error and the "
         "effects of removal; the odds across the shoe where the profile has a shoe "
-        "procedure. The HTML page is self-contained and prints a page per bet.",
+        "procedure. A game of choices (home Lucky 9, chemin de fer) has no tableau: its "
+        "sheet gives the certified heads-up equilibrium, each side's game value and the "
+        "banker's edge, the player's exact win, push and loss probabilities under it with "
+        "the same SD, ranges and hands to verify, both strategy cards and, for home Lucky "
+        "9, the bank's edge by table size. The HTML page is self-contained and prints a "
+        "page per bet (or part).",
         "exact fractions and integer counts over the ordered 6-card counts; win ranges by "
         "the normal approximation")
     for profile in profiles:
         decks = profile.default_decks
         shoe = ["--profile", profile.name, "--decks", str(decks)]
-        results = publication.results
-        drift = command_text(["shoe", *shoe, "--shoes", str(DRIFT_SHOES), "--seed",
-                              str(DRIFT_SEED)])
         try:
-            sheet = par_sheet(profile, decks,
-                              odds_result=results.get(_odds_command(profile, decks)),
-                              removal=results.get(command_text(
-                                  ["eor", *shoe, "--samples", str(REMOVAL_SAMPLES), "--seed",
-                                   str(REMOVAL_SEED)])),
-                              drift=results.get(drift),
-                              drift_png=results.get(f"{drift} --plot FILE.png"))
+            sheet: ParSheet | ChoiceParSheet = (
+                _tableau_sheet(publication, profile, decks) if profile.tableau is not None
+                else _choice_sheet(publication, profile, decks))
         except AnalyzerError as exc:
             section.missing.append(f"`{profile.name}`: {exc}")
             continue
+        publication.results[command_text(["par", *shoe, "--out", "DIR"])] = sheet
         # The Markdown links the drift plot the drift section publishes (the same call and
         # plot), not a copy of it.
-        link = (f"../drift/{profile.name}-8-decks.png" if sheet.drift_png is not None
-                and profile.name in DRIFT_PROFILES and decks == 8 else "")
+        link = (f"../drift/{profile.name}-8-decks.png" if isinstance(sheet, ParSheet)
+                and sheet.drift_png is not None and profile.name in DRIFT_PROFILES
+                and decks == 8 else "")
         files = par_files(sheet, ("html", "markdown"), link)
         paths = []
         for name, content in files.items():
@@ -102,13 +139,19 @@ def par_section(publication: Publication, profiles: Sequence[Profile]) -> Sectio
 def _edges(publication: Publication, profiles: Sequence[Profile]) -> list[list[str]]:
     rows = []
     for profile in profiles:
-        found = publication.results.get(_odds_command(profile, profile.default_decks))
-        if not isinstance(found, OddsTable):
-            continue
-        sheet = f"{PAR_FOLDER}/{profile.name}-{profile.default_decks}-decks.html"
-        name = f"[{profile.name}]({sheet})" if sheet in publication.files else profile.name
-        rows += [[name, found.shoe, bet.name, percent(bet.house_edge),
-                  fraction_text(bet.house_edge)] for bet in found.bets]
+        decks = profile.default_decks
+        found = publication.results.get(_odds_command(profile, decks))
+        sheet = publication.results.get(command_text(
+            ["par", "--profile", profile.name, "--decks", str(decks), "--out", "DIR"]))
+        page = f"{PAR_FOLDER}/{sheet.stem}.html" if sheet is not None else ""
+        name = f"[{profile.name}]({page})" if page in publication.files else profile.name
+        if isinstance(found, OddsTable):
+            rows += [[name, found.shoe, bet.name, percent(bet.house_edge),
+                      fraction_text(bet.house_edge)] for bet in found.bets]
+        elif isinstance(sheet, ChoiceParSheet):
+            rows.append([name, sheet.shoe, "Banker's edge per player stake (heads-up "
+                         f"equilibrium, by {sheet.equilibrium.by})", percent(sheet.banker_edge),
+                         fraction_text(sheet.banker_edge)])
     return rows
 
 
@@ -118,7 +161,8 @@ def _link(path: str) -> str:
 
 def render_index_html(publication: Publication, profiles: Sequence[Profile] = ()) -> str:
     """``tables/index.html``: every section and file of the publication, linked, the PAR
-    sheets first, and the house edge of every bet of ``profiles`` (from the odds tables)."""
+    sheets first, and the house edge of every bet of ``profiles`` (from the odds tables; a
+    choice game's banker's edge from its PAR sheet)."""
     body = ["<h1>nine-analyzer: published odds tables</h1>",
             '<p class="meta">' + inline(
                 f"Generated by `{GENERATE_COMMAND}` with nine-analyzer {__version__}; every "
@@ -143,7 +187,8 @@ def render_index_html(publication: Publication, profiles: Sequence[Profile] = ()
         if edges and section is sections[0]:  # after the PAR sheets
             body += ['<h2 id="edges">House edge of every bet</h2>',
                      "<p>Per unit staked, on each profile's own shoe (exact fractions from "
-                     "the ordered 6-card counts); a profile links its PAR sheet.</p>",
+                     "the ordered 6-card counts); a game of choices by its certified "
+                     "equilibrium; a profile links its PAR sheet.</p>",
                      html_table(edges, ["profile", "shoe", "bet", "house edge", "exact"],
                                 (3,), (4,))]
     page = html_page("nine-analyzer: published odds tables", "\n".join(body))
