@@ -27,9 +27,13 @@ SECTIONS = ("odds", "sample-sizes", "lucky9", "chemin-de-fer", "removal", "formu
             "drift", "par")
 #: Built last, in this process, from the other sections' results.
 _LAST = ("par",)
-#: Slowest sections first, so that parallel workers finish together.
-_COST_ORDER = ("removal", "lucky9", "drift", "odds", "chemin-de-fer", "formulas",
+#: Slowest sections first, so that parallel workers finish together (the removal section
+#: goes as one task per profile, each a few seconds).
+_COST_ORDER = ("lucky9", "removal", "drift", "odds", "chemin-de-fer", "formulas",
                "sample-sizes")
+#: Sections built one profile per worker task (each profile's tables are independent):
+#: the removal charts alone outlast every other section on one worker.
+_PER_PROFILE = ("removal",)
 
 
 def build_tables(sections: Sequence[str] = SECTIONS, profiles: Sequence[str] | None = None,
@@ -105,21 +109,35 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
     (or the build is interrupted), sections not yet started are cancelled.
     """
     order = sorted(chosen, key=_COST_ORDER.index)
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(order)),
+    tasks: list[tuple[str, Sequence[str] | None]] = []
+    for name in order:
+        if name in _PER_PROFILE:
+            tasks += [(name, (p.name,)) for p in tableau_profiles(profiles)]
+        else:
+            tasks.append((name, profiles))
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
                                mp_context=multiprocessing.get_context("spawn"))
     try:
-        futures = {name: pool.submit(_section_worker, name, profiles, decks) for name in order}
-        parts = {}
-        for name in order:
-            parts[name] = futures[name].result()
-            if progress:
+        futures = [pool.submit(_section_worker, name, subset, decks) for name, subset in tasks]
+        parts: dict[str, list[Publication]] = {}
+        for (name, _), future in zip(tasks, futures, strict=True):
+            parts.setdefault(name, []).append(future.result())
+            if progress and len(parts[name]) == sum(t == name for t, _ in tasks):
                 progress(name)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     publication = Publication()
     for name in chosen:
-        publication.files.update(parts[name].files)
-        publication.owner.update(parts[name].owner)
-        publication.results.update(parts[name].results)
-        publication.sections += parts[name].sections
+        merged: Section | None = None
+        for part in parts[name]:  # a per-profile section's parts in profile order
+            publication.files.update(part.files)
+            publication.owner.update(part.owner)
+            publication.results.update(part.results)
+            for section in part.sections:
+                if merged is None:
+                    merged = section
+                    publication.sections.append(section)
+                else:
+                    merged.entries += section.entries
+                    merged.missing += section.missing
     return publication
