@@ -8,6 +8,7 @@ CFR+, the exact solve and the exact certificate.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable
 
@@ -27,6 +28,14 @@ CASES = (("3 people, infinite deck, by total, certified", 2, None, "total", 2.0)
          ("3 people, 1 deck, by cards, exact and certified", 2, 1, "cards", 2.0))
 
 
+def _preload() -> None:
+    """Import what the solver imports on first use (sympy for the equations elimination
+    leaves, scipy.optimize for the heads-up linear programs), so a figure times the solve,
+    not a one-time import (a few tenths of a second, paid once per process)."""
+    importlib.import_module("sympy")
+    importlib.import_module("scipy.optimize")
+
+
 def _clear() -> None:
     for cached in (multiplayer._solved, multiplayer._finite, multiplayer._live_ways,  # noqa: SLF001
                    subgame.infinite_subgame, extensive.third_card_result):
@@ -35,6 +44,7 @@ def _clear() -> None:
 
 
 def _timed(func: Callable[[], TableEquilibrium]) -> tuple[float, TableEquilibrium]:
+    _preload()
     _clear()
     start = time.perf_counter()
     result = func()
