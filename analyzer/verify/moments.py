@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from analyzer.dealing.handlog import CARD_RANK
 from analyzer.engine.lookup import Model
@@ -62,14 +63,38 @@ class ShoeMoments:
         if len(self.rows) >= BATCH:
             self.flush()
 
+    def add_rows(self, rows: npt.NDArray[np.int64], stakes: npt.NDArray[np.int64]) -> None:
+        """Queue many hands at once (rows of the depleted shoes, rows of stakes): evaluated
+        in the same batches of :data:`BATCH` hands as one :meth:`add` each, so the sums
+        are the same floats."""
+        start, n = 0, rows.shape[0]
+        if self.rows:
+            start = min(BATCH - len(self.rows), n)
+            self.rows.extend(rows[:start].tolist())
+            self.stakes.extend(stakes[:start].tolist())
+            if len(self.rows) >= BATCH:
+                self.flush()
+        while n - start >= BATCH:
+            self._add_batch(rows[start:start + BATCH].astype(np.float64),
+                            stakes[start:start + BATCH].astype(np.float64))
+            start += BATCH
+        self.rows.extend(rows[start:].tolist())
+        self.stakes.extend(stakes[start:].tolist())
+
     def flush(self) -> None:
         """Evaluate the queued hands and add their moments up."""
         if not self.rows:
             return
-        ev = self.evaluator
-        result = ev.evaluate(np.array(self.rows, dtype=np.float64))
+        rows = np.array(self.rows, dtype=np.float64)
         stakes = np.array(self.stakes, dtype=np.float64)
         self.rows, self.stakes = [], []
+        self._add_batch(rows, stakes)
+
+    def _add_batch(self, rows: npt.NDArray[np.float64],
+                   stakes: npt.NDArray[np.float64]) -> None:
+        """Evaluate one batch of hands and add their moments up."""
+        ev = self.evaluator
+        result = ev.evaluate(rows)
         for b, part in enumerate(ev.bet_slices):
             p = result[:, part]
             self.expected[b] += p.sum(axis=0)
