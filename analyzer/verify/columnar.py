@@ -349,25 +349,31 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         if cards:
             shuffle.add(cards)
     if moments is not None:
-        moments.add_rows(_depleted(model, sequence, events, hand_cards, per_hand, starts,
-                                   shoe_of), stakes)
+        burn_values = np.zeros((n, 10), dtype=np.int64)
+        for i, cards in zip(with_burn, burn_cards, strict=True):
+            burn_values[i] = np.bincount(_VALUE[list(cards)], minlength=10)
+        moments.add_rows(_depleted(model, np.where(order >= 0, _VALUE[order], 10), burn_values,
+                                   starts, shoe_of), stakes)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
 
 
-def _depleted(model: Model, sequence: IntArray, events: IntArray, hand_cards: IntArray,
-              per_hand: IntArray, starts: IntArray, shoe_of: IntArray) -> IntArray:
+def _depleted(model: Model, values: IntArray, burn_values: IntArray, starts: IntArray,
+              shoe_of: IntArray) -> IntArray:
     """Each hand's depleted shoe as ten value counts: the full shoe less every card taken
-    from its shoe before the hand's own cards (its burns included)."""
-    n = events.size
-    taken = np.bincount(np.repeat(np.arange(n), events) * 10 + _VALUE[sequence],
-                        minlength=n * 10).reshape(n, 10)
+    from its shoe before the hand's own cards (its burns included). ``values``: each
+    hand's six card values in dealt order (10: no card); ``burn_values``: each hand's
+    burns as ten value counts."""
+    n = values.shape[0]
+    own = np.zeros((n, 11), dtype=np.int64)
+    rows = np.arange(n)
+    for column in range(6):
+        own[rows, values[:, column]] += 1
+    taken = own[:, :10] + burn_values
     through = np.cumsum(taken, axis=0)  # value counts taken up to the end of each hand
-    own = np.bincount(np.repeat(np.arange(n), per_hand) * 10 + _VALUE[hand_cards],
-                      minlength=n * 10).reshape(n, 10)
-    before_shoe = np.vstack([np.zeros((1, 10), dtype=np.int64), through])[starts][shoe_of]
+    before_shoe = (through - taken)[starts][shoe_of]
     full = np.array(model.shoe.value_counts(), dtype=np.int64)
-    result: IntArray = full - (through - own - before_shoe)
+    result: IntArray = full - (through - own[:, :10] - before_shoe)
     return result
 
 

@@ -27,7 +27,7 @@ from analyzer.engine.shoe_aware import (
 __all__ = ["BATCH", "ShoeMoments"]
 
 #: Hands evaluated together in the shoe-aware model.
-BATCH = 128
+BATCH = 1024
 
 
 class ShoeMoments:

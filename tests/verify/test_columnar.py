@@ -30,13 +30,13 @@ def _log(tmp_path: Path, name: str, shoes: int, seed: int, faults: tuple[str, ..
 
 
 def _both(path: Path, shoe_aware: bool, monkeypatch: pytest.MonkeyPatch,
-          profile: str = "punto-banco", segment: object = None
+          profile: str = "punto-banco", segment: object = None, kernel: str = "numpy"
           ) -> tuple[Partial, Partial, bool]:
     """(fast, reference, whether the fast path covered the log)."""
     model = build_model(profile, 8)
     options = LogOptions(format="csv", cards="cards")
     # one evaluator for both (in auto the kernels take over once enough work was done)
-    monkeypatch.setenv("NINE_KERNELS", "numpy")
+    monkeypatch.setenv("NINE_KERNELS", kernel)
     taken: list[bool] = []
     real = columnar.replay_columns
 
@@ -54,11 +54,12 @@ def _both(path: Path, shoe_aware: bool, monkeypatch: pytest.MonkeyPatch,
     return fast, reference, taken == [True]
 
 
-@pytest.mark.parametrize("shoe_aware", [False, True])
-def test_clean_log_same_sums_as_the_reference(tmp_path: Path, shoe_aware: bool,
+@pytest.mark.parametrize(("shoe_aware", "kernel"),
+                         [(False, "numpy"), (True, "numpy"), (True, "numba")])
+def test_clean_log_same_sums_as_the_reference(tmp_path: Path, shoe_aware: bool, kernel: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     path = _log(tmp_path, "clean", 5, 11)
-    fast, reference, covered = _both(path, shoe_aware, monkeypatch)
+    fast, reference, covered = _both(path, shoe_aware, monkeypatch, kernel=kernel)
     assert covered
     assert fast == reference  # every count, sum and float, bit for bit
     assert fast.hands > 300 and fast.whole_shoes == 5
@@ -130,9 +131,11 @@ def test_parse_cards() -> None:
     assert columnar.parse_cards(["AS 2H 3H 4H"], "rank-first") is None
 
 
-def test_add_rows_batches_as_add_does() -> None:
+@pytest.mark.parametrize("kernel", ["numpy", "numba"])
+def test_add_rows_batches_as_add_does(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from analyzer.verify.moments import BATCH, ShoeMoments
 
+    monkeypatch.setenv("NINE_KERNELS", kernel)
     model = build_model("punto-banco", 8)
     rng = np.random.default_rng(1)
     full = np.array(model.shoe.value_counts())
