@@ -365,10 +365,8 @@ def _depleted(model: Model, values: IntArray, burn_values: IntArray, starts: Int
     hand's six card values in dealt order (10: no card); ``burn_values``: each hand's
     burns as ten value counts."""
     n = values.shape[0]
-    own = np.zeros((n, 11), dtype=np.int64)
-    rows = np.arange(n)
-    for column in range(6):
-        own[rows, values[:, column]] += 1
+    own = np.bincount((np.arange(n)[:, None] * 11 + values).ravel(),
+                      minlength=n * 11).reshape(n, 11)
     taken = own[:, :10] + burn_values
     through = np.cumsum(taken, axis=0)  # value counts taken up to the end of each hand
     before_shoe = (through - taken)[starts][shoe_of]
