@@ -1,10 +1,12 @@
-"""The verifier's fast path: a clean CSV log of a point-value profile checked column-wise.
+"""The verifier's fast path: a clean CSV log of a fixed-tableau profile checked column-wise.
 
 :func:`replay_columns` reads the whole log (or one run of whole shoes of it) with the
 ``csv`` module in bulk and checks it as arrays: card fields parsed by a lookup of their
 characters, every coup found in the coup lookup (:class:`~analyzer.engine.lookup.CoupIndex`)
-by its six values at once, outcomes, payouts and shoe compositions compared as arrays, and
-the shoe-aware rows (each hand's depleted shoe) taken from cumulative sums per shoe.
+by its six values at once (the bets on ranks or suits settled on feature columns of the
+hands: :func:`~analyzer.rules.bets.settle_codes`), outcomes, payouts and shoe compositions
+compared as arrays, and the shoe-aware rows (each hand's depleted shoe, as value or card
+counts) taken from cumulative sums per shoe.
 
 It only covers the common case, where nothing is wrong: every row well formed, shoes named,
 each opening at hand 1 and dealt in order, burns only before a shoe's first hand, every coup
@@ -21,9 +23,12 @@ from __future__ import annotations
 
 import csv
 import gc
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,9 +44,13 @@ from analyzer.dealing.dialects import (
 )
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
+from analyzer.engine.enumeration import coups
 from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, read_lines
+from analyzer.rules.bets import settle_codes
+from analyzer.rules.cards import DECK
+from analyzer.rules.conditions import NO_CARD, cards_key, ranks_key
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.replay import Settler
 from analyzer.verify.shuffle import ShuffleTally
@@ -143,10 +152,9 @@ def _integers(column: Sequence[str], empty_zero: bool = False) -> IntArray | Non
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
                    segment: Segment | None = None) -> ColumnSums | None:
-    """Check a clean CSV/TSV log of a point-value profile as arrays (see the module
+    """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
     docstring); None, with nothing changed, when the log is not that case."""
-    if model.card_level or options.cards != "cards" or options.skip_bets \
-            or model.profile.procedure.windows or options.format not in ("csv", "tsv"):
+    if options.cards != "cards" or options.skip_bets or options.format not in ("csv", "tsv"):
         return None
     collecting = gc.isenabled()
     gc.disable()  # millions of small strings, none of them in a cycle
@@ -247,6 +255,8 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
                 burn_cards.append(cards)
     # -- the coups: rules, winner, labels --------------------------------------------------
     index = coup_lookup(model)
+    tableau = model.profile.tableau
+    assert tableau is not None
     pv = np.where(player >= 0, _VALUE[player], 10)
     bv = np.where(banker >= 0, _VALUE[banker], 10)
     p1, p2 = np.minimum(pv[:, 0], pv[:, 1]), np.maximum(pv[:, 0], pv[:, 1])
@@ -255,9 +265,11 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     row = index.rows[code].astype(np.int64)
     if (row < 0).any():
         return None  # a coup the tableau does not deal (a rule violation)
-    winner_names = sorted(set(index.winners))
+    coup_table = coups(tableau)
+    winner_names = sorted(set(coup_table.features["winner"].tolist()))
     winner_code = {w: k for k, w in enumerate(winner_names)}
-    winners = np.array([winner_code[w] for w in index.winners], dtype=np.int64)[row]
+    winners = np.array([winner_code[w] for w in coup_table.features["winner"].tolist()],
+                       dtype=np.int64)[row]
     outcome_col = single.get("outcome")
     if outcome_col is not None:
         table = outcome_table(options.draw_is_tie)
@@ -273,18 +285,31 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         logged = np.fromiter((said[t] for t in columns[outcome_col]), np.int64, n)
         if ((logged != -1) & (logged != winners)).any():
             return None  # a claimed outcome the cards do not give
-    labels = [np.asarray(index.codes[i], dtype=np.int64)[row] for i in range(len(model.bets))]
+    if model.card_level:  # every bet settled on the hands' feature columns at once
+        features = {name: column[row] for name, column in coup_table.features.items()}
+        features.update(_card_features("player", player))
+        features.update(_card_features("banker", banker))
+        labels = []
+        for b in model.bets:
+            codes, results = settle_codes(b.bet, features)
+            label_of = np.array([b.label(r) for r in results], dtype=np.int64)
+            labels.append(label_of[np.asarray(codes, dtype=np.int64)])
+    else:
+        labels = [np.asarray(index.codes[i], dtype=np.int64)[row]
+                  for i in range(len(model.bets))]
     # -- bets and payouts ------------------------------------------------------------------
     bet_index = model.bet_index()
+    windows = dict(model.profile.procedure.windows)
     stakes = np.zeros((n, len(model.bets)), dtype=np.int64)
     money: list[list[int]] = [[0, 0, 0, 0] for _ in model.bets]
     for bet_id, (stake_col, returned_col) in bet_columns.items():
         bet = bet_index.get(bet_id)
         stake_text, returned_text = columns[stake_col], columns[returned_col]
         empty = not (all(stake_text) and all(returned_text))
-        if empty and any(bool(s) != bool(r) for s, r in zip(stake_text, returned_text,
-                                                           strict=True)):
-            return None
+        if empty and not np.array_equal(np.fromiter(map(operator.not_, stake_text), bool, n),
+                                        np.fromiter(map(operator.not_, returned_text), bool,
+                                                    n)):
+            return None  # a stake without the amount returned, or the other way round
         stake = _integers(stake_text, empty)
         returned = _integers(returned_text, empty)
         if stake is None or returned is None:
@@ -298,6 +323,9 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
             return None
         if not _paid(stake, returned, labels[i], settler.offsets[i], settler):
             return None
+        last = windows.get(bet_id)
+        if last is not None and ((stake > 0) & (hand > last)).any():
+            return None  # staked after its betting window closed
         stakes[:, i] = stake
         staked = stake > 0
         count = int(staked.sum())
@@ -349,30 +377,67 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         if cards:
             shuffle.add(cards)
     if moments is not None:
-        burn_values = np.zeros((n, 10), dtype=np.int64)
+        # rows of 52 card counts for a card-level evaluator, else ten value counts
+        kinds = 52 if model.card_level else 10
+        category = np.arange(52) if model.card_level else _VALUE
+        burned = np.zeros((n, kinds), dtype=np.int64)
         for i, cards in zip(with_burn, burn_cards, strict=True):
-            burn_values[i] = np.bincount(_VALUE[list(cards)], minlength=10)
-        moments.add_rows(_depleted(model, np.where(order >= 0, _VALUE[order], 10), burn_values,
+            burned[i] = np.bincount(category[list(cards)], minlength=kinds)
+        full = np.array(model.shoe.counts if model.card_level else model.shoe.value_counts(),
+                        dtype=np.int64)
+        moments.add_rows(_depleted(full, np.where(order >= 0, category[order], kinds), burned,
                                    starts, shoe_of), stakes)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
 
 
-def _depleted(model: Model, values: IntArray, burn_values: IntArray, starts: IntArray,
+def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArray,
               shoe_of: IntArray) -> IntArray:
-    """Each hand's depleted shoe as ten value counts: the full shoe less every card taken
-    from its shoe before the hand's own cards (its burns included). ``values``: each
-    hand's six card values in dealt order (10: no card); ``burn_values``: each hand's
-    burns as ten value counts."""
-    n = values.shape[0]
-    own = np.bincount((np.arange(n)[:, None] * 11 + values).ravel(),
-                      minlength=n * 11).reshape(n, 11)
-    taken = own[:, :10] + burn_values
-    through = np.cumsum(taken, axis=0)  # value counts taken up to the end of each hand
+    """Each hand's depleted shoe (``full``: the full shoe's count of each of its k kinds,
+    cards or point values): less every card taken from its shoe before the hand's own
+    (its burns included). ``dealt``: each hand's six cards' kinds in dealt order (k: no
+    card); ``burned``: each hand's burns counted by kind."""
+    n, kinds = burned.shape
+    own = np.bincount((np.arange(n)[:, None] * (kinds + 1) + dealt).ravel(),
+                      minlength=n * (kinds + 1)).reshape(n, kinds + 1)[:, :kinds]
+    taken = own + burned
+    through = np.cumsum(taken, axis=0)  # cards taken up to the end of each hand, by kind
     before_shoe = (through - taken)[starts][shoe_of]
-    full = np.array(model.shoe.value_counts(), dtype=np.int64)
-    result: IntArray = full - (through - own[:, :10] - before_shoe)
+    result: IntArray = full - (through - own - before_shoe)
     return result
+
+
+def _card_features(hand: str, cards: IntArray) -> dict[str, npt.NDArray[Any]]:
+    """The card-level features of one hand's first two cards, as columns (what
+    :func:`~analyzer.engine.cardbets.hand_card_features` gives for one hand)."""
+    first, second = cards[:, 0], cards[:, 1]
+    keys = _pair_keys()
+    rank_first, rank_second = first // 4 + 1, second // 4 + 1
+    suit_first, suit_second = first % 4, second % 4
+    pair = rank_first == rank_second
+    suited = suit_first == suit_second
+    red_first, red_second = np.isin(suit_first, (1, 2)), np.isin(suit_second, (1, 2))
+    colour = np.where(red_first & red_second, "red",
+                      np.where(~red_first & ~red_second, "black", "mixed"))
+    return {
+        f"{hand}_pair": pair,
+        f"{hand}_identical_pair": pair & suited,
+        f"{hand}_suited": suited,
+        f"{hand}_colour": colour,
+        f"{hand}_suit": np.where(suited, np.array(list("SHDC"))[suit_first], "none"),
+        f"{hand}_pair_rank": np.where(pair, rank_first, NO_CARD),
+        f"{hand}_first_ranks": keys[0][rank_first, rank_second],
+        f"{hand}_first_cards": keys[1][first, second],
+    }
+
+
+@cache
+def _pair_keys() -> tuple[npt.NDArray[np.str_], npt.NDArray[np.str_]]:
+    """The multiset keys of two ranks (by rank numbers) and of two cards (by index)."""
+    ranks = np.array([[ranks_key([a, b]) if a and b else "" for b in range(14)]
+                      for a in range(14)])
+    cards = np.array([[cards_key([DECK[a], DECK[b]]) for b in range(52)] for a in range(52)])
+    return ranks, cards
 
 
 def _paid(stake: IntArray, returned: IntArray, label: IntArray, offset: int,

@@ -67,6 +67,40 @@ def test_clean_log_same_sums_as_the_reference(tmp_path: Path, shoe_aware: bool, 
     assert sum(fast.card_counts) > 4 * fast.hands
 
 
+@pytest.mark.parametrize("profile", ["lucky-baccarat", "side-bets"])
+def test_card_level_bets_same_sums_as_the_reference(tmp_path: Path, profile: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bets on ranks and suits settled on feature columns, rows of 52 card counts."""
+    path = _log(tmp_path, profile, 2, 4, profile=profile)
+    for shoe_aware in (False, True):
+        fast, reference, covered = _both(path, shoe_aware, monkeypatch, profile)
+        assert covered and fast == reference
+        assert fast.hands > 100 and len(fast.bets) == len(build_model(profile, 8).bets)
+        assert any(sum(b.results[1:]) for b in fast.bets)  # some bet won on its lines
+
+
+def test_stake_after_its_window_falls_back(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    model = build_model("lucky-baccarat", 8)
+    windows = dict(model.profile.procedure.windows)
+    assert windows
+    bet_id, last = next(iter(windows.items()))
+    lines = _log(tmp_path, "lucky", 1, 8, profile="lucky-baccarat").read_text(
+        encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    stake = header.index(f"{bet_id}_stake")
+    late = lines[last + 1].split(",")  # hand last + 1 of the first shoe
+    assert late[1] == str(last + 1)
+    if late[stake] == "" or late[stake] == "0":
+        late[stake], late[stake + 1] = "100", "0"
+    path = tmp_path / "late.csv"
+    path.write_text("\n".join([*lines[:last + 1], ",".join(late), *lines[last + 2:]]) + "\n",
+                    encoding="utf-8")
+    fast, reference, covered = _both(path, False, monkeypatch, "lucky-baccarat")
+    assert not covered and fast == reference
+    assert any(v.kind == "window" for v in fast.violations)
+
+
 @pytest.mark.parametrize("fault", ["banker-stands", "natural-draw", "wrong-payout",
                                    "commission"])
 @pytest.mark.parametrize("shoe_aware", [False, True])
