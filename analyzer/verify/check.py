@@ -137,8 +137,19 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     issues = IssueLog(source)
     evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
         else None
-    moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
-    shuffle = ShuffleTally(model, shoe_composition(model, values), values)
+    if options.format == "auto":
+        options = replace(options, format=detect_format(path))
+    fast = None
+    for attempt in ("columns", "records"):
+        moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
+        shuffle = ShuffleTally(model, shoe_composition(model, values), values)
+        # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
+        # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
+        if attempt == "records" or os.environ.get("NINE_VERIFY_PATH") == "records":
+            break
+        fast = replay_columns(path, model, options, settler, moments, shuffle, segment)
+        if fast is not None:
+            break
     shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add)
     tally = Tally(model, settler)
     windows = dict(model.profile.procedure.windows)
@@ -150,12 +161,6 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
     stakes_of: dict[Payouts, list[int]] = {}
-    if options.format == "auto":
-        options = replace(options, format=detect_format(path))
-    # a clean CSV log of a point-value profile: checked column-wise (None: record by record;
-    # NINE_VERIFY_PATH=records always replays record by record, the reference)
-    fast = None if os.environ.get("NINE_VERIFY_PATH") == "records" else \
-        replay_columns(path, model, options, settler, moments, shuffle, segment)
     records: Iterator[Record] = iter(()) if fast is not None else \
         read_log(path, options, segment)
     later = segment is not None and segment.lines_before > (

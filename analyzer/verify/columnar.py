@@ -11,10 +11,11 @@ counts) taken from cumulative sums per shoe.
 It only covers the common case, where nothing is wrong: every row well formed, shoes named,
 each opening at hand 1 and dealt in order, burns only before a shoe's first hand, every coup
 legal, every outcome and payout right, no card dealt more often than the shoe holds it,
-cards as two-character tokens or any the card table reads. At the first thing that is not
-so it returns None before changing anything, and
-:func:`~analyzer.verify.check.check_file` replays the log record by record (the reference,
-which names the line of every violation). When it returns sums they are the reference's:
+cards as two-character tokens or any the card table reads. The log is read in runs of
+whole shoes of about :data:`CHUNK` lines, so memory stays bounded. At the first thing that
+is not so it returns None, and :func:`~analyzer.verify.check.check_file` starts its tallies
+afresh and replays the log record by record (the reference, which names the line of every
+violation). When it returns sums they are the reference's:
 the same exact counts and money, the shoe-aware moments in the same batches of hands (so
 the same floats), the shuffle and rank moments shoe by shoe in the same order.
 """
@@ -24,9 +25,10 @@ from __future__ import annotations
 import csv
 import gc
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +57,16 @@ from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.replay import Settler
 from analyzer.verify.shuffle import ShuffleTally
 
-__all__ = ["ColumnSums", "parse_cards", "replay_columns"]
+__all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
 
 IntArray = npt.NDArray[np.int64]
 
 _VALUE = np.array(CARD_VALUE, dtype=np.int64)
+#: Lines read and checked together (a run of whole shoes: the last shoe of a run waits
+#: for the next).
+CHUNK = 1 << 16
+#: A shoe of more lines than this is left to the reference.
+MAX_PENDING = 1 << 20
 #: Stakes and amounts returned up to this are summed in int64 without overflow.
 _MONEY_LIMIT = 1 << 31
 
@@ -74,6 +81,16 @@ class ColumnSums:
     counts: list[int]
     money: list[list[int]]
     card_counts: list[int]
+
+    def add(self, other: ColumnSums) -> None:
+        """Add another run's sums to these."""
+        self.hands += other.hands
+        self.shoes += other.shoes
+        self.counts = [a + b for a, b in zip(self.counts, other.counts, strict=True)]
+        self.money = [[a + b for a, b in zip(x, y, strict=True)]
+                      for x, y in zip(self.money, other.money, strict=True)]
+        self.card_counts = [a + b for a, b in zip(self.card_counts, other.card_counts,
+                                                  strict=True)]
 
 
 def _two_char_table(notation: str) -> IntArray:
@@ -153,16 +170,21 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
                    segment: Segment | None = None) -> ColumnSums | None:
     """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
-    docstring); None, with nothing changed, when the log is not that case."""
+    docstring), :data:`CHUNK` lines at a time cut at shoe boundaries (so memory does not
+    grow with the log); None when the log is not that case. After None, ``moments`` and
+    ``shuffle`` may hold some of the log's shoes: the caller starts them afresh."""
     if options.cards != "cards" or options.skip_bets or options.format not in ("csv", "tsv"):
         return None
+    delimiter = "\t" if options.format == "tsv" else ","
+    csv.field_size_limit(MAX_LINE)
     collecting = gc.isenabled()
     gc.disable()  # millions of small strings, none of them in a cycle
+    lines = read_lines(path) if segment is None else segment_lines(path, segment, True)
     try:
-        read = _read_columns(path, "\t" if options.format == "tsv" else ",", segment)
-        if read is None:
+        first = next(lines, None)
+        if first is None:
             return None
-        headers, columns = read
+        headers = next(csv.reader([first], delimiter=delimiter))
         try:
             single, bet_columns, split = find_columns(headers, options, path)
         except AnalyzerError:
@@ -170,37 +192,62 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
         if split or "player_cards" not in single or "banker_cards" not in single \
                 or "shoe" not in single:
             return None
-        return _replay(columns, single, bet_columns, model, options, settler, moments,
-                       shuffle)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _read_columns(path: str | Path, delimiter: str, segment: Segment | None
-                  ) -> tuple[list[str], list[Sequence[str]]] | None:
-    """A CSV log's header and its columns, read in bulk; None when it has no rows, or a
-    row of another width."""
-    csv.field_size_limit(MAX_LINE)
-    lines = read_lines(path) if segment is None else segment_lines(path, segment, True)
-    try:
-        first = next(lines, None)
-        if first is None:
-            return None
-        headers = next(csv.reader([first], delimiter=delimiter))
-        body = list(lines)
+        total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
+                           [0] * 52)
+        seen: set[str] = set()
+        for columns in _chunks(lines, delimiter, len(headers), single["shoe"]):
+            if columns is None:
+                return None
+            found = _replay(columns, single, bet_columns, model, options, settler, moments,
+                            shuffle, seen)
+            if found is None:
+                return None
+            total.add(found)
+        return total if total.hands else None
     except (csv.Error, AnalyzerError):
         return None
     finally:
         lines.close()  # type: ignore[attr-defined]
-    width = len(headers)
-    text = "\n".join(body)
-    if '"' not in text and "\r" not in text and "\0" not in text and all(body):
+        if collecting:
+            gc.enable()
+
+
+def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
+            ) -> Iterator[list[Sequence[str]] | None]:
+    """The columns of a log's rows in runs of whole shoes of about :data:`CHUNK` lines;
+    None (and stop) at a row of another width, or when a log that needs the ``csv`` module
+    (quoted fields, blank lines) is longer than one run."""
+    pending: list[str] = []
+    chunk = list(islice(lines, CHUNK))
+    while chunk or pending:
+        following = list(islice(lines, CHUNK)) if chunk else []
+        body = pending + chunk if pending else chunk
+        text = "\n".join(body)
+        if '"' in text or "\r" in text or "\0" in text or not all(body):
+            if pending or following:
+                yield None
+                return
+            yield _csv_columns(body, delimiter, width)
+            return
         # no quoting and no blank line: every delimiter separates two fields
         fields = text.replace("\n", delimiter).split(delimiter)
         if len(fields) != width * len(body):
-            return None
-        return headers, [fields[k::width] for k in range(width)]
+            yield None
+            return
+        cut = len(body)
+        if following:  # keep the last shoe (it may go on) for the next run
+            ids = fields[shoe::width]
+            cut = next((i for i in range(len(ids) - 1, 0, -1) if ids[i] != ids[i - 1]), 0)
+            if len(body) > MAX_PENDING:
+                yield None
+                return
+        if cut:
+            yield [fields[k:cut * width:width] for k in range(width)]
+        pending, chunk = body[cut:], following
+
+
+def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[str]] | None:
+    """Columns of rows read by the ``csv`` module (blank rows skipped, as the reader does)."""
     try:
         rows = [r for r in csv.reader(body, delimiter=delimiter)
                 if r and not (len(r) == 1 and not r[0].strip())]
@@ -208,13 +255,15 @@ def _read_columns(path: str | Path, delimiter: str, segment: Segment | None
         return None
     if not rows or any(len(r) != width for r in rows):
         return None
-    return headers, list(zip(*rows, strict=True))
+    return list(zip(*rows, strict=True))
 
 
 def _replay(columns: list[Sequence[str]], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
-            shuffle: ShuffleTally) -> ColumnSums | None:
+            shuffle: ShuffleTally, seen: set[str]) -> ColumnSums | None:
+    """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the
+    runs before (an id used again is left to the reference)."""
     n = len(columns[0])
     # -- shoes and hand numbers ---------------------------------------------------------
     shoe_text = columns[single["shoe"]]
@@ -225,8 +274,10 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     opens = np.ones(n, dtype=bool)
     opens[1:] = shoe_array[1:] != shoe_array[:-1]
     starts = np.flatnonzero(opens)
-    if len(set(shoe_array[starts].tolist())) != len(starts):
+    ids = shoe_array[starts].tolist()
+    if len(set(ids)) != len(starts) or not seen.isdisjoint(ids):
         return None  # a shoe id used twice (interleaved or reopened shoes)
+    seen.update(ids)
     shoe_of = np.cumsum(opens) - 1
     expected_hand = np.arange(n) - starts[shoe_of] + 1
     if not np.array_equal(hand, expected_hand):

@@ -135,6 +135,26 @@ def test_runs_of_whole_shoes_same_sums(tmp_path: Path, monkeypatch: pytest.Monke
         assert covered and fast == reference and fast.whole_shoes >= 1
 
 
+@pytest.mark.parametrize("chunk", [30, 100, 1000])
+def test_runs_of_chunks_same_sums(tmp_path: Path, chunk: int,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read in runs of whole shoes (a shoe longer than a run waits for the next); a fault in
+    a later run: tallies started afresh, record by record."""
+    monkeypatch.setattr(columnar, "CHUNK", chunk)
+    path = _log(tmp_path, "chunks", 4, 9)
+    fast, reference, covered = _both(path, True, monkeypatch)
+    assert covered and fast == reference and fast.whole_shoes == 4
+    lines = path.read_text(encoding="utf-8").splitlines()
+    late = lines[-5].split(",")
+    late[-1] = str(int(late[-1]) + 1)  # the last bet's amount returned, wrong
+    broken = tmp_path / "late-fault.csv"
+    broken.write_text("\n".join([*lines[:-5], ",".join(late), *lines[-4:]]) + "\n",
+                      encoding="utf-8")
+    fast, reference, covered = _both(broken, True, monkeypatch)
+    assert not covered and fast == reference
+    assert [v.line for v in fast.violations] == [len(lines) - 4]
+
+
 def test_odd_rows_fall_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _log(tmp_path, "base", 2, 7).read_text(encoding="utf-8").splitlines()
     cases = {
