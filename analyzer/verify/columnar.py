@@ -27,10 +27,8 @@ import gc
 import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import islice
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -46,13 +44,12 @@ from analyzer.dealing.dialects import (
 )
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
+from analyzer.engine.cardbets import card_feature_columns
 from analyzer.engine.enumeration import coups
 from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, read_lines
 from analyzer.rules.bets import settle_codes
-from analyzer.rules.cards import DECK
-from analyzer.rules.conditions import NO_CARD, cards_key, ranks_key
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.replay import Settler
 from analyzer.verify.shuffle import ShuffleTally
@@ -338,8 +335,8 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
             return None  # a claimed outcome the cards do not give
     if model.card_level:  # every bet settled on the hands' feature columns at once
         features = {name: column[row] for name, column in coup_table.features.items()}
-        features.update(_card_features("player", player))
-        features.update(_card_features("banker", banker))
+        features.update(card_feature_columns("player", player[:, 0], player[:, 1]))
+        features.update(card_feature_columns("banker", banker[:, 0], banker[:, 1]))
         labels = []
         for b in model.bets:
             codes, results = settle_codes(b.bet, features)
@@ -456,39 +453,6 @@ def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArra
     before_shoe = (through - taken)[starts][shoe_of]
     result: IntArray = full - (through - own - before_shoe)
     return result
-
-
-def _card_features(hand: str, cards: IntArray) -> dict[str, npt.NDArray[Any]]:
-    """The card-level features of one hand's first two cards, as columns (what
-    :func:`~analyzer.engine.cardbets.hand_card_features` gives for one hand)."""
-    first, second = cards[:, 0], cards[:, 1]
-    keys = _pair_keys()
-    rank_first, rank_second = first // 4 + 1, second // 4 + 1
-    suit_first, suit_second = first % 4, second % 4
-    pair = rank_first == rank_second
-    suited = suit_first == suit_second
-    red_first, red_second = np.isin(suit_first, (1, 2)), np.isin(suit_second, (1, 2))
-    colour = np.where(red_first & red_second, "red",
-                      np.where(~red_first & ~red_second, "black", "mixed"))
-    return {
-        f"{hand}_pair": pair,
-        f"{hand}_identical_pair": pair & suited,
-        f"{hand}_suited": suited,
-        f"{hand}_colour": colour,
-        f"{hand}_suit": np.where(suited, np.array(list("SHDC"))[suit_first], "none"),
-        f"{hand}_pair_rank": np.where(pair, rank_first, NO_CARD),
-        f"{hand}_first_ranks": keys[0][rank_first, rank_second],
-        f"{hand}_first_cards": keys[1][first, second],
-    }
-
-
-@cache
-def _pair_keys() -> tuple[npt.NDArray[np.str_], npt.NDArray[np.str_]]:
-    """The multiset keys of two ranks (by rank numbers) and of two cards (by index)."""
-    ranks = np.array([[ranks_key([a, b]) if a and b else "" for b in range(14)]
-                      for a in range(14)])
-    cards = np.array([[cards_key([DECK[a], DECK[b]]) for b in range(52)] for a in range(52)])
-    return ranks, cards
 
 
 def _paid(stake: IntArray, returned: IntArray, label: IntArray, offset: int,
