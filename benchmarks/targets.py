@@ -8,7 +8,8 @@ keeps the best of each, and the verdict reads the ratio as well as the absolute 
   this process), with the largest relative error against the exact engine;
 * 64 and 1,000 decks against 8 decks (exact, residues and CRT past int64);
 * cold ``nine odds --decks 8`` against a bare ``python -c "import numpy"``;
-* ``nine verify`` from the command line, hands per second, ``--jobs 2`` against ``--jobs 1``;
+* ``nine verify`` from the command line, hands per second, against the record-by-record
+  replay (``NINE_VERIFY_PATH=records``) and, shoe-aware, ``--jobs 2`` against ``--jobs 1``;
 * ``nine tables`` (every published table), cold.
 """
 
@@ -118,13 +119,19 @@ def cold_start_figures(rounds: int = 9) -> dict[str, float]:
     return {**best, "uncached": uncached}
 
 
-def verify_figures(hands: int = 200_000, card_hands: int = 50_000) -> dict[str, float]:
-    """Hands per second of ``nine verify`` from the command line (start-up included): the
-    shoe-aware model of punto banco with ``--jobs 2`` (the default) and ``--jobs 1`` (the
-    baseline), lucky-baccarat's 19 bets shoe-aware, and the independent model."""
+def verify_figures(hands: int = 200_000, card_hands: int = 50_000,
+                   rounds: int = 2) -> dict[str, dict[str, float]]:
+    """Hands per second of ``nine verify`` from the command line (start-up included), each
+    beside its baseline run in turns with it: the record-by-record replay
+    (``NINE_VERIFY_PATH=records``, the reference the column-wise path must match), and for
+    the shoe-aware model of punto banco also ``--jobs 1``. Each figure: ``rate``,
+    ``baseline`` (hands/s), ``cpu`` (hands per CPU second times the processes: what idle
+    cores would do) and ``load`` (the 1-minute load average when it was measured)."""
     from analyzer.dealing.simulate import simulate
 
-    figures: dict[str, float] = {}
+    environment = dict(os.environ)
+    environment.pop("NINE_VERIFY_PATH", None)
+    figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         logs = {}
         for profile, count in (("punto-banco", hands), ("lucky-baccarat", card_hands)):
@@ -132,26 +139,44 @@ def verify_figures(hands: int = 200_000, card_hands: int = 50_000) -> dict[str, 
             with logs[profile].open("w", encoding="utf-8", newline="") as stream:
                 simulate(profile, 8, max(1, round(count / 80.8)), 1, stream, "csv")
         lines = {p: sum(1 for _ in path.open(encoding="utf-8")) - 1 for p, path in logs.items()}
-        runs = {"shoe-aware, --jobs 2": ("punto-banco", "shoe", 2),
-                "shoe-aware, --jobs 1": ("punto-banco", "shoe", 1),
-                "lucky-baccarat shoe-aware, --jobs 2": ("lucky-baccarat", "shoe", 2),
-                "independent, --jobs 2": ("punto-banco", "independent", 2)}
-        for name, (profile, model, jobs) in runs.items():
+        # name: (profile, model, jobs, baseline jobs, baseline path)
+        runs = {"shoe-aware, --jobs 2": ("punto-banco", "shoe", 2, 2, "records"),
+                "shoe-aware, --jobs 2 vs --jobs 1": ("punto-banco", "shoe", 2, 1, "auto"),
+                "lucky-baccarat shoe-aware, --jobs 2": ("lucky-baccarat", "shoe", 2, 2,
+                                                        "records"),
+                "independent, --jobs 2": ("punto-banco", "independent", 2, 2, "records")}
+        for name, (profile, model, jobs, base_jobs, base_path) in runs.items():
             command = [sys.executable, "-m", "analyzer", "verify", str(logs[profile]),
-                       "--profile", profile, "--model", model, "--jobs", str(jobs)]
-            best = cpu = float("inf")
-            for _ in range(2):
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                start = time.perf_counter()
-                subprocess.run(command, capture_output=True, check=False)
-                best = min(best, time.perf_counter() - start)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu = min(cpu, after.ru_utime + after.ru_stime - before.ru_utime
-                          - before.ru_stime)
-            figures[name] = lines[profile] / best
-            # hands per second of CPU, per process: what an idle core would do
-            figures[name + " cpu"] = lines[profile] / cpu * jobs
+                       "--profile", profile, "--model", model, "--jobs"]
+            sides = {"rate": ([*command, str(jobs)], environment, jobs),
+                     "baseline": ([*command, str(base_jobs)],
+                                  {**environment, "NINE_VERIFY_PATH": base_path}, base_jobs)}
+            best = dict.fromkeys(sides, float("inf"))
+            cpu = float("inf")
+            for _ in range(rounds):
+                for side, (argv, env, processes) in sides.items():
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    start = time.perf_counter()
+                    subprocess.run(argv, capture_output=True, check=False, env=env)
+                    best[side] = min(best[side], time.perf_counter() - start)
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    if side == "rate":
+                        used = (after.ru_utime + after.ru_stime - before.ru_utime
+                                - before.ru_stime)
+                        cpu = min(cpu, used / processes)
+            figures[name] = {"rate": lines[profile] / best["rate"],
+                             "baseline": lines[profile] / best["baseline"],
+                             "cpu": lines[profile] / cpu, "load": os.getloadavg()[0],
+                             "hands": lines[profile]}
     return figures
+
+
+def _verify_line(label: str, figure: dict[str, float], baseline: str, target: float) -> str:
+    rate = figure["rate"]
+    return (f"  nine verify, {label:<34s} {rate:9,.0f} hands/s   {baseline} "
+            f"{figure['baseline']:,.0f}/s = {rate / figure['baseline']:.1f}x (CPU-bound "
+            f"{figure['cpu']:,.0f}/s; {int(figure['hands']):,} hands; load "
+            f"{figure['load']:.2f}); target >= {target:,.0f}/s: {_verdict(rate >= target)}")
 
 
 def tables_seconds() -> float:
@@ -196,19 +221,15 @@ def main(rows: np.ndarray, with_tables: bool = True) -> None:
           f"<= 2x: {_verdict(cold['odds'] <= 0.3 and ratio <= 2)} (first run, building the "
           f"plan cache: {cold['uncached'] * 1e3:.0f} ms)")
     verify = verify_figures()
-    pair = verify["shoe-aware, --jobs 2"], verify["shoe-aware, --jobs 1"]
-    cpu = verify["shoe-aware, --jobs 2 cpu"]
-    print(f"  nine verify, shoe-aware, punto banco     {pair[0]:9,.0f} hands/s (--jobs 2)   "
-          f"--jobs 1 {pair[1]:,.0f}/s = {pair[0] / pair[1]:.2f}x (CPU-bound rate on 2 idle "
-          f"cores {cpu:,.0f}/s); target >= 100,000/s: {_verdict(pair[0] >= 100_000)}")
-    lucky = verify["lucky-baccarat shoe-aware, --jobs 2"]
-    print(f"  nine verify, shoe-aware, lucky-baccarat  {lucky:9,.0f} hands/s (19 bets; CPU-bound"
-          f" {verify['lucky-baccarat shoe-aware, --jobs 2 cpu']:,.0f}/s)   target >= 40,000/s:"
-          f" {_verdict(lucky >= 40_000)}")
-    independent = verify["independent, --jobs 2"]
-    print(f"  nine verify, independent model           {independent:9,.0f} hands/s (CPU-bound "
-          f"{verify['independent, --jobs 2 cpu']:,.0f}/s)   target >= 250,000/s: "
-          f"{_verdict(independent >= 250_000)}")
+    print(_verify_line("shoe-aware, punto banco", verify["shoe-aware, --jobs 2"],
+                       "record by record", 100_000))
+    print(_verify_line("shoe-aware, punto banco", verify["shoe-aware, --jobs 2 vs --jobs 1"],
+                       "--jobs 1", 100_000))
+    print(_verify_line("shoe-aware, lucky-baccarat (19 bets)",
+                       verify["lucky-baccarat shoe-aware, --jobs 2"], "record by record",
+                       40_000))
+    print(_verify_line("independent model, punto banco", verify["independent, --jobs 2"],
+                       "record by record", 250_000))
     if with_tables:
         seconds = tables_seconds()
         print(f"  `nine tables` (every published table)    {seconds:9.1f} s    target "

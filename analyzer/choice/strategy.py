@@ -144,10 +144,10 @@ def _probability(value: Any, where: str) -> Fraction:
 
 def _keys(text: str, where: str) -> list[Key]:
     if "-" in text:
-        if not (text.replace("-", "").isascii() and text.replace("-", "").isdigit()
-                and len(text.split("-")) == 2):
+        parts = text.split("-")
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
             raise AnalyzerError(f"{where}: {text!r}: a range of totals is written like '0-4'")
-        low, high = (int(part) for part in text.split("-"))
+        low, high = (int(part) for part in parts)
         if not 0 <= low <= high <= 9:
             raise AnalyzerError(f"{where}: total range {text!r} must lie in 0-9")
         return [("total", t) for t in range(low, high + 1)]

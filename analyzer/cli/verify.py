@@ -11,7 +11,6 @@ from typing import IO, NoReturn
 
 import click
 
-from analyzer.choice.table_log import deal_table, table_people
 from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
@@ -20,7 +19,6 @@ from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.table import verify_table_logs
 from analyzer.verify.verdict import Verdict, check_levels, finish
 
 __all__ = ["expand_logs", "simulate", "verify"]
@@ -113,6 +111,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
         if partial_out or dask_address:
             raise AnalyzerError("--partial-out/--dask: a game of choices is verified in one "
                                 "process, without partial results")
+        # imported here: the solver's modules (networkx, scipy.optimize) cost ~0.4 s
+        from analyzer.verify.table import verify_table_logs
+
         verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
                                     banker_strategy, alpha)
         _report(verdict, fmt, junit)
@@ -171,6 +172,8 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if rules.tableau is None:
         if faults:
             raise AnalyzerError("--inject: the faults break a fixed tableau's dealer")
+        from analyzer.choice.table_log import deal_table, table_people
+
         table = table_people(rules.choice_rules(), people or rules.choice_rules().people[0],
                              players, bankers)
         if fmt != "jsonl":

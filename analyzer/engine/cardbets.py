@@ -65,7 +65,7 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["card_atoms", "card_bet_ways", "card_coup_features", "card_denominator", "card_tally",
            "CardTally", "deal_cards", "evaluate_card_tally", "first_four_ways",
            "hand_card_features", "HandClasses", "HANDS", "INFINITE_CARD_SCALE", "IntArray",
-           "joint_card_counts", "pair_feature_columns", "VALUE_PAIRS"]
+           "joint_card_counts", "card_feature_columns", "pair_feature_columns", "VALUE_PAIRS"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -142,9 +142,39 @@ def deal_cards(tableau: Tableau, cards: Sequence[Card]) -> tuple[Coup, dict[str,
 @cache
 def pair_feature_columns(hand: str) -> dict[str, npt.NDArray[Any]]:
     """Card-level feature columns of every ordered card pair (2704 rows)."""
-    rows = [hand_card_features(hand, DECK[i], DECK[j]) for i, j in zip(_FIRST, _SECOND,
-                                                                         strict=True)]
-    return {name: np.array([row[name] for row in rows]) for name in rows[0]}
+    return card_feature_columns(hand, _FIRST, _SECOND)
+
+
+def card_feature_columns(hand: str, first: IntArray, second: IntArray
+                         ) -> dict[str, npt.NDArray[Any]]:
+    """:func:`hand_card_features` of many hands at once, as columns: ``first`` and
+    ``second`` are the card indices of each hand's first two cards."""
+    ranks, cards = _pair_keys()
+    rank_first, rank_second = first // 4 + 1, second // 4 + 1
+    suit_first, suit_second = first % 4, second % 4  # S H D C
+    pair = rank_first == rank_second
+    suited = suit_first == suit_second
+    red_first, red_second = np.isin(suit_first, (1, 2)), np.isin(suit_second, (1, 2))
+    return {
+        f"{hand}_pair": pair,
+        f"{hand}_identical_pair": pair & suited,
+        f"{hand}_suited": suited,
+        f"{hand}_colour": np.where(red_first & red_second, "red",
+                                   np.where(~red_first & ~red_second, "black", "mixed")),
+        f"{hand}_suit": np.where(suited, np.array(list("SHDC"))[suit_first], "none"),
+        f"{hand}_pair_rank": np.where(pair, rank_first, NO_CARD),
+        f"{hand}_first_ranks": ranks[rank_first, rank_second],
+        f"{hand}_first_cards": cards[first, second],
+    }
+
+
+@cache
+def _pair_keys() -> tuple[npt.NDArray[np.str_], npt.NDArray[np.str_]]:
+    """The multiset keys of two ranks (by rank number) and of two cards (by index)."""
+    ranks = np.array([[ranks_key([a, b]) if a and b else "" for b in range(14)]
+                      for a in range(14)])
+    cards = np.array([[cards_key([DECK[a], DECK[b]]) for b in range(52)] for a in range(52)])
+    return ranks, cards
 
 
 def _pair_value_index() -> IntArray:

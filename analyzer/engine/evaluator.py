@@ -208,8 +208,8 @@ class BatchEvaluator:
     ``make bench``).
 
     Two implementations (see :mod:`analyzer.engine.backend`): numpy, ``chunk`` shoes at a
-    time (the reference: 32 keeps the intermediates in cache), and the fused kernel of
-    :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 32.
+    time (the reference: 64 keeps the intermediates in cache), and the fused kernel of
+    :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 64.
     """
 
     profile: Profile
@@ -218,8 +218,8 @@ class BatchEvaluator:
     cards: npt.NDArray[np.int64]
     half_index: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
     half_patterns: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    #: shoes per block in numpy (the fused kernel's block is fixed at 32, the same)
-    chunk: int = 32
+    #: shoes per block in numpy (the fused kernel's block is fixed at 64, the same)
+    chunk: int = 64
 
     @classmethod
     def for_profile(cls, profile: Profile | str) -> BatchEvaluator:
@@ -261,7 +261,7 @@ class BatchEvaluator:
             raise AnalyzerError("batch shoes cannot have negative counts")
         if (counts.sum(axis=1) < 6).any():
             raise AnalyzerError("every batch shoe needs at least 6 cards")
-        if self.chunk == 32 and backend.use_kernels(kernel, "batch", counts.shape[0]):
+        if self.chunk == 64 and backend.use_kernels(kernel, "batch", counts.shape[0]):
             from analyzer.engine import kernels
 
             return kernels.batch_values(counts, self.payoff, self.cards, *self.half_index,

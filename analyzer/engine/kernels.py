@@ -27,10 +27,12 @@ from threadpoolctl import threadpool_limits
 # scipy's BLAS is loaded just above, so the limit reaches it too.
 threadpool_limits(limits=1, user_api="blas")
 
-__all__ = ["BLOCK", "batch_values", "tally_sums"]
+__all__ = ["BLOCK", "batch_values", "grouped_values", "tally_sums"]
 
-#: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles).
-BLOCK = 32
+#: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles). 64
+#: measured 1.4x faster per shoe than 32 (and than 128) on the project's machine (2 MB of L2
+#: per core): the weights of a block (terms x BLOCK) and the BLAS product that reads them.
+BLOCK = 64
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -266,4 +268,90 @@ def batch_values(counts: npt.NDArray[np.float64], payoff: npt.NDArray[np.float64
     padded[shoes:] = rows[0]
     result: npt.NDArray[np.float64] = _batch(padded, np.ascontiguousarray(payoff), cards,
                                              low_index, high_index, low, high)
+    return result[:shoes]
+
+
+@njit(cache=True, nogil=True)
+def _grouped(counts: Any, payoff: Any, group_cards: Any, group_low: Any, group_start: Any,
+             term_high: Any, low: Any, high: Any) -> Any:  # pragma: no cover - compiled
+    """:func:`_batch` with the terms grouped by (cards, low half): per group the sum of
+    ``payoff x high half`` first, then times ``fill x low half`` once, so no term weight is
+    stored and a term costs one multiply-add per nonzero payoff (1.25x faster here). Every
+    product and partial sum is an integer below 2**53 up to eight decks, so it agrees
+    with :func:`_batch` and the numpy path to the last bit there (to rounding above)."""
+    shoes = counts.shape[0]
+    columns = payoff.shape[0]
+    groups = group_cards.shape[0]
+    out = np.empty((shoes, columns))
+    falling = np.empty((10, 7, BLOCK))
+    fill = np.empty((7, BLOCK))
+    table_low = np.empty((low.shape[0], BLOCK))
+    table_high = np.empty((high.shape[0], BLOCK))
+    acc = np.zeros((columns, BLOCK))
+    inner = np.zeros((columns, BLOCK))
+    for start in range(0, shoes, BLOCK):
+        for s in range(BLOCK):
+            size = 0.0
+            for v in range(10):
+                c = counts[start + s, v]
+                size += c
+                f = 1.0
+                falling[v, 0, s] = 1.0
+                for m in range(1, 7):
+                    f *= c - (m - 1)
+                    falling[v, m, s] = f
+            fill[6, s] = 1.0
+            for k in range(5, -1, -1):
+                fill[k, s] = fill[k + 1, s] * (size - k)
+        for r in range(low.shape[0]):
+            for s in range(BLOCK):
+                table_low[r, s] = (falling[0, low[r, 0], s] * falling[1, low[r, 1], s]
+                                   * falling[2, low[r, 2], s] * falling[3, low[r, 3], s]
+                                   * falling[4, low[r, 4], s])
+        for r in range(high.shape[0]):
+            for s in range(BLOCK):
+                table_high[r, s] = (falling[5, high[r, 0], s] * falling[6, high[r, 1], s]
+                                    * falling[7, high[r, 2], s] * falling[8, high[r, 3], s]
+                                    * falling[9, high[r, 4], s])
+        for j in range(columns):
+            for s in range(BLOCK):
+                acc[j, s] = 0.0
+        for g in range(groups):
+            for j in range(columns):
+                for s in range(BLOCK):
+                    inner[j, s] = 0.0
+            for t in range(group_start[g], group_start[g + 1]):
+                h = term_high[t]
+                for j in range(columns):
+                    p = payoff[j, t]
+                    if p != 0.0:
+                        for s in range(BLOCK):
+                            inner[j, s] += p * table_high[h, s]
+            kc = group_cards[g]
+            lo = group_low[g]
+            for j in range(columns):
+                for s in range(BLOCK):
+                    acc[j, s] += fill[kc, s] * table_low[lo, s] * inner[j, s]
+        for s in range(min(BLOCK, shoes - start)):
+            for j in range(columns):
+                out[start + s, j] = acc[j, s] / fill[0, s]
+    return out
+
+
+def grouped_values(counts: npt.NDArray[np.float64], plan: tuple[npt.NDArray[Any], ...],
+                   low: npt.NDArray[np.int64], high: npt.NDArray[np.int64]
+                   ) -> npt.NDArray[np.float64]:
+    """:func:`batch_values` with the terms grouped (``plan``: payoff, group cards, group
+    low half, group starts, each term's high half, as
+    :meth:`analyzer.engine.shoe_aware.ShoeAwareEvaluator` lays them out)."""
+    rows = np.asarray(counts, dtype=np.float64)
+    shoes = rows.shape[0]
+    if shoes == 0:
+        return np.empty((0, plan[0].shape[0]))
+    padded = np.empty((-(-shoes // BLOCK) * BLOCK, 10))
+    padded[:shoes] = rows
+    padded[shoes:] = rows[0]
+    payoff, group_cards, group_low, group_start, term_high = plan
+    result: npt.NDArray[np.float64] = _grouped(padded, payoff, group_cards, group_low,
+                                               group_start, term_high, low, high)
     return result[:shoes]

@@ -102,6 +102,9 @@ class ShoeAwareEvaluator:
         #: the same columns for the fused kernel (terms in their own order)
         self.batch = BatchEvaluator.from_payoff(model.profile, np.ascontiguousarray(matrix),
                                                 tuple(str(i) for i in range(matrix.shape[0])))
+        #: the same terms grouped by (cards, low half) for the fused kernel
+        #: (:func:`analyzer.engine.kernels.grouped_values`)
+        self.plan = _grouped_plan(self.batch)
         # per number of cards k, its terms with the most distinct values first, so each
         # further factor multiplies a leading block of rows
         self.groups: list[tuple[int, npt.NDArray[np.int64], list[int],
@@ -132,9 +135,8 @@ class ShoeAwareEvaluator:
         if backend.use_kernels(kernel, "shoe-aware", n):
             from analyzer.engine import kernels
 
-            batch = self.batch
-            result = kernels.batch_values(value_counts, batch.payoff, batch.cards,
-                                          *batch.half_index, *batch.half_patterns).T
+            result = kernels.grouped_values(value_counts, self.plan,
+                                            *self.batch.half_patterns).T
         else:
             result = self._numpy(value_counts)
         out: npt.NDArray[np.float64] = result.T
@@ -165,6 +167,18 @@ class ShoeAwareEvaluator:
             # BLAS, single-threaded (see the top of this module): 1.5-2x faster than einsum
             result += (matrix @ weights) / denominator
         return result
+
+
+def _grouped_plan(batch: BatchEvaluator) -> tuple[npt.NDArray[Any], ...]:
+    """A batch evaluator's terms sorted by (cards, low half, high half) and grouped by the
+    first two: (payoff, group cards, group low half, group starts, each term's high half)."""
+    cards, (low_index, high_index) = batch.cards, batch.half_index
+    order = np.lexsort((high_index, low_index, cards))
+    key = cards[order] * (int(low_index.max()) + 1) + low_index[order]
+    first = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    return (np.ascontiguousarray(batch.payoff[:, order]), cards[order][first],
+            low_index[order][first], np.append(first, order.size).astype(np.int64),
+            np.ascontiguousarray(high_index[order]))
 
 
 @cache

@@ -11,6 +11,7 @@ Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.fi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import card_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile, load_profile
+from analyzer.verify.columnar import replay_columns
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import BetTally, IssueLog, Partial
 from analyzer.verify.replay import Payouts, Settler
@@ -135,8 +137,19 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     issues = IssueLog(source)
     evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
         else None
-    moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
-    shuffle = ShuffleTally(model, shoe_composition(model, values), values)
+    if options.format == "auto":
+        options = replace(options, format=detect_format(path))
+    fast = None
+    for attempt in ("columns", "records"):
+        moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
+        shuffle = ShuffleTally(model, shoe_composition(model, values), values)
+        # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
+        # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
+        if attempt == "records" or os.environ.get("NINE_VERIFY_PATH") == "records":
+            break
+        fast = replay_columns(path, model, options, settler, moments, shuffle, segment)
+        if fast is not None:
+            break
     shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add)
     tally = Tally(model, settler)
     windows = dict(model.profile.procedure.windows)
@@ -148,7 +161,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
     stakes_of: dict[Payouts, list[int]] = {}
-    records = read_log(path, options, segment)
+    records: Iterator[Record] = iter(()) if fast is not None else \
+        read_log(path, options, segment)
     later = segment is not None and segment.lines_before > (
         1 if options.format in ("csv", "tsv") else 0)  # a run after the file's first
     if later:
@@ -211,6 +225,11 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                             "continue after it (interleaved shoes): the file is checked whole")
     shoes.close_shoe()
     tally.fold()
+    if fast is not None:
+        tally.counts, tally.money, tally.hands = fast.counts, fast.money, fast.hands
+        shoes.shoes = shoes.whole_shoes = fast.shoes
+        shoes.card_counts = fast.card_counts
+        shoe_aware_hands = fast.hands if moments is not None else 0
     if moments is not None:
         moments.flush()
     return Partial(model.profile.name, model.decks,

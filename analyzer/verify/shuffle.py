@@ -64,7 +64,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import chi2, poisson
 
 from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE
 from analyzer.dealing.schema import (
@@ -77,6 +76,7 @@ from analyzer.dealing.schema import (
 from analyzer.dealing.shuffle import NEW_DECK_ORDER
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
+from analyzer.verify.distributions import chi2_sf, poisson_sf
 from analyzer.verify.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
@@ -386,7 +386,7 @@ def _poisson_p(observed: int, mean: float) -> float:
     """P(X >= observed) for X Poisson(mean)."""
     if observed <= 0:
         return 1.0
-    return float(poisson.sf(observed - 1, mean)) if mean > 0 else 0.0
+    return poisson_sf(observed - 1, mean) if mean > 0 else 0.0
 
 
 def _adjacent_mean(values: npt.NDArray[np.float64], size: int, sums: ShuffleSums) -> float:
@@ -475,7 +475,7 @@ class _Null:
         statistic = float(_statistic(observed, expected))
         small = expected[expected > 0].min(initial=math.inf) < SMALL_EXPECTED
         if not small or not self.lengths or sum(self.lengths) > MC_SHOES * len(self.cards):
-            return statistic, float(chi2.sf(statistic, df)), ""
+            return statistic, chi2_sf(statistic, df), ""
         if self.tables is None:
             self.tables = self._replicate()
         replicated = _statistic(self.tables[name], expected)

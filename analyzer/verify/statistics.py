@@ -21,11 +21,11 @@ from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import chi2
 
 from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import Profile
+from analyzer.verify.distributions import chi2_sf
 
 __all__ = ["detectable_error", "g_test", "hands_needed", "holm", "MONTE_CARLO_REPLICATES",
            "pearson", "POWER", "rtp_hands_needed", "SMALL_EXPECTED", "wald_test"]
@@ -86,7 +86,7 @@ def g_test(observed: Sequence[int], probabilities: Sequence[float],
 
     g = float(statistic(obs))
     if expected.min() >= SMALL_EXPECTED:
-        return g, df, float(chi2.sf(g, df)), "G-test"
+        return g, df, chi2_sf(g, df), "G-test"
     rng = np.random.default_rng(seed)
     samples = rng.multinomial(n, probs, size=MONTE_CARLO_REPLICATES).astype(np.float64)
     at_least = int((statistic(samples) >= g - 1e-9).sum())
@@ -104,7 +104,7 @@ def wald_test(observed: Sequence[float], expected: Sequence[float] | npt.NDArray
     projected = vectors[:, keep].T @ difference
     statistic = float((projected**2 / values[keep]).sum())
     df = int(keep.sum())
-    return statistic, df, float(chi2.sf(statistic, df))
+    return statistic, df, chi2_sf(statistic, df)
 
 
 def pearson(observed: Sequence[float], expected: Sequence[float]) -> tuple[float, int, float]:
@@ -118,7 +118,7 @@ def pearson(observed: Sequence[float], expected: Sequence[float]) -> tuple[float
         return math.inf, len(cells) - 1, 0.0
     statistic = sum((o - e) ** 2 / e for o, e in cells)
     df = len(cells) - 1
-    return statistic, df, float(chi2.sf(statistic, df)) if df > 0 else 1.0
+    return statistic, df, chi2_sf(statistic, df) if df > 0 else 1.0
 
 
 def _z_sum(alpha: float, power: float) -> float:

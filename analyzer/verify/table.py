@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-from scipy.stats import binomtest, chi2, norm
 
 from analyzer.choice.plans import (
     BankerPlan,
@@ -60,6 +59,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
+from analyzer.verify.distributions import chi2_sf, norm_sf
 from analyzer.verify.partial import IssueLog, Partial
 from analyzer.verify.statistics import holm, wald_test
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
@@ -91,7 +91,7 @@ class _Choices:
         if self.impossible:
             return StatisticalTest(name, None, "choices the strategy never makes",
                                    math.inf, len(cells), 0.0)
-        p = float(chi2.sf(statistic, len(cells))) if cells else 1.0
+        p = chi2_sf(statistic, len(cells)) if cells else 1.0
         return StatisticalTest(name, None, "chi-square by two-card total against the "
                                "strategy's draw probabilities", statistic, len(cells), p)
 
@@ -340,6 +340,8 @@ def _verdict(table: _Table, logs: list[IssueLog], paths: Sequence[str], shoes: i
     unsupported: list[str] = []
     if table.naturals[1]:
         p_natural = _natural_probability(table.rules, table.decks)
+        from scipy.stats import binomtest  # ~1 s to import: only here
+
         result = binomtest(table.naturals[0], table.naturals[1], p_natural)
         tests.append(StatisticalTest("naturals", None, f"exact binomial (p = "
                                      f"{p_natural:.5f} per two-card hand)",
@@ -404,7 +406,7 @@ def _results(table: _Table) -> StatisticalTest | str:
     mean = total / n
     variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
     z = (mean - expected) / math.sqrt(variance / n) if variance > 0 else 0.0
-    p = 2 * float(norm.sf(abs(z)))
+    p = 2 * norm_sf(abs(z))
     return StatisticalTest("players' results", None, f"z-test of the mean result per hand "
                            f"(exact expectation {expected:+.5f}, observed variance)", z, None,
                            p)

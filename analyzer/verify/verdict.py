@@ -26,7 +26,6 @@ from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import binomtest, poisson
 
 from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
 from analyzer.engine.lookup import BetModel, Model
@@ -42,6 +41,7 @@ from analyzer.engine.shoe_aware import (
 )
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Bet
+from analyzer.verify.distributions import poisson_cdf, poisson_sf
 from analyzer.verify.partial import BetTally, Issue, Partial
 from analyzer.verify.shoes import shoe_composition
 from analyzer.verify.shuffle import shuffle_tests
@@ -237,7 +237,9 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
     """Turn merged sums into tests, RTP summaries, Holm-adjusted verdicts and an exit code."""
     check_levels(alpha, detect)
     shoe_model = partial.model == "shoe"
-    table = odds(model.profile, model.shoe)
+    # one exact table: the numpy tally (the same integers as the kernel, whose cached
+    # machine code alone takes 0.2-0.4 s to load into a process that has not run it)
+    table = odds(model.profile, model.shoe, "numpy")
     tests: list[StatisticalTest] = []
     returns: list[_Return] = []
     unsupported: list[str] = []
@@ -335,12 +337,14 @@ def _frequency_tests(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
         if null is not None:
             mean = sum(e for lab, e in zip(bet_model.labels, tally.expected, strict=True)
                        if index in lab)
-            low = float(poisson.cdf(observed, mean))
-            high = float(poisson.sf(observed - 1, mean))
+            low = poisson_cdf(observed, mean)
+            high = poisson_sf(observed - 1, mean)
             tests.append(StatisticalTest(f"line {line.name!r}", bet.id,
                                          f"Poisson (mean: {null})", observed - mean, None,
                                          min(1.0, 2 * min(low, high))))
         else:
+            from scipy.stats import binomtest  # ~1 s to import: only here
+
             result = binomtest(observed, hands, probability)
             tests.append(StatisticalTest(f"line {line.name!r}", bet.id, "exact binomial",
                                          observed - hands * probability, None,

@@ -49,3 +49,17 @@ def test_precedence_of_observation_total_over_any_holding() -> None:
     assert rule.draw((0, 5), "drew") == 0  # the observation's total beats an 'any' holding
     assert rule.draw((0, 5), "stood") == 1  # no 'stood' table: 'any' holding
     assert rule.draw((1, 4), "stood") == 0  # nothing applies: default (stand)
+
+
+@pytest.mark.parametrize("key", ["-4", "4-", "-", "1--3", "a-4"])
+def test_malformed_total_ranges_are_input_errors(tmp_path: Path, key: str) -> None:
+    """A range with a side missing (found by tests/hostile/test_fuzz.py) is an input error,
+    not an internal one."""
+    path = tmp_path / "player.toml"
+    path.write_text(f'side = "player"\nby = "total"\ndefault = "stand"\n[draw]\n'
+                    f'"{key}" = "draw"\n"5" = "1/2"\n', encoding="utf-8")
+    with pytest.raises(AnalyzerError, match="a range of totals is written like '0-4'"):
+        load_strategy(str(path), "player")
+    path.write_text('side = "player"\nby = "total"\ndefault = "stand"\n[draw]\n'
+                    '"0-4" = "draw"\n', encoding="utf-8")
+    assert load_strategy(str(path), "player") is not None

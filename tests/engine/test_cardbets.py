@@ -12,6 +12,7 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from analyzer.engine.cardbets import deal_cards
@@ -445,3 +446,21 @@ def test_card_literals_read_as_multisets() -> None:
         _, features = deal_cards(profile.tableau, (p[0], Card.parse("2C"), p[1],
                                                    Card.parse("3C"), *parse_cards("KS KH")))
         assert net_payout(bet, settle(bet, features)) == pays, cards
+
+
+def test_card_feature_columns_are_hand_card_features_of_every_pair() -> None:
+    from analyzer.engine.cardbets import card_feature_columns, hand_card_features
+    from analyzer.rules.cards import DECK
+
+    first = np.repeat(np.arange(52), 52)
+    second = np.tile(np.arange(52), 52)
+    for hand in ("player", "banker"):
+        columns = card_feature_columns(hand, first, second)
+        for i, j, k in ((0, 0, 0), (1, 0, 1), (55, 1, 3), (2703, 51, 51), (1352, 26, 0)):
+            expected = hand_card_features(hand, DECK[j], DECK[k])
+            assert {name: columns[name][i].item() for name in columns} == expected
+        rows = [hand_card_features(hand, DECK[a], DECK[b])
+                for a, b in zip(first.tolist(), second.tolist(), strict=True)]
+        for name, column in columns.items():
+            assert column.tolist() == [row[name] for row in rows], name
+    assert columns["banker_colour"].tolist().count("mixed") == 2 * 26 * 26

@@ -68,3 +68,35 @@ def test_kernel_choice_is_forced_by_name_and_by_environment(
     assert backend.use_kernels("numba", "tally") is True
     monkeypatch.setenv("NINE_KERNELS", "numpy")
     assert backend.use_kernels(None, "batch", 10**9) is False
+
+
+@pytest.mark.parametrize("profile", ["punto-banco", "lucky-baccarat"])
+def test_shoe_aware_grouped_kernel_agrees_with_the_batch_kernel_and_numpy(profile: str) -> None:
+    """Up to eight decks every product and partial sum is an integer below 2**53: the
+    grouped kernel (terms summed in another order) gives the batch kernel's floats exactly,
+    and the numpy path (which divides per number of cards) to rounding."""
+    from analyzer.engine import kernels
+    from analyzer.engine.lookup import Model, build_model
+    from analyzer.engine.shoe_aware import ShoeAwareEvaluator
+
+    for decks, exact in ((8, True), (1, True), (64, False)):
+        full = build_model(profile, decks)
+        values = tuple(b for b in full.bets if not b.bet.card_level)
+        model = Model(full.profile, decks, values, False) if len(values) < len(full.bets) \
+            else full
+        evaluator = ShoeAwareEvaluator(model, compact=True)
+        rows = _depleted(130, 11, decks).astype(np.float64)  # two blocks and a part
+        batch = evaluator.batch
+        grouped = kernels.grouped_values(rows, evaluator.plan, *batch.half_patterns)
+        plain = kernels.batch_values(rows, batch.payoff, batch.cards, *batch.half_index,
+                                     *batch.half_patterns)
+        assert grouped.shape == plain.shape == (130, batch.payoff.shape[0])
+        assert np.all(grouped >= 0) and np.any(grouped > 0.01)
+        if exact:
+            assert np.array_equal(grouped, plain), decks
+        else:
+            np.testing.assert_allclose(grouped, plain, rtol=1e-12)
+        fused = evaluator.evaluate(rows, kernel="numba")
+        reference = evaluator.evaluate(rows, kernel="numpy")
+        assert fused.shape == reference.shape == (130, sum(len(b.labels) for b in model.bets))
+        np.testing.assert_allclose(fused, reference, rtol=1e-12, atol=1e-15)

@@ -202,3 +202,33 @@ def test_large_logs_say_which_bets_used_the_full_shoe(tmp_path: Path) -> None:
     save_partial(partial, saved)
     assert load_partial(saved).bet_nulls == partial.bet_nulls
     assert replace(partial, sources=()).bet_nulls.count(NULL_FULL) == 1
+
+
+def test_queued_shoes_add_up_as_shoe_by_shoe() -> None:
+    """Rank moments are added SHOE_BATCH shoes at a time (one cumulative sum restarted at
+    each shoe): the same as shoe by shoe to rounding, whole and fixed shoes mixed."""
+    from analyzer.verify.moments import SHOE_BATCH
+
+    model = build_model("punto-banco", 8)
+    rng = np.random.default_rng(5)
+    start = [32] * 13
+    categories = [c // 4 for c in range(52)]
+    batched = ShoeMoments(model)
+    mean, covariance = np.zeros(13), np.zeros((13, 13))
+    for s in range(SHOE_BATCH + 7):
+        cards = rng.permutation(np.repeat(np.arange(52), 8))[:int(rng.integers(5, 400))]
+        tested = (rng.random(cards.size) > 0.1).tolist()
+        fixed = s % 9 == 4
+        batched.add_shoe(list(start), cards.tolist(), tested, list(categories), fixed)
+        before = np.tile(np.array(start, float), (cards.size, 1))
+        if not fixed:
+            for i in range(1, cards.size):
+                before[i] = before[i - 1]
+                before[i, categories[cards[i - 1]]] -= 1
+        p = before[np.array(tested)] / before[np.array(tested)].sum(axis=1)[:, None]
+        mean += p.sum(axis=0)
+        covariance += np.diag(p.sum(axis=0)) - p.T @ p
+    assert len(batched.shoes) == 7  # one batch added, seven shoes queued
+    np.testing.assert_allclose(batched.rank_mean, mean, rtol=1e-12)
+    np.testing.assert_allclose(batched.rank_covariance, covariance, rtol=1e-9, atol=1e-9)
+    assert not batched.shoes and batched.rank_mean.sum() > 1000

@@ -1,0 +1,482 @@
+"""The verifier's fast path: a clean CSV log of a fixed-tableau profile checked column-wise.
+
+:func:`replay_columns` reads the whole log (or one run of whole shoes of it) with the
+``csv`` module in bulk and checks it as arrays: card fields parsed by a lookup of their
+characters, every coup found in the coup lookup (:class:`~analyzer.engine.lookup.CoupIndex`)
+by its six values at once (the bets on ranks or suits settled on feature columns of the
+hands: :func:`~analyzer.rules.bets.settle_codes`), outcomes, payouts and shoe compositions
+compared as arrays, and the shoe-aware rows (each hand's depleted shoe, as value or card
+counts) taken from cumulative sums per shoe.
+
+It only covers the common case, where nothing is wrong: every row well formed, shoes named,
+each opening at hand 1 and dealt in order, burns only before a shoe's first hand, every coup
+legal, every outcome and payout right, no card dealt more often than the shoe holds it,
+cards as two-character tokens or any the card table reads. The log is read in runs of
+whole shoes of about :data:`CHUNK` lines, so memory stays bounded. At the first thing that
+is not so it returns None, and :func:`~analyzer.verify.check.check_file` starts its tallies
+afresh and replays the log record by record (the reference, which names the line of every
+violation). When it returns sums they are the reference's:
+the same exact counts and money, the shoe-aware moments in the same batches of hands (so
+the same floats), the shuffle and rank moments shoe by shoe in the same order.
+"""
+
+from __future__ import annotations
+
+import csv
+import gc
+import operator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.dealing.dialects import (
+    _TOKENS,
+    CARD_RANK,
+    CARD_VALUE,
+    MAX_ID,
+    LogOptions,
+    find_columns,
+    normalize_outcome,
+)
+from analyzer.dealing.records import outcome_table
+from analyzer.dealing.segments import Segment, segment_lines
+from analyzer.engine.cardbets import card_feature_columns
+from analyzer.engine.enumeration import coups
+from analyzer.engine.lookup import Model, coup_lookup
+from analyzer.errors import AnalyzerError
+from analyzer.inputs import MAX_LINE, read_lines
+from analyzer.rules.bets import settle_codes
+from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.replay import Settler
+from analyzer.verify.shuffle import ShuffleTally
+
+__all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
+
+IntArray = npt.NDArray[np.int64]
+
+_VALUE = np.array(CARD_VALUE, dtype=np.int64)
+#: Lines read and checked together (a run of whole shoes: the last shoe of a run waits
+#: for the next).
+CHUNK = 1 << 16
+#: A shoe of more lines than this is left to the reference.
+MAX_PENDING = 1 << 20
+#: Stakes and amounts returned up to this are summed in int64 without overflow.
+_MONEY_LIMIT = 1 << 31
+
+
+@dataclass
+class ColumnSums:
+    """What a clean log adds up to (the rest goes straight into the moments and shuffle
+    tallies given to :func:`replay_columns`)."""
+
+    hands: int
+    shoes: int
+    counts: list[int]
+    money: list[list[int]]
+    card_counts: list[int]
+
+    def add(self, other: ColumnSums) -> None:
+        """Add another run's sums to these."""
+        self.hands += other.hands
+        self.shoes += other.shoes
+        self.counts = [a + b for a, b in zip(self.counts, other.counts, strict=True)]
+        self.money = [[a + b for a, b in zip(x, y, strict=True)]
+                      for x, y in zip(self.money, other.money, strict=True)]
+        self.card_counts = [a + b for a, b in zip(self.card_counts, other.card_counts,
+                                                  strict=True)]
+
+
+def _two_char_table(notation: str) -> IntArray:
+    """Card index of every two-character token by its two character codes (-1: none)."""
+    table = np.full((128, 128), -1, dtype=np.int64)
+    for token, card in _TOKENS[notation].items():
+        if len(token) == 2 and token.isascii():
+            table[ord(token[0]), ord(token[1])] = card
+    return table
+
+
+_TABLES: dict[str, IntArray] = {}
+
+
+def parse_cards(column: Sequence[str], notation: str) -> IntArray | None:
+    """Each field of a cards column as up to three card indices (-1 where a hand has no
+    third card), shape (n, 3); None unless every field holds two or three cards the
+    notation reads, as the per-record reader would read them."""
+    n = len(column)
+    if n == 0:
+        return np.zeros((0, 3), dtype=np.int64)
+    table = _TABLES.get(notation)
+    if table is None:
+        table = _TABLES[notation] = _two_char_table(notation)
+    text = np.array(column)
+    if text.dtype.kind == "U" and text.dtype.itemsize // 4 <= 8:
+        chars = np.ascontiguousarray(text.astype("U8")).view(np.uint32).reshape(n, 8)
+        chars = chars.astype(np.int64)
+        length = np.count_nonzero(chars, axis=1)
+        two, three = length == 5, length == 8
+        # every other character is checked by the table (which holds no space or NUL)
+        shaped = (two | three) & (chars[:, 2] == 32) & (~three | (chars[:, 5] == 32))
+        if shaped.all() and (chars < 128).all():
+            cards = np.full((n, 3), -1, dtype=np.int64)
+            cards[:, 0] = table[chars[:, 0], chars[:, 1]]
+            cards[:, 1] = table[chars[:, 3], chars[:, 4]]
+            cards[three, 2] = table[chars[three, 6], chars[three, 7]]
+            if (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
+                return cards
+    return _parse_slowly(column, notation)
+
+
+def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
+    """:func:`parse_cards` one distinct field at a time (other spellings: ``10d``, ``K♠``)."""
+    tokens_of = _TOKENS[notation]
+    seen: dict[str, tuple[int, ...]] = {}
+    out = np.full((len(column), 3), -1, dtype=np.int64)
+    for i, field in enumerate(column):
+        cards = seen.get(field)
+        if cards is None:
+            try:
+                cards = tuple(tokens_of[t] for t in field.replace(",", " ").split())
+            except KeyError:
+                return None
+            if not 2 <= len(cards) <= 3:
+                return None
+            seen[field] = cards
+        out[i, :len(cards)] = cards
+    return out
+
+
+def _integers(column: Sequence[str], empty_zero: bool = False) -> IntArray | None:
+    """A column of plain non-negative integers (below 10**18) as int64; None otherwise.
+    ``empty_zero``: an empty cell reads 0."""
+    number: dict[str, int] = {}
+    for text in set(column):
+        if text.isascii() and text.isdigit() and len(text) < 19:
+            number[text] = int(text)
+        elif empty_zero and not text:
+            number[text] = 0
+        else:
+            return None
+    return np.fromiter(map(number.__getitem__, column), np.int64, len(column))
+
+
+def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
+                   moments: ShoeMoments | None, shuffle: ShuffleTally,
+                   segment: Segment | None = None) -> ColumnSums | None:
+    """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
+    docstring), :data:`CHUNK` lines at a time cut at shoe boundaries (so memory does not
+    grow with the log); None when the log is not that case. After None, ``moments`` and
+    ``shuffle`` may hold some of the log's shoes: the caller starts them afresh."""
+    if options.cards != "cards" or options.skip_bets or options.format not in ("csv", "tsv"):
+        return None
+    delimiter = "\t" if options.format == "tsv" else ","
+    csv.field_size_limit(MAX_LINE)
+    collecting = gc.isenabled()
+    gc.disable()  # millions of small strings, none of them in a cycle
+    lines = read_lines(path) if segment is None else segment_lines(path, segment, True)
+    try:
+        first = next(lines, None)
+        if first is None:
+            return None
+        headers = next(csv.reader([first], delimiter=delimiter))
+        try:
+            single, bet_columns, split = find_columns(headers, options, path)
+        except AnalyzerError:
+            return None
+        if split or "player_cards" not in single or "banker_cards" not in single \
+                or "shoe" not in single:
+            return None
+        total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
+                           [0] * 52)
+        seen: set[str] = set()
+        for columns in _chunks(lines, delimiter, len(headers), single["shoe"]):
+            if columns is None:
+                return None
+            found = _replay(columns, single, bet_columns, model, options, settler, moments,
+                            shuffle, seen)
+            if found is None:
+                return None
+            total.add(found)
+        return total if total.hands else None
+    except (csv.Error, AnalyzerError):
+        return None
+    finally:
+        lines.close()  # type: ignore[attr-defined]
+        if collecting:
+            gc.enable()
+
+
+def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
+            ) -> Iterator[list[Sequence[str]] | None]:
+    """The columns of a log's rows in runs of whole shoes of about :data:`CHUNK` lines;
+    None (and stop) at a row of another width, or when a log that needs the ``csv`` module
+    (quoted fields, blank lines) is longer than one run."""
+    pending: list[str] = []
+    chunk = list(islice(lines, CHUNK))
+    while chunk or pending:
+        following = list(islice(lines, CHUNK)) if chunk else []
+        body = pending + chunk if pending else chunk
+        text = "\n".join(body)
+        if '"' in text or "\r" in text or "\0" in text or not all(body):
+            if pending or following:
+                yield None
+                return
+            yield _csv_columns(body, delimiter, width)
+            return
+        # no quoting and no blank line: every delimiter separates two fields
+        fields = text.replace("\n", delimiter).split(delimiter)
+        if len(fields) != width * len(body):
+            yield None
+            return
+        cut = len(body)
+        if following:  # keep the last shoe (it may go on) for the next run
+            ids = fields[shoe::width]
+            cut = next((i for i in range(len(ids) - 1, 0, -1) if ids[i] != ids[i - 1]), 0)
+            if len(body) > MAX_PENDING:
+                yield None
+                return
+        if cut:
+            yield [fields[k:cut * width:width] for k in range(width)]
+        pending, chunk = body[cut:], following
+
+
+def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[str]] | None:
+    """Columns of rows read by the ``csv`` module (blank rows skipped, as the reader does)."""
+    try:
+        rows = [r for r in csv.reader(body, delimiter=delimiter)
+                if r and not (len(r) == 1 and not r[0].strip())]
+    except csv.Error:
+        return None
+    if not rows or any(len(r) != width for r in rows):
+        return None
+    return list(zip(*rows, strict=True))
+
+
+def _replay(columns: list[Sequence[str]], single: dict[str, int],
+            bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
+            settler: Settler, moments: ShoeMoments | None,
+            shuffle: ShuffleTally, seen: set[str]) -> ColumnSums | None:
+    """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the
+    runs before (an id used again is left to the reference)."""
+    n = len(columns[0])
+    # -- shoes and hand numbers ---------------------------------------------------------
+    shoe_text = columns[single["shoe"]]
+    hand = _integers(columns[single["hand"]])
+    if hand is None or not all(shoe_text) or max(map(len, shoe_text)) > MAX_ID:
+        return None
+    shoe_array = np.array(shoe_text)
+    opens = np.ones(n, dtype=bool)
+    opens[1:] = shoe_array[1:] != shoe_array[:-1]
+    starts = np.flatnonzero(opens)
+    ids = shoe_array[starts].tolist()
+    if len(set(ids)) != len(starts) or not seen.isdisjoint(ids):
+        return None  # a shoe id used twice (interleaved or reopened shoes)
+    seen.update(ids)
+    shoe_of = np.cumsum(opens) - 1
+    expected_hand = np.arange(n) - starts[shoe_of] + 1
+    if not np.array_equal(hand, expected_hand):
+        return None  # a shoe not opening at hand 1, or a hand missing or out of order
+    # -- cards --------------------------------------------------------------------------
+    notation = options.notation(False)
+    player = parse_cards(columns[single["player_cards"]], notation)
+    banker = parse_cards(columns[single["banker_cards"]], notation)
+    if player is None or banker is None:
+        return None
+    burn_cards: list[tuple[int, ...]] = []
+    with_burn: list[int] = []
+    burn_col = single.get("burn")
+    if burn_col is not None:
+        burns = columns[burn_col]
+        tokens_of = _TOKENS[notation]
+        for i in (i for i, b in enumerate(burns) if b):
+            try:
+                cards = tuple(tokens_of[t] for t in burns[i].replace(",", " ").split())
+            except KeyError:
+                return None
+            if cards:
+                if not opens[i]:
+                    return None  # a burn within a shoe: left to the reference
+                with_burn.append(i)
+                burn_cards.append(cards)
+    # -- the coups: rules, winner, labels --------------------------------------------------
+    index = coup_lookup(model)
+    tableau = model.profile.tableau
+    assert tableau is not None
+    pv = np.where(player >= 0, _VALUE[player], 10)
+    bv = np.where(banker >= 0, _VALUE[banker], 10)
+    p1, p2 = np.minimum(pv[:, 0], pv[:, 1]), np.maximum(pv[:, 0], pv[:, 1])
+    b1, b2 = np.minimum(bv[:, 0], bv[:, 1]), np.maximum(bv[:, 0], bv[:, 1])
+    code = ((((p1 * 11 + p2) * 11 + pv[:, 2]) * 11 + b1) * 11 + b2) * 11 + bv[:, 2]
+    row = index.rows[code].astype(np.int64)
+    if (row < 0).any():
+        return None  # a coup the tableau does not deal (a rule violation)
+    coup_table = coups(tableau)
+    winner_names = sorted(set(coup_table.features["winner"].tolist()))
+    winner_code = {w: k for k, w in enumerate(winner_names)}
+    winners = np.array([winner_code[w] for w in coup_table.features["winner"].tolist()],
+                       dtype=np.int64)[row]
+    outcome_col = single.get("outcome")
+    if outcome_col is not None:
+        table = outcome_table(options.draw_is_tie)
+        said: dict[str, int] = {}
+        for text in set(columns[outcome_col]):
+            word = table.get(text)
+            if word is None and text.strip():
+                try:
+                    word = normalize_outcome(text, options.draw_is_tie)
+                except AnalyzerError:
+                    return None
+            said[text] = -1 if word is None else winner_code.get(word, -2)
+        logged = np.fromiter((said[t] for t in columns[outcome_col]), np.int64, n)
+        if ((logged != -1) & (logged != winners)).any():
+            return None  # a claimed outcome the cards do not give
+    if model.card_level:  # every bet settled on the hands' feature columns at once
+        features = {name: column[row] for name, column in coup_table.features.items()}
+        features.update(card_feature_columns("player", player[:, 0], player[:, 1]))
+        features.update(card_feature_columns("banker", banker[:, 0], banker[:, 1]))
+        labels = []
+        for b in model.bets:
+            codes, results = settle_codes(b.bet, features)
+            label_of = np.array([b.label(r) for r in results], dtype=np.int64)
+            labels.append(label_of[np.asarray(codes, dtype=np.int64)])
+    else:
+        labels = [np.asarray(index.codes[i], dtype=np.int64)[row]
+                  for i in range(len(model.bets))]
+    # -- bets and payouts ------------------------------------------------------------------
+    bet_index = model.bet_index()
+    windows = dict(model.profile.procedure.windows)
+    stakes = np.zeros((n, len(model.bets)), dtype=np.int64)
+    money: list[list[int]] = [[0, 0, 0, 0] for _ in model.bets]
+    for bet_id, (stake_col, returned_col) in bet_columns.items():
+        bet = bet_index.get(bet_id)
+        stake_text, returned_text = columns[stake_col], columns[returned_col]
+        empty = not (all(stake_text) and all(returned_text))
+        if empty and not np.array_equal(np.fromiter(map(operator.not_, stake_text), bool, n),
+                                        np.fromiter(map(operator.not_, returned_text), bool,
+                                                    n)):
+            return None  # a stake without the amount returned, or the other way round
+        stake = _integers(stake_text, empty)
+        returned = _integers(returned_text, empty)
+        if stake is None or returned is None:
+            return None
+        if bet is None:
+            if (stake > 0).any() or (returned > 0).any():
+                return None  # a bet the profile does not have
+            continue
+        i = bet
+        if stake.max() >= _MONEY_LIMIT or returned.max() >= _MONEY_LIMIT:
+            return None
+        if not _paid(stake, returned, labels[i], settler.offsets[i], settler):
+            return None
+        last = windows.get(bet_id)
+        if last is not None and ((stake > 0) & (hand > last)).any():
+            return None  # staked after its betting window closed
+        stakes[:, i] = stake
+        staked = stake > 0
+        count = int(staked.sum())
+        if count and count * int(stake.max()) ** 2 >= 1 << 62:
+            return None
+        money[i] = [count, int(stake.sum()), int((stake * stake).sum()),
+                    int(returned[staked].sum())]
+    # -- shoes: every card in dealt order, compositions -----------------------------------
+    order = np.stack([player[:, 0], banker[:, 0], player[:, 1], banker[:, 1],
+                      player[:, 2], banker[:, 2]], axis=1)
+    dealt = order >= 0
+    per_hand = dealt.sum(axis=1)
+    hand_cards = order[dealt]
+    sequence = hand_cards
+    tested = np.ones(hand_cards.size, dtype=bool)
+    burn_counts = np.zeros(n, dtype=np.int64)
+    if with_burn:
+        lengths = np.array([len(b) for b in burn_cards], dtype=np.int64)
+        burn_counts[with_burn] = lengths
+        before = np.concatenate([[0], np.cumsum(per_hand)[:-1]])
+        at = np.repeat(before[with_burn], lengths)
+        flat_burns = np.array([c for b in burn_cards for c in b], dtype=np.int64)
+        sequence = np.insert(hand_cards, at, flat_burns)
+        tested = np.insert(tested, at, False)
+    events = per_hand + burn_counts
+    shoe_ends = np.cumsum(events)[np.append(starts[1:], n) - 1]
+    card_shoe = np.repeat(np.arange(len(starts)), np.diff(np.concatenate([[0], shoe_ends])))
+    composition = np.array(settler.model.shoe.counts, dtype=np.int64)
+    per_shoe = np.bincount(card_shoe * 52 + sequence, minlength=len(starts) * 52)
+    if (per_shoe.reshape(-1, 52) > composition).any():
+        return None  # a card dealt more often than the shoe holds it
+    # -- nothing is wrong: add it all up ----------------------------------------------
+    counts = [0] * settler.labels
+    for i, b in enumerate(model.bets):
+        found = np.bincount(labels[i], minlength=len(b.labels)).tolist()
+        for j, k in enumerate(found):
+            counts[settler.offsets[i] + j] += k
+    boundaries = np.concatenate([[0], shoe_ends]).tolist()
+    whole = sequence.tolist()
+    marks = tested.tolist()
+    categories = [CARD_RANK[c] - 1 for c in range(52)]
+    start = [0] * 13
+    for c, k in enumerate(model.shoe.counts):
+        start[categories[c]] += k
+    for s in range(len(starts)):
+        cards = whole[boundaries[s]:boundaries[s + 1]]
+        if moments is not None:
+            moments.add_shoe(start, cards, marks[boundaries[s]:boundaries[s + 1]], categories)
+        if cards:
+            shuffle.add(cards)
+    if moments is not None:
+        # rows of 52 card counts for a card-level evaluator, else ten value counts
+        kinds = 52 if model.card_level else 10
+        category = np.arange(52) if model.card_level else _VALUE
+        burned = np.zeros((n, kinds), dtype=np.int64)
+        for i, cards in zip(with_burn, burn_cards, strict=True):
+            burned[i] = np.bincount(category[list(cards)], minlength=kinds)
+        full = np.array(model.shoe.counts if model.card_level else model.shoe.value_counts(),
+                        dtype=np.int64)
+        moments.add_rows(_depleted(full, np.where(order >= 0, category[order], kinds), burned,
+                                   starts, shoe_of), stakes)
+    return ColumnSums(n, len(starts), counts, money,
+                      np.bincount(hand_cards, minlength=52).tolist())
+
+
+def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArray,
+              shoe_of: IntArray) -> IntArray:
+    """Each hand's depleted shoe (``full``: the full shoe's count of each of its k kinds,
+    cards or point values): less every card taken from its shoe before the hand's own
+    (its burns included). ``dealt``: each hand's six cards' kinds in dealt order (k: no
+    card); ``burned``: each hand's burns counted by kind."""
+    n, kinds = burned.shape
+    own = np.bincount((np.arange(n)[:, None] * (kinds + 1) + dealt).ravel(),
+                      minlength=n * (kinds + 1)).reshape(n, kinds + 1)[:, :kinds]
+    taken = own + burned
+    through = np.cumsum(taken, axis=0)  # cards taken up to the end of each hand, by kind
+    before_shoe = (through - taken)[starts][shoe_of]
+    result: IntArray = full - (through - own - before_shoe)
+    return result
+
+
+def _paid(stake: IntArray, returned: IntArray, label: IntArray, offset: int,
+          settler: Settler) -> bool:
+    """Does every amount returned match the paytable (with the rounding rule)?"""
+    for j in np.unique(label).tolist():
+        multiplier = 1 + settler.label_nets[offset + j]
+        num, den = multiplier.numerator, multiplier.denominator
+        if num >= 1 << 20 or den >= 1 << 20:
+            return False
+        mask = label == j
+        s, r = stake[mask], returned[mask]
+        exact = s * num
+        good = r * den == exact
+        if den != 1:
+            floor = exact // den
+            fractional = exact % den != 0
+            if settler.rounding == "down":
+                allowed = r == floor
+            elif settler.rounding == "nearest":
+                allowed = r == (2 * exact + den) // (2 * den)
+            else:
+                allowed = (r == floor) | (r == floor + 1)
+            good |= fractional & allowed
+        if not good.all():
+            return False
+    return True
