@@ -264,8 +264,7 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     n = len(columns[0])
     # -- shoes and hand numbers ---------------------------------------------------------
     shoe_text = columns[single["shoe"]]
-    hand = _integers(columns[single["hand"]])
-    if hand is None or not all(shoe_text) or max(map(len, shoe_text)) > MAX_ID:
+    if not all(shoe_text) or max(map(len, shoe_text)) > MAX_ID:
         return None
     shoe_array = np.array(shoe_text)
     opens = np.ones(n, dtype=bool)
@@ -277,8 +276,11 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     seen.update(ids)
     shoe_of = np.cumsum(opens) - 1
     expected_hand = np.arange(n) - starts[shoe_of] + 1
-    if not np.array_equal(hand, expected_hand):
-        return None  # a shoe not opening at hand 1, or a hand missing or out of order
+    hand = expected_hand  # without a hand column, a shoe's rows are its hands in order
+    if "hand" in single:
+        numbers = _integers(columns[single["hand"]])
+        if numbers is None or not np.array_equal(numbers, expected_hand):
+            return None  # a shoe not opening at hand 1, or a hand missing or out of order
     # -- cards --------------------------------------------------------------------------
     notation = options.notation(False)
     player = parse_cards(columns[single["player_cards"]], notation)

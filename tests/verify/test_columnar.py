@@ -217,3 +217,19 @@ def test_values_and_jsonl_logs_go_record_by_record(tmp_path: Path) -> None:
     model = build_model("punto-banco", 8)
     options = LogOptions(format="jsonl", cards="cards")
     assert columnar.replay_columns(path, model, options, None, None, None) is None  # type: ignore[arg-type]
+
+
+def test_a_log_without_hand_numbers_takes_the_fast_path_with_the_same_sums(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a hand column each shoe's rows are its hands in order, on both paths."""
+    numbered = _log(tmp_path, "numbered", 3, 5)
+    lines = numbered.read_text(encoding="utf-8").splitlines()
+    column = lines[0].split(",").index("hand")
+    path = tmp_path / "unnumbered.csv"
+    path.write_text("\n".join(",".join(f for k, f in enumerate(line.split(",")) if k != column)
+                              for line in lines) + "\n", encoding="utf-8")
+    fast, reference, covered = _both(path, True, monkeypatch)
+    with_numbers, _, _ = _both(numbered, True, monkeypatch)
+    assert covered and fast == reference
+    assert (fast.hands, fast.whole_shoes, fast.bets) == (
+        with_numbers.hands, 3, with_numbers.bets)
