@@ -33,6 +33,10 @@ def test_asking_for_more_primes_than_exist_is_an_error() -> None:
         largest_primes(1230, 10**4)
 
 
+def test_the_moduli_are_the_eight_largest_primes_below_two_to_the_31() -> None:
+    assert largest_primes(8) == MODULI
+
+
 def test_moduli_are_distinct_primes_below_two_to_the_31() -> None:
     assert len(set(MODULI)) == len(MODULI)
     assert all(isprime(p) and p < 2**31 for p in MODULI)
