@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.choice.exact import Cell, Integers, assemble, evaluate
+from analyzer.choice.solver import solve_linear
 from analyzer.choice.subgame import Subgame
 
 __all__ = ["bank_equations", "Polynomial", "seat_equations", "solve_linear",
@@ -178,37 +179,6 @@ def _sympy_solve(equations: dict[Cell, Polynomial], hints: dict[Cell, Fraction],
         if gap < distance:
             best, distance = values, gap
     return best
-
-
-def solve_linear(rows: list[list[Fraction]], rhs: list[Fraction], hints: list[Fraction],
-                  ) -> tuple[list[Fraction], list[int]] | None:
-    """``rows . z = rhs`` in fractions; free unknowns take ``hints``; None if inconsistent.
-    Returns the solution and the free columns."""
-    unknowns = len(hints)
-    matrix = [[*row, r] for row, r in zip(rows, rhs, strict=True)]
-    pivots: list[int] = []
-    for col in range(unknowns):
-        pivot = next((r for r in range(len(pivots), len(matrix)) if matrix[r][col] != 0), None)
-        if pivot is None:
-            continue
-        rank = len(pivots)
-        matrix[rank], matrix[pivot] = matrix[pivot], matrix[rank]
-        lead = matrix[rank][col]
-        matrix[rank] = [v / lead for v in matrix[rank]]
-        for r in range(len(matrix)):
-            if r != rank and matrix[r][col] != 0:
-                factor = matrix[r][col]
-                matrix[r] = [v - factor * w for v, w in zip(matrix[r], matrix[rank],
-                                                            strict=True)]
-        pivots.append(col)
-    if any(row[-1] != 0 for row in matrix[len(pivots):]):
-        return None
-    free = [c for c in range(unknowns) if c not in pivots]
-    solution = list(hints)
-    for r, col in enumerate(pivots):
-        solution[col] = matrix[r][-1] - sum((matrix[r][f] * hints[f] for f in free),
-                                            Fraction(0))
-    return solution, free
 
 
 def seat_equations(game: Subgame, seat_known: dict[Cell, Fraction],

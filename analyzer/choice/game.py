@@ -38,7 +38,8 @@ from analyzer.rules.choice_rules import (
 )
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BankerCell", "build_game", "ChoiceGame", "IntArray", "PlayerSet", "SCORES"]
+__all__ = ["BankerCell", "build_game", "ChoiceGame", "falling", "IntArray", "PlayerSet",
+           "SCORES"]
 
 #: What a game's weights may count: the player's result, its wins, or the pushes.
 SCORES = ("result", "win", "push")
@@ -97,7 +98,7 @@ class ChoiceGame:
                      for cell in self.banker_cells)
 
 
-def _falling(n: IntArray, k: IntArray, depth: int) -> IntArray:
+def falling(n: IntArray, k: IntArray, depth: int) -> IntArray:
     """Elementwise ``n (n-1) ... (n-k+1)`` for ``0 <= k <= depth``."""
     out = np.ones(np.broadcast(n, k).shape, dtype=n.dtype)
     for j in range(depth):
@@ -148,7 +149,7 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
         fill = (52 * 52, 52)
         denominator = 52**6
     else:
-        ways = np.prod(_falling(n, pair, 4), axis=2)
+        ways = np.prod(falling(n, pair, 4), axis=2)
         remaining = np.maximum(n - pair, 0)
         both = remaining[:, :, :, None] * (remaining[:, :, None, :]
                                            - np.eye(10, dtype=dtype)[None, None])

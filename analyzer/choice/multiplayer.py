@@ -53,7 +53,14 @@ from analyzer.choice.subgame import (
 )
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import DECK
-from analyzer.rules.choice_rules import DREW, HANDS, MAX_PEOPLE, STOOD, ChoiceRules
+from analyzer.rules.choice_rules import (
+    DREW,
+    HANDS,
+    MAX_PEOPLE,
+    STOOD,
+    ChoiceRules,
+    hand_label,
+)
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
@@ -221,14 +228,9 @@ def subgame_of(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subg
     counts = tuple(shoe.value_counts())
     for hand in removed:
         counts = _remove(counts, hand)
-    label = shoe.describe() + (f" less the naturals {', '.join(_label(h) for h in removed)}"
+    label = shoe.describe() + (f" less the naturals {', '.join(hand_label(h) for h in removed)}"
                                if removed else "")
     return _finite(rules, counts, live, by, label)
-
-
-def _label(hand: tuple[int, int]) -> str:
-    names = {0: "T", 1: "A"}
-    return "+".join(names.get(v, str(v)) for v in hand)
 
 
 @lru_cache(maxsize=64)
@@ -354,11 +356,18 @@ class TableEquilibrium:
         """The largest side's exact regret (a certified epsilon when not zero)."""
         return self.values.max_regret
 
+    @cached_property
+    def _by_key(self) -> dict[SubgameKey, SubgameSolution]:
+        found: dict[SubgameKey, SubgameSolution] = {}
+        for result in self.subgames:
+            found.setdefault(result.key, result.solution)
+        return found
+
     def solution(self, key: SubgameKey) -> SubgameSolution:
         """The solved subgame ``key``."""
-        for result in self.subgames:
-            if result.key == key:
-                return result.solution
+        found = self._by_key.get(key)
+        if found is not None:
+            return found
         raise AnalyzerError(f"no subgame with {key[0]} live seats and naturals {key[1]}")
 
 

@@ -45,7 +45,7 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["BankerChoice", "Certificate", "Equilibrium", "evaluate_game", "evaluate_strategies",
            "Evaluation", "METHOD", "MIXED_TOLERANCE", "observation_is_stand", "PlayerChoice",
-           "solve", "solve_game"]
+           "solve", "solve_game", "solve_linear"]
 
 #: How far from 0 or 1 a floating-point draw probability must be to count as mixed.
 MIXED_TOLERANCE = 1e-7
@@ -290,34 +290,35 @@ def _float_strategies(game: ChoiceGame) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(player.x[:sets]), np.asarray(banker.x[:cells])
 
 
-def _solve_linear(rows: list[list[Fraction]], rhs: list[Fraction],
-                  hint: list[Fraction]) -> list[Fraction] | None:
-    """A solution of ``rows . z = rhs`` in fractions (free unknowns take ``hint``), or None."""
-    unknowns = len(hint)
+def solve_linear(rows: list[list[Fraction]], rhs: list[Fraction], hints: list[Fraction],
+                  ) -> tuple[list[Fraction], list[int]] | None:
+    """``rows . z = rhs`` in fractions; free unknowns take ``hints``; None if inconsistent.
+    Returns the solution and the free columns."""
+    unknowns = len(hints)
     matrix = [[*row, r] for row, r in zip(rows, rhs, strict=True)]
     pivots: list[int] = []
-    rank = 0
     for col in range(unknowns):
-        pivot = next((r for r in range(rank, len(matrix)) if matrix[r][col] != 0), None)
+        pivot = next((r for r in range(len(pivots), len(matrix)) if matrix[r][col] != 0), None)
         if pivot is None:
             continue
+        rank = len(pivots)
         matrix[rank], matrix[pivot] = matrix[pivot], matrix[rank]
         lead = matrix[rank][col]
         matrix[rank] = [v / lead for v in matrix[rank]]
         for r in range(len(matrix)):
             if r != rank and matrix[r][col] != 0:
                 factor = matrix[r][col]
-                matrix[r] = [v - factor * p for v, p in zip(matrix[r], matrix[rank],
+                matrix[r] = [v - factor * w for v, w in zip(matrix[r], matrix[rank],
                                                             strict=True)]
         pivots.append(col)
-        rank += 1
-    if any(row[-1] != 0 for row in matrix[rank:]):
+    if any(row[-1] != 0 for row in matrix[len(pivots):]):
         return None
-    solution = list(hint)
     free = [c for c in range(unknowns) if c not in pivots]
+    solution = list(hints)
     for r, col in enumerate(pivots):
-        solution[col] = matrix[r][-1] - sum((matrix[r][f] * hint[f] for f in free), Fraction(0))
-    return solution
+        solution[col] = matrix[r][-1] - sum((matrix[r][f] * hints[f] for f in free),
+                                            Fraction(0))
+    return solution, free
 
 
 def _rational(value: float) -> Fraction:
@@ -352,9 +353,9 @@ def _exact_strategies(exact: _Exact, x_float: np.ndarray,
         rhs = [-Fraction(exact.gain0[c]) - sum((exact.gain[s][c] * x[s] for s in range(len(x))
                                                 if s not in mixed_sets), Fraction(0))
                for c in mixed_cells]
-        solved = _solve_linear(rows, rhs, [x[s] for s in mixed_sets])
-        if solved is not None and all(0 <= v <= 1 for v in solved):
-            for s, v in zip(mixed_sets, solved, strict=True):
+        solved = solve_linear(rows, rhs, [x[s] for s in mixed_sets])
+        if solved is not None and all(0 <= v <= 1 for v in solved[0]):
+            for s, v in zip(mixed_sets, solved[0], strict=True):
                 x[s] = v
     # Mixed player sets: the banker's mix makes the player indifferent there.
     if mixed_cells:
@@ -363,9 +364,9 @@ def _exact_strategies(exact: _Exact, x_float: np.ndarray,
                                                     for c in range(len(y))
                                                     if c not in mixed_cells), Fraction(0))
                for s in mixed_sets]
-        solved = _solve_linear(rows, rhs, [y[c] for c in mixed_cells])
-        if solved is not None and all(0 <= v <= 1 for v in solved):
-            for c, v in zip(mixed_cells, solved, strict=True):
+        solved = solve_linear(rows, rhs, [y[c] for c in mixed_cells])
+        if solved is not None and all(0 <= v <= 1 for v in solved[0]):
+            for c, v in zip(mixed_cells, solved[0], strict=True):
                 y[c] = v
     return x, y
 

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.choice.extensive import LUCKY9, compile_pair, pair_tree
+from analyzer.choice.game import falling
 from analyzer.choice.modular import Array, Float, Modular, Ring
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules, hand_label
@@ -450,13 +451,6 @@ def _common_denominator(values: Sequence[Fraction]) -> int:
     return reduce(math.lcm, (Fraction(v).denominator for v in values), 1)
 
 
-def _falling(n: Array, k: Array, depth: int) -> Array:
-    out = np.ones(np.broadcast(n, k).shape, dtype=np.int64)
-    for j in range(depth):
-        out = out * np.where(j < k, n - j, 1)
-    return out
-
-
 def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str,
                    shoe: str) -> JointSubgame:
     """The subgame of ``live`` seats (1 or 2) dealt from point-value ``counts`` with exact
@@ -487,7 +481,7 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
         where[axis] = slice(None)
         used = used + usage[tuple(where) + (slice(None),)]
         order = order * orders[tuple(where)]
-    ways = order * np.prod(_falling(n, used, 2 * (live + 1)), axis=-1)
+    ways = order * np.prod(falling(n, used, 2 * (live + 1)), axis=-1)
     remaining = np.maximum(n - used, 0)  # (..., 10)
     final = (totals[:, None] + np.arange(10)[None, :]) % 10  # (holding, third)
     own_total = totals.reshape((1, -1) + (1,) * (live - 1))

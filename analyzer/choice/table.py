@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.choice.game import falling
 from analyzer.choice.plans import (
     DREW,
     NATURAL,
@@ -360,13 +361,6 @@ def _infinite(rules: ChoiceRules, players: int) -> InfiniteTable:
                          result=_objects(result), hand_weight=_objects(weight))
 
 
-def _falling(n: Any, k: Any, depth: int) -> Any:
-    out = np.ones(np.broadcast(n, k).shape, dtype=np.int64)
-    for j in range(depth):
-        out = out * np.where(j < k, n - j, 1)
-    return out
-
-
 def _finite(rules: ChoiceRules, shoe: Shoe, players: int) -> FiniteTable:
     counts = np.array(shoe.value_counts(), dtype=np.int64)
     size = int(counts.sum())
@@ -391,7 +385,7 @@ def _finite(rules: ChoiceRules, shoe: Shoe, players: int) -> FiniteTable:
     for b in range(55):
         used = hand_counts[b][None, None, :] + hand_counts[:, None, :] + hand_counts[None, :, :]
         ways = (orders[b] * orders[:, None] * orders[None, :]
-                * np.prod(_falling(counts[None, None, :], used, 6), axis=2))  # (h1, h2)
+                * np.prod(falling(counts[None, None, :], used, 6), axis=2))  # (h1, h2)
         remaining = np.maximum(counts[None, None, :] - used, 0)  # (h1, h2, value)
         if natural[b]:
             outcome = np.where(natural, 0, -1)

@@ -59,13 +59,12 @@ too (:data:`~analyzer.dealing.dialects.MAX_ID` characters).
 from __future__ import annotations
 
 import csv
-import io
 import json
 import operator
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from analyzer.dealing.dialects import (
     CARD_RANK,
@@ -107,13 +106,13 @@ from analyzer.dealing.records import (
 )
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import MAX_DIGITS, MAX_LINE, open_binary, peek_text, read_lines
+from analyzer.inputs import MAX_DIGITS, MAX_LINE, peek_text, read_lines
 from analyzer.inputs import count_lines as _count_lines
 
 __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", "count_lines",
            "COUNTS_FORMAT", "detect_format", "FIELDS", "find_columns", "FORMATS", "Hand",
            "Header", "int_field", "LogOptions", "LogSniff", "LogStart", "make_hand",
-           "normalize_outcome", "open_text", "parse_column_options", "PARTIAL_FORMAT",
+           "normalize_outcome", "parse_column_options", "PARTIAL_FORMAT",
            "Problem", "read_log", "Record", "ROUNDING", "ShoeEnd", "ShoeStart", "sniff_log",
            "token_card"]
 
@@ -124,8 +123,6 @@ FORMATS = ("jsonl", "csv", "tsv", "counts", "partial")
 COUNTS_FORMAT = "nine-counts"
 #: The ``"format"`` of a saved partial result (:mod:`analyzer.verify.partial`).
 PARTIAL_FORMAT = "nine-partial"
-#: Most decks a log's header or shoe record may name.
-
 #: How a fractional amount returned may be paid in whole minor units: ``down`` (the house
 #: keeps the fraction, the default), ``nearest`` (halves round up) or ``either``
 #: neighbouring unit.
@@ -167,12 +164,6 @@ def count_lines(path: str | Path) -> int:
         return _count_lines(path)
     except AnalyzerError:
         return 0  # unreadable: reported when the log itself is read
-
-
-def open_text(path: str | Path) -> IO[str]:
-    """A file opened as text through the input layer (gzip by its magic bytes, a
-    byte-order mark dropped); AnalyzerError if it cannot be read."""
-    return io.TextIOWrapper(open_binary(path), encoding="utf-8-sig", newline="")
 
 
 def read_log(path: str | Path, options: LogOptions | None = None,
@@ -364,8 +355,8 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
                     continue
                 try:
                     if hand_col is None:  # numbered in the order the shoe's hands come
-                        hand = numbered[row[shoe_col] if shoe_col is not None else ""] = \
-                            numbered.get(row[shoe_col] if shoe_col is not None else "", 0) + 1
+                        shoe_id = row[shoe_col] if shoe_col is not None else ""
+                        hand = numbered[shoe_id] = numbered.get(shoe_id, 0) + 1
                     else:
                         hand_text = row[hand_col]
                         try:  # the hot path: a short number

@@ -33,9 +33,8 @@ import numpy.typing as npt
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MODULI", "WRAP", "from_digits", "garner_inverses", "largest_primes", "mod_falling",
-           "mod_mul", "PRIME_LIMIT", "primes_for", "reconstruct", "reconstruct_wrapped",
-           "wrapped_primes_for"]
+__all__ = ["MODULI", "WRAP", "from_digits", "largest_primes", "PRIME_LIMIT", "primes_for",
+           "reconstruct", "reconstruct_wrapped", "wrapped_primes_for"]
 
 #: int64 arithmetic that overflows is exact modulo 2**64: a free modulus (no reductions).
 WRAP = 2**64
@@ -155,40 +154,11 @@ def reconstruct_wrapped(residues: npt.ArrayLike, primes: Sequence[int]) -> list[
     return [a + (b << 64) for a, b in zip(low.tolist(), high, strict=True)]
 
 
-def mod_mul(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64] | int,
-            p: int) -> npt.NDArray[np.int64]:
-    """``a * b mod p`` for residues below 2**31 (int64, exact)."""
-    result: npt.NDArray[np.int64] = (a * b) % p
-    return result
-
-
-def mod_falling(count: int, top: int, p: int) -> list[int]:
-    """``[perm(count, m) mod p for m in 0..top]``: falling factorials of ``count`` mod ``p``.
-
-    >>> mod_falling(10, 3, 7)
-    [1, 3, 6, 6]
-    """
-    out = [1]
-    for m in range(top):
-        out.append(out[-1] * max(count - m, 0) % p)
-    return out
-
-
 @cache
 def _garner(primes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """``inverse[i][j] = p_j**-1 mod p_i`` for j < i."""
     return tuple(tuple(pow(primes[j], -1, primes[i]) for j in range(i))
                  for i in range(len(primes)))
-
-
-@cache
-def garner_inverses(primes: tuple[int, ...]) -> npt.NDArray[np.int64]:
-    """``inverses[i, j] = primes[j]**-1 mod primes[i]`` for j < i (0 elsewhere; read-only)."""
-    table = np.zeros((len(primes), len(primes)), dtype=np.int64)
-    for i, row in enumerate(_garner(primes)):
-        table[i, :len(row)] = row
-    table.setflags(write=False)
-    return table
 
 
 def from_digits(digits: npt.NDArray[np.int64], primes: Sequence[int]) -> list[int]:

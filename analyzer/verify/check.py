@@ -102,7 +102,7 @@ def value_profile(profile: Profile) -> Profile:
     return profile if len(kept) == len(profile.bets) else replace(profile, bets=kept)
 
 
-def _values_only(path: str | Path, model: Model, options: LogOptions) -> bool:
+def _values_only(path: str | Path, options: LogOptions) -> bool:
     """Does the log write point values only (``options.cards``, else its first hand)?"""
     if options.cards != "auto":
         return options.cards == "values"
@@ -127,7 +127,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     """
     options = options or LogOptions()
     source = str(path)
-    values = _values_only(path, model, options)
+    values = _values_only(path, options)
     if values and model.card_level:
         raise AnalyzerError(f"{source}: a log of point values only cannot settle the bets on "
                             f"ranks or suits of {model.profile.name!r} (verify_logs leaves "
@@ -139,17 +139,19 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         else None
     if options.format == "auto":
         options = replace(options, format=detect_format(path))
+
+    def tallies() -> tuple[ShoeMoments | None, ShuffleTally]:
+        return (ShoeMoments(model, evaluator, values) if shoe_aware else None,
+                ShuffleTally(model, shoe_composition(model, values), values))
+
+    moments, shuffle = tallies()
     fast = None
-    for attempt in ("columns", "records"):
-        moments = ShoeMoments(model, evaluator, values) if shoe_aware else None
-        shuffle = ShuffleTally(model, shoe_composition(model, values), values)
-        # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
-        # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
-        if attempt == "records" or os.environ.get("NINE_VERIFY_PATH") == "records":
-            break
+    # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
+    # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
+    if os.environ.get("NINE_VERIFY_PATH") != "records":
         fast = replay_columns(path, model, options, settler, moments, shuffle, segment)
-        if fast is not None:
-            break
+        if fast is None:
+            moments, shuffle = tallies()
     shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add)
     tally = Tally(model, settler)
     windows = dict(model.profile.procedure.windows)

@@ -209,11 +209,12 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
                                           and sniffs[0].starts_whole)
     exact_card_bets = True
+    lines = sum(count_lines(p) for p in paths) if shoe_aware else 0
     if shoe_aware and model.card_level and card_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
-        exact_card_bets = sum(count_lines(p) for p in paths) <= exact_hands
-    if shoe_aware and backend.preload("shoe-aware", sum(count_lines(p) for p in paths)):
+        exact_card_bets = lines <= exact_hands
+    if shoe_aware and backend.preload("shoe-aware", lines):
         # built here, before the workers fork: they inherit the kernels and the evaluator
         if model.card_level:
             card_evaluator(model, exact_card_bets)

@@ -113,11 +113,6 @@ class ShoeTracker:
 
     # -- which shoe ----------------------------------------------------------------------
     @property
-    def shoe_id(self) -> str | None:
-        """The id of the shoe the last hand came from."""
-        return self.current.id if self.current is not None else None
-
-    @property
     def tracking(self) -> bool:
         """Is the current shoe followed card by card from its start?"""
         return self.current is not None and self.current.tracking

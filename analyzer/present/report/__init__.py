@@ -45,6 +45,7 @@ from analyzer.present.report.choice import (
 )
 from analyzer.present.report.common import (
     FORMATS,
+    decimal_text,
     fraction_text,
     json_text,
     payout_text,
@@ -67,7 +68,8 @@ from analyzer.present.report.lucky9 import (
 from analyzer.present.report.odds import odds_json, render_odds, render_profiles, summary_rows
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
-__all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "draw_text", "DYNAMICS_METHOD",
+__all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "decimal_text", "draw_text",
+           "DYNAMICS_METHOD",
            "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
            "odds_json", "payout_json", "payout_text", "percent", "removal_json", "render_advice",
            "render_edges", "render_equilibrium", "render_evaluation", "render_formula",

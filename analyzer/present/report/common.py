@@ -18,8 +18,8 @@ from tabulate import tabulate
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
 
-__all__ = ["FORMATS", "fraction_text", "json_text", "payout_text", "percent", "stable_floats",
-           "table", "totals_text"]
+__all__ = ["decimal_text", "FORMATS", "fraction_text", "json_text", "payout_text", "percent",
+           "stable_floats", "table", "totals_text"]
 
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _TABLE_FORMATS = {"text": "simple", "markdown": "github", "latex": "latex", "html": "html"}
@@ -65,6 +65,15 @@ def payout_text(pays: Fraction) -> str:
     if Fraction(decimal, 10**6) == pays:
         return f"{float(pays):g}:1"
     return f"{pays}:1"
+
+
+def decimal_text(value: Fraction | float, digits: int = 10) -> str:
+    """A value as a decimal of ``digits`` significant figures.
+
+    >>> decimal_text(Fraction(1, 3), 4)
+    '0.3333'
+    """
+    return f"{float(value):.{digits}g}"
 
 
 def percent(value: Fraction | float, digits: int = 4) -> str:

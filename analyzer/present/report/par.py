@@ -10,7 +10,6 @@ on a forge and links its figure as a PNG file beside it (:func:`par_images`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 from analyzer.engine.odds import BetOdds
 from analyzer.errors import AnalyzerError
@@ -27,7 +26,13 @@ from analyzer.present.par import (
 )
 from analyzer.present.par_choice import ChoiceParSheet
 from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
-from analyzer.present.report.common import fraction_text, payout_text, percent, totals_text
+from analyzer.present.report.common import (
+    decimal_text,
+    fraction_text,
+    payout_text,
+    percent,
+    totals_text,
+)
 from analyzer.present.report.html import html_page
 from analyzer.present.report.par_choice import render_choice_par
 from analyzer.rules.profile import Tableau
@@ -48,10 +53,6 @@ def par_images(sheet: ParSheet) -> dict[str, bytes]:
 
 def _figure(sheet: ParSheet) -> str:
     return f"{sheet.stem}-drift.png"
-
-
-def _decimal(value: Fraction | float, digits: int = 10) -> str:
-    return f"{float(value):.{digits}g}"
 
 
 def _signed_percent(value: float, digits: int = 4) -> str:
@@ -159,10 +160,10 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
     odds = bet.odds
     total_ways = sum(line.ways for line in odds.lines) + odds.lose_ways
     outcomes = [[line.name, payout_text(line.pays), f"{line.ways:,}",
-                 fraction_text(line.probability), _decimal(line.probability),
+                 fraction_text(line.probability), decimal_text(line.probability),
                  f"{float(line.contribution):+.6f}"] for line in odds.lines]
     outcomes.append(["Loses", "-1", f"{odds.lose_ways:,}", fraction_text(odds.lose_probability),
-                     _decimal(odds.lose_probability), f"{-float(odds.lose_probability):+.6f}"])
+                     decimal_text(odds.lose_probability), f"{-float(odds.lose_probability):+.6f}"])
     if odds.pay_rule == "highest":
         outcomes.append(["**total**", "", f"{total_ways:,}", "1", "1",
                          f"{float(odds.ev):+.6f}"])
@@ -177,7 +178,7 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
          percent(odds.hit_frequency)],
         ["push frequency", fraction_text(odds.push_probability),
          percent(odds.push_probability)],
-        ["variance per unit staked", fraction_text(odds.variance), _decimal(odds.variance)],
+        ["variance per unit staked", fraction_text(odds.variance), decimal_text(odds.variance)],
         ["standard deviation", "", f"{odds.sd:.6f}"],
         ["volatility index (90%)", "", f"{bet.volatility_index:.6f}"],
         ["hands to detect a 0.1% RTP error", f"{bet.hands_needed:,}", ""],
@@ -207,7 +208,7 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
         ("p", "Ranges are of the house's win per unit wagered after that many one-unit bets "
               "(normal approximation)." + (
                   f" {_ROUGH} fewer than {RARE} hits of the rarest paying line (probability "
-                  f"{_decimal(bet.rarest, 4)}) are expected in that many hands: the range "
+                  f"{decimal_text(bet.rarest, 4)}) are expected in that many hands: the range "
                   "is rough." if any(r.rough for r in bet.win_ranges) else "")),
     ]
     blocks += _bet_removal(sheet, bet)
@@ -282,7 +283,7 @@ def _method(sheet: ParSheet) -> list[Block]:
         "No bet here adds money after the deal (no raise, double or insurance), so it "
         "equals the house edge; the edge per resolved bet leaves pushes out.",
         "**Hit frequency**: the probability that the bet pays something.",
-        f"**Volatility index**: z x SD with z = {_decimal(z_value(VOLATILITY_LEVEL), 5)}, the "
+        f"**Volatility index**: z x SD with z = {decimal_text(z_value(VOLATILITY_LEVEL), 5)}, the "
         f"two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
         "**Ranges of the house's win** after n hands: house edge -/+ z x SD / sqrt(n) per "
         "unit wagered (central limit theorem), z for 90%, 95% and 99%.",

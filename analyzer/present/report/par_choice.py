@@ -10,13 +10,11 @@ one self-contained, printable page.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from analyzer.present.par import ALPHA, LEVELS, POWER, RTP_ERROR, VOLATILITY_LEVEL, z_value
 from analyzer.present.par_choice import TABLE_BY, ChoiceParSheet
 from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
 from analyzer.present.report.choice import render_strategy_card
-from analyzer.present.report.common import fraction_text, percent, totals_text
+from analyzer.present.report.common import decimal_text, fraction_text, percent, totals_text
 from analyzer.present.report.html import html_page
 from analyzer.present.report.lucky9 import render_edges
 
@@ -33,10 +31,6 @@ _CSS = """
 .summary td:first-child { white-space: nowrap; }
 """
 _SEES = {"total": "its own total", "cards": "its own two cards"}
-
-
-def _decimal(value: Fraction | float, digits: int = 10) -> str:
-    return f"{float(value):.{digits}g}"
 
 
 def _cite(sheet: ChoiceParSheet, rule: str) -> str:
@@ -156,8 +150,8 @@ def _equilibrium(sheet: ChoiceParSheet) -> list[Block]:
          fraction_text(certificate.banker_best_response),
          f"{float(certificate.banker_best_response):+.10f}"],
         ["player's regret (what it gains by deviating alone)", fraction_text(player_regret),
-         _decimal(player_regret)],
-        ["banker's regret", fraction_text(banker_regret), _decimal(banker_regret)],
+         decimal_text(player_regret)],
+        ["banker's regret", fraction_text(banker_regret), decimal_text(banker_regret)],
         ["information sets with a mixed choice (both sides)", str(equilibrium.mixed), ""],
     ]
     verdict = ("Both best responses equal the value: a certified equilibrium, no side gains "
@@ -172,7 +166,7 @@ def _equilibrium(sheet: ChoiceParSheet) -> list[Block]:
 def _result(sheet: ChoiceParSheet) -> list[Block]:
     outcomes = sheet.outcomes
     outcome_rows = [
-        [name, pays, fraction_text(p), _decimal(p), f"{float(p * value):+.6f}"]
+        [name, pays, fraction_text(p), decimal_text(p), f"{float(p * value):+.6f}"]
         for name, pays, p, value in (("Player wins", "1:1", outcomes.win, 1),
                                      ("Push", "push", outcomes.push, 0),
                                      ("Player loses", "-1", outcomes.lose, -1))]
@@ -189,7 +183,7 @@ def _result(sheet: ChoiceParSheet) -> list[Block]:
          percent(outcomes.hit_frequency)],
         ["push frequency", fraction_text(outcomes.push), percent(outcomes.push)],
         ["variance per unit staked", fraction_text(outcomes.variance),
-         _decimal(outcomes.variance)],
+         decimal_text(outcomes.variance)],
         ["standard deviation", "", f"{sheet.sd:.6f}"],
         ["volatility index (90%)", "", f"{sheet.volatility_index:.6f}"],
         ["hands to detect a 0.1% error in the return", f"{sheet.hands_needed:,}", ""],
@@ -252,7 +246,7 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
         "and wins minus losses is checked to equal the game value.",
         "**Standard deviation**: results are +1, 0 and -1, so the variance is P(win) + "
         "P(lose) - EV^2.",
-        f"**Volatility index**: z x SD with z = {_decimal(z_value(VOLATILITY_LEVEL), 5)}, "
+        f"**Volatility index**: z x SD with z = {decimal_text(z_value(VOLATILITY_LEVEL), 5)}, "
         f"the two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
         "**Ranges of the bank's win** after n coups: banker's edge -/+ z x SD / sqrt(n) per "
         "unit staked (central limit theorem), z for 90%, 95% and 99%.",
