@@ -53,7 +53,7 @@ def test_a_command_imports_only_its_own_module() -> None:
     assert "analyzer.cli.odds" in odds
     assert not {"analyzer.cli.analysis", "analyzer.cli.choice", "analyzer.cli.verify",
                 "analyzer.cli.tables", "analyzer.analysis.drift", "analyzer.verify.run",
-                "analyzer.choice.solver", "analyzer.present.tables"} & odds
+                "analyzer.choice.headsup.solver", "analyzer.present.tables"} & odds
     listed = _modules_after("--help")
     assert not any(m.startswith(("analyzer.cli.", "analyzer.engine")) and m not in (
         "analyzer.cli.commands",) for m in listed), listed

@@ -9,9 +9,9 @@ from statistics import NormalDist
 
 import pytest
 
-from analyzer.choice.outcomes import equilibrium_outcomes
-from analyzer.choice.solver import solve
-from analyzer.choice.table_summary import by_size
+from analyzer.choice.headsup.outcomes import equilibrium_outcomes
+from analyzer.choice.headsup.solver import solve
+from analyzer.choice.table.summary import by_size
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import HANDS, LEVELS
 from analyzer.present.par_choice import (
