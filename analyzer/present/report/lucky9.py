@@ -14,13 +14,12 @@ as a fraction and a percentage with a way to randomise at the table from a clock
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from analyzer.errors import AnalyzerError
-from analyzer.present.report.common import fraction_text, percent, stable_floats, table
+from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
 __all__ = ["advice_json", "clock_rule", "render_advice", "render_edges", "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
@@ -210,7 +209,7 @@ def table_summary_json(summary: Any) -> dict[str, Any]:
 def render_table_summary(summary: Any, fmt: str = "text") -> str:
     """``nine solve --players N``: certificate, values, edge, rule costs, subgames."""
     if fmt == "json":
-        return json.dumps(stable_floats(table_summary_json(summary)), indent=2) + "\n"
+        return json_text(stable_floats(table_summary_json(summary)))
     t = summary.table
     edge = summary.edge
     seats = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r)]
@@ -278,7 +277,7 @@ def advice_json(advice: Any) -> dict[str, Any]:
 def render_advice(advice: Any, fmt: str = "text") -> str:
     """``nine advise``: the equilibrium's play and the value of each choice."""
     if fmt == "json":
-        return json.dumps(stable_floats(advice_json(advice)), indent=2) + "\n"
+        return json_text(stable_floats(advice_json(advice)))
     who = f"seat {advice.seat}" if advice.side == "seat" else "the bank"
     against = "the bank playing the house rule (draw on 4 or less)" if advice.side == "seat" \
         else "every seat playing the house rule (draw on 4 or less)"
@@ -313,7 +312,7 @@ def table_evaluation_json(result: Any) -> dict[str, Any]:
 def render_table_evaluation(result: Any, fmt: str = "text") -> str:
     """``nine evaluate --players N``: each side's exact value and regret."""
     if fmt == "json":
-        return json.dumps(stable_floats(table_evaluation_json(result)), indent=2) + "\n"
+        return json_text(stable_floats(table_evaluation_json(result)))
     rows = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r),
              percent(r, 4)] for i, (v, r) in enumerate(zip(result.seats, result.seat_regrets,
                                                            strict=True))]
@@ -336,11 +335,11 @@ def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
     headers = ["people", "players", "bank per hand (exact)", "bank per hand",
                "bank per player stake", "seat 1", "last seat", "certified"]
     if fmt == "json":
-        return json.dumps(stable_floats([
+        return json_text(stable_floats({"sizes": [
             {"people": s.table.players + 1, "players": s.table.players,
              "total": _number(s.edge.total), "per_stake": _number(s.edge.per_stake),
              "seats": [_number(v) for v in s.table.seat_values],
-             "certified": s.table.certified} for s in summaries]), indent=2) + "\n"
+             "certified": s.table.certified} for s in summaries]}))
     body = table(rows, headers, fmt)
     if fmt == "csv":
         return str(body)
