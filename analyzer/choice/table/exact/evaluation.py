@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.choice.table.exact.ring import Modular, crt, primes_for
+from analyzer.choice.table.exact.ring import Modular
 from analyzer.choice.table.subgame import Subgame
+from analyzer.engine.modular import crt, primes_for
 
 __all__ = ["assemble", "Cell", "evaluate", "exact_counterfactual", "exact_regrets", "Integers",
            "Strategies"]
@@ -78,7 +79,7 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None,
     bank's (or only the entries ``pick(seat arrays, bank array)`` returns), and the scale
     of each returned entry's side (seats then bank, per entry when picked)."""
     everyone = math.prod(profile.seat_scales) * profile.bank_scale
-    moduli = primes_for(max(game.live, 1) * game.base_scale * everyone)
+    moduli = primes_for(max(game.live, 1) * game.base_scale * everyone, signed=True)
     results = []
     for prime in moduli:
         ring = Modular(prime)

@@ -7,13 +7,11 @@ contraction is written once against a :class:`Ring` and run once per prime ``p <
 int64 numpy arrays (:class:`Modular`): a product of two residues is below ``2**62`` and a sum
 of up to ``2**32`` residues below ``2**63``, so no int64 operation overflows as long as every
 product is reduced before it is summed. Only the final sums are rebuilt as Python integers,
-by the Chinese remainder theorem (:func:`crt`), in the symmetric range ``(-M/2, M/2]`` of the
-product ``M`` of the primes used; :func:`primes_for` picks enough primes for a stated bound
-and :func:`exact` does the whole round trip. The same code run with :class:`Float` is the
-floating-point version the CFR iterations use. (:mod:`analyzer.engine.modular` serves the
-exact tally: non-negative sums below ``2**247``; the solver's values are signed and their
-bounds grow with the strategies' denominators, so the primes here are as many as a bound
-asks.)
+by the Chinese remainder theorem in the symmetric range ``(-M/2, M/2]`` of the product ``M``
+of the primes used (the primes and the CRT are :mod:`analyzer.engine.modular`'s:
+:func:`~analyzer.engine.modular.primes_for` with ``signed=True`` and
+:func:`~analyzer.engine.modular.crt`); :func:`exact` does the whole round trip. The same
+code run with :class:`Float` is the floating-point version the CFR iterations use.
 
 >>> values = [2**90 + 7, -3]
 >>> exact(lambda ring: ring.mul(ring.encode(values), ring.encode(values)), 2**200) == [
@@ -23,70 +21,19 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.engine.modular import PRIME_LIMIT, largest_primes
+from analyzer.engine.modular import PRIME_LIMIT, crt, primes_for
 
-__all__ = ["Array", "crt", "exact", "Float", "Modular", "primes", "primes_for", "Ring"]
+__all__ = ["Array", "exact", "Float", "Modular", "Ring"]
 
 Array = npt.NDArray[Any]
 #: Residues are below this, so a product of two fits in an int64 with room for sums.
 LIMIT = PRIME_LIMIT
-
-
-@lru_cache(maxsize=1)
-def _prime_table(count: int = 400) -> tuple[int, ...]:
-    return largest_primes(count, LIMIT)
-
-
-def primes(count: int) -> tuple[int, ...]:
-    """The ``count`` largest primes below ``2**31``, largest first."""
-    table = _prime_table()
-    if count > len(table):
-        raise ValueError(f"at most {len(table)} primes available, asked for {count}")
-    return table[:count]
-
-
-def primes_for(bound: int) -> tuple[int, ...]:
-    """Enough primes that every integer of absolute value at most ``bound`` is recovered
-    exactly by :func:`crt` (their product exceeds ``2 * bound + 1``)."""
-    chosen: list[int] = []
-    product = 1
-    for prime in _prime_table():
-        chosen.append(prime)
-        product *= prime
-        if product > 2 * bound + 1:
-            return tuple(chosen)
-    raise ValueError(f"bound {bound} needs more than {len(chosen)} primes")
-
-
-def crt(residues: Array, moduli: Sequence[int]) -> list[Any]:
-    """Integers from their residues (axis 0 runs over ``moduli``), symmetric range; nested
-    lists follow the remaining axes."""
-    product = 1
-    for prime in moduli:
-        product *= prime
-    coefficients = []
-    for prime in moduli:
-        rest = product // prime
-        coefficients.append(rest * pow(rest, -1, prime))
-    half = product // 2
-    flat = np.asarray(residues).reshape(len(moduli), -1)
-    columns = [[int(v) for v in row] for row in flat.tolist()]
-    values = []
-    for j in range(flat.shape[1]):
-        total = sum(c * col[j] for c, col in zip(coefficients, columns, strict=True)) % product
-        values.append(total - product if total > half else total)
-    shape = np.asarray(residues).shape[1:]
-    if not shape:
-        return values
-    return np.asarray(values, dtype=object).reshape(shape).tolist()  # type: ignore[no-any-return]
 
 
 class Ring:
@@ -189,6 +136,6 @@ class Modular(Ring):
 def exact(compute: Any, bound: int) -> list[Any]:
     """Run ``compute(ring)`` (which returns an int64 array of residues) once per prime and
     rebuild the exact integers, each of absolute value at most ``bound``, by CRT."""
-    moduli = primes_for(bound)
+    moduli = primes_for(bound, signed=True)
     residues = np.stack([np.asarray(compute(Modular(p))) for p in moduli])
     return crt(residues, moduli)
