@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 
 from analyzer.choice.table import solve, subgame, tree
-from analyzer.choice.table.solve import LUCKY9, TableEquilibrium, solve_table
+from analyzer.choice.table.solve import TableEquilibrium, solve_table
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 

@@ -6,8 +6,8 @@ import time
 
 from analyzer.choice.strategy import load_strategy
 from analyzer.choice.table import solve as table_solve
-from analyzer.choice.table.solve import LUCKY9
 from analyzer.choice.table.strategy import evaluate_strategies
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.shoe import Shoe
 
 

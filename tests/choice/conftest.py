@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.choice.table.solve import LUCKY9
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.cards import parse_cards
 from analyzer.rules.shoe import Shoe
 

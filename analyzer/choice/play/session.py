@@ -30,9 +30,9 @@ from typing import Any
 
 from analyzer.choice.play.table_log import Person, deal_hand, settle
 from analyzer.choice.strategy import Strategy, check_observations, load_strategy
-from analyzer.choice.table.solve import LUCKY9
 from analyzer.choice.table.strategy import evaluate_strategies, information_for
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe

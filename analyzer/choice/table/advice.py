@@ -14,6 +14,7 @@ Bad input -- a table size outside 2 to 9 people, a seat outside the table, cards
 cannot deal (a duplicate from one deck), a natural declared for the seat asking, more
 choices than earlier seats -- is an :class:`~analyzer.errors.AnalyzerError` in one line.
 
+>>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
 >>> advice = advise_seat(LUCKY9, Shoe.infinite(), people=4, seat=2, cards="TH 5S",
 ...                      earlier="stood")
@@ -31,7 +32,6 @@ from typing import Any
 
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.solve import (
-    LUCKY9,
     NATURAL,
     Pattern,
     TableEquilibrium,
@@ -44,7 +44,7 @@ from analyzer.rules.cards import Card, parse_cards
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "LUCKY9", "parse_choices",
+__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "parse_choices",
            "parse_naturals"]
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",

@@ -12,7 +12,8 @@ A multi-player general-sum game carries no convergence guarantee; what the itera
 is a candidate whose *regrets* are measured (here in floats, :func:`float_regrets`; the
 certified solver re-derives the answer exactly, :mod:`analyzer.choice.table.indifference`).
 
->>> from analyzer.choice.table.subgame import LUCKY9, infinite_subgame
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.choice.table.subgame import infinite_subgame
 >>> run = cfr_plus(infinite_subgame(LUCKY9, 1, "total"), iterations=2000)
 >>> round(float(run.seats[0][0, 5, 1]), 3), run.regret < 1e-5
 (0.545, True)

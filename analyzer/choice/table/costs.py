@@ -16,6 +16,7 @@ rule, the others keep the equilibrium; ``value`` is then the rule-player's expec
 side gains by best-responding to it (the bank's regret against seats playing the rule; the
 sum of the seats' regrets, each deviating alone, against a bank playing it).
 
+>>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
 >>> from analyzer.choice.table.solve import solve_table
 >>> table = solve_table(LUCKY9, Shoe.infinite(), 1, "total")
@@ -32,13 +33,12 @@ from fractions import Fraction
 
 from analyzer.choice.strategy import Side
 from analyzer.choice.table.solve import (
-    LUCKY9,
     Pattern,
     TableEquilibrium,
     evaluate_table,
 )
 
-__all__ = ["bank_edge", "BankEdge", "LUCKY9", "rule_cost", "rule_costs", "RuleCost",
+__all__ = ["bank_edge", "BankEdge", "rule_cost", "rule_costs", "RuleCost",
            "SIMPLE_RULES", "SimpleRule"]
 
 

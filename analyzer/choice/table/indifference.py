@@ -25,7 +25,8 @@ exactly, every side's exact best response as the certificate.
    unknowns -- and solved again; if no round certifies, a search tries small supports among
    the cells nearest indifference (several holdings nearly tied, as by cards at 8 decks).
 
->>> from analyzer.choice.table.subgame import LUCKY9, infinite_subgame
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.choice.table.subgame import infinite_subgame
 >>> found = solve_subgame(infinite_subgame(LUCKY9, 1, "total"))
 >>> found.certified, found.seats[0][0][5], found.bank[6][0]
 (True, Fraction(6, 11), Fraction(587, 2288))

@@ -19,6 +19,7 @@ a side's regret in the whole game is the probability-weighted sum of its regrets
 subgames (its information sets in different subgames are different), so the table is
 ``certified`` exactly when every subgame is.
 
+>>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
 >>> table = solve_table(LUCKY9, Shoe.infinite(), 2, "total")
 >>> table.certified, table.bank_value == -sum(table.seat_values)
@@ -45,7 +46,6 @@ from analyzer.choice.table.cfr import CfrRun, cfr_plus, uniform
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import SubgameSolution, solve_subgame
 from analyzer.choice.table.subgame import (
-    LUCKY9,
     MAX_JOINT_SEATS,
     Subgame,
     finite_subgame,
@@ -64,7 +64,7 @@ from analyzer.rules.choice_rules import (
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
-           "evaluate_profile", "evaluate_table", "LUCKY9", "natural_holdings", "NATURAL",
+           "evaluate_profile", "evaluate_table", "natural_holdings", "NATURAL",
            "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey", "SubgameResult",
            "TableEquilibrium", "TableValues", "table_patterns"]
 

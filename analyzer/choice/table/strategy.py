@@ -11,6 +11,7 @@ writes a solved table's equilibrium as two such files -- rows that only repeat t
 play are left out -- and :func:`strategy_rules` turns files back into the draw
 probabilities :func:`~analyzer.choice.table.solve.evaluate_table` evaluates exactly.
 
+>>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
 >>> from analyzer.choice.table.solve import solve_table
 >>> table = solve_table(LUCKY9, Shoe.infinite(), 2, "total")
@@ -32,7 +33,6 @@ from typing import Any
 
 from analyzer.choice.strategy import Side, Strategy, parse_strategy
 from analyzer.choice.table.solve import (
-    LUCKY9,
     NATURAL,
     BankRule,
     Pattern,
@@ -51,7 +51,7 @@ from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["bank_contexts", "bank_plan", "evaluate_strategies", "evaluate_table",
-           "information_for", "LUCKY9", "parse_strategy", "seat_contexts", "seat_plan",
+           "information_for", "parse_strategy", "seat_contexts", "seat_plan",
            "Situation", "strategy_rules", "summary_observation", "table_strategy_text",
            "tree_behaviour"]
 

@@ -26,6 +26,7 @@ live seats' choices as a binary number (seat order, 1 = drew); the bank ``(bank 
   counted from the shoe (third cards are exchangeable with the unused cards, so each seat's
   result needs only the pair of third cards it meets).
 
+>>> from analyzer.choice.table.tree import LUCKY9
 >>> game = infinite_subgame(LUCKY9, 2, "total")
 >>> len(game.seat_classes), game.vectors, game.base_scale > 0
 (9, 4, True)
@@ -45,13 +46,13 @@ import numpy as np
 
 from analyzer.choice.headsup.game import falling
 from analyzer.choice.table.exact.ring import Array, Float, Modular, Ring
-from analyzer.choice.table.tree import LUCKY9, compile_pair, pair_tree
+from analyzer.choice.table.tree import compile_pair, pair_tree
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules, hand_label
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["finite_subgame", "FactoredSubgame", "infinite_subgame", "InfoClass", "JointSubgame",
-           "LUCKY9", "MAX_JOINT_SEATS", "Subgame"]
+           "MAX_JOINT_SEATS", "Subgame"]
 
 #: Exact card removal is implemented for at most this many live seats.
 MAX_JOINT_SEATS = 2

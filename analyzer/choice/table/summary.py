@@ -2,6 +2,7 @@
 table with its bank edge, the exact cost of simple rules, and every side's plan by what it
 sees (the strategy cards and the JSON ``strategy`` fields).
 
+>>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
 >>> summary = summarize_table(LUCKY9, Shoe.infinite(), 2, "total", costs=False)
 >>> summary.table.certified, len(summary.seat_plans), summary.edge.players
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 
 from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
 from analyzer.choice.table.solve import (
-    LUCKY9,
     Alternative,
     TableEquilibrium,
     alternatives,
@@ -24,7 +24,7 @@ from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["by_size", "INFORMATION", "LUCKY9", "summarize_table", "TableSummary"]
+__all__ = ["by_size", "INFORMATION", "summarize_table", "TableSummary"]
 
 #: What each side sees when it chooses (docs/rules/lucky9-home.md section 7), in words.
 INFORMATION = ("a seat sees its own two cards, every seat's natural (the later seats' too; "

@@ -12,7 +12,7 @@ from analyzer.choice.headsup.game import banker_vector, build_game, player_vecto
 from analyzer.choice.headsup.solver import evaluate_game
 from analyzer.choice.play.session import Person, expected_session, play_session
 from analyzer.choice.strategy import load_strategy, parse_strategy
-from analyzer.choice.table.solve import LUCKY9
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe

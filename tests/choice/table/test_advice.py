@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from analyzer.choice.table.advice import advise_bank, advise_seat
-from analyzer.choice.table.solve import LUCKY9, solve_table
+from analyzer.choice.table.solve import solve_table
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from analyzer.choice.table.cfr import cfr_plus, float_regrets, uniform
-from analyzer.choice.table.subgame import LUCKY9, infinite_subgame
+from analyzer.choice.table.subgame import infinite_subgame
+from analyzer.choice.table.tree import LUCKY9
 
 
 def test_regret_shrinks_and_the_support_shows() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from analyzer.choice.table.costs import SIMPLE_RULES, bank_edge, rule_costs
-from analyzer.choice.table.solve import LUCKY9, solve_table
+from analyzer.choice.table.solve import solve_table
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.shoe import Shoe
 
 

@@ -9,7 +9,8 @@ import pytest
 from analyzer.choice.headsup.solver import solve
 from analyzer.choice.table.cfr import cfr_plus
 from analyzer.choice.table.indifference import _classify, _search, solve_subgame
-from analyzer.choice.table.subgame import LUCKY9, finite_subgame, infinite_subgame
+from analyzer.choice.table.subgame import finite_subgame, infinite_subgame
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.shoe import Shoe
 
 

@@ -9,13 +9,13 @@ import pytest
 
 from analyzer.choice.headsup.solver import solve
 from analyzer.choice.table.solve import (
-    LUCKY9,
     Pattern,
     check_players,
     evaluate_table,
     solve_table,
     table_patterns,
 )
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 

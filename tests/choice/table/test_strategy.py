@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.choice.strategy import context_key, load_strategy, parse_strategy
-from analyzer.choice.table.solve import LUCKY9, Pattern, solve_table
+from analyzer.choice.table.solve import Pattern, solve_table
 from analyzer.choice.table.strategy import (
     bank_contexts,
     evaluate_strategies,
@@ -17,6 +17,7 @@ from analyzer.choice.table.strategy import (
     strategy_rules,
     table_strategy_text,
 )
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 

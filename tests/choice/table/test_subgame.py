@@ -12,7 +12,8 @@ from analyzer.choice.headsup.game import build_game
 from analyzer.choice.table.cfr import uniform
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.exact.ring import Float
-from analyzer.choice.table.subgame import LUCKY9, finite_subgame, infinite_subgame
+from analyzer.choice.table.subgame import finite_subgame, infinite_subgame
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 

@@ -9,7 +9,8 @@ with enough primes for the bound ``live * base_scale * product of the strategy s
 its information sets of the best action's counterfactual value minus the played one's --
 so a profile is an exact equilibrium of the subgame when every regret is 0.
 
->>> from analyzer.choice.table.subgame import LUCKY9, infinite_subgame
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.choice.table.subgame import infinite_subgame
 >>> game = infinite_subgame(LUCKY9, 1, "total")
 >>> stand = [[[Fraction(0)] * 9]], [[Fraction(0)] * 2 for _ in range(9)]
 >>> values, regrets, _ = exact_regrets(game, *stand)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from analyzer.choice.table.exact.equations import bank_equations, solve_linear, solve_polynomials
-from analyzer.choice.table.subgame import LUCKY9, infinite_subgame
+from analyzer.choice.table.subgame import infinite_subgame
+from analyzer.choice.table.tree import LUCKY9
 
 
 def test_heads_up_bank_indifference_is_affine_in_the_players_mix() -> None:

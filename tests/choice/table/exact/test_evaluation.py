@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import solve_subgame
-from analyzer.choice.table.subgame import LUCKY9, infinite_subgame
+from analyzer.choice.table.subgame import infinite_subgame
+from analyzer.choice.table.tree import LUCKY9
 
 
 def test_a_deviation_shows_as_exact_regret() -> None:
