@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from analyzer.dealing.dialects import COMMON_NAMES, FIELDS, SPLIT_NAMES, LogOptions, short
+from analyzer.dealing.records import NotChecked
 from analyzer.errors import AnalyzerError
 
 __all__ = ["BET_ON_NAMES", "BET_SYNONYMS", "bet_spellings", "Columns", "find_columns", "JSON_KEYS",
@@ -97,7 +98,8 @@ class Columns(NamedTuple):
     one-bet-a-row log); ``bets``: per bet its (stake, returned-or-profit) columns, ``net``
     the bets whose second column is a profit; ``split``: a card field over several
     columns; ``used``: (header, meaning) of each used column; ``ignored``: the others;
-    ``roles``: which of :data:`ROLES` the log has columns for.
+    ``roles``: which of :data:`ROLES` the log has columns for; ``not_checked``: what the
+    columns cannot support (a bet's stake without what it returned).
     """
 
     single: dict[str, int]
@@ -107,6 +109,7 @@ class Columns(NamedTuple):
     used: tuple[tuple[str, str], ...] = ()
     ignored: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
+    not_checked: tuple[NotChecked, ...] = ()
 
 
 def _split_columns(names: list[str]) -> dict[str, tuple[int, ...]]:
@@ -153,7 +156,7 @@ def _listing(headers: Sequence[str]) -> str:
 def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) -> Columns:
     """The column of each field of a CSV log, and what every column is used for (see the
     module docstring); AnalyzerError (naming the file, the header and the option that
-    fixes it) when the cards cannot be found or a bet's money is half there."""
+    fixes it) when the cards cannot be found."""
     names = [plain(h) for h in headers]
     listing = _listing(headers)
     wanted_of = dict(options.columns)
@@ -194,7 +197,7 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     for field, indices in split.items():
         for number, index in enumerate(indices, start=1):
             taken[index] = f"{_MEANING[field].removesuffix('s')} {number}"
-    bets, net = _bet_columns(headers, names, options, path, taken)
+    bets, net, unpaired = _bet_columns(headers, names, options, path, taken)
     _bet_on_columns(names, single, taken, bool(bets))
     roles = {_ROLE[f] for f in (*single, *split)}
     if bets:
@@ -202,14 +205,15 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     used = tuple((headers[i], taken[i]) for i in range(len(headers)) if i in taken)
     ignored = tuple(headers[i] for i in range(len(headers)) if i not in taken)
     return Columns(single, bets, split, frozenset(net), used, ignored,
-                   tuple(r for r in ROLES if r in roles))
+                   tuple(r for r in ROLES if r in roles), unpaired)
 
 
 def _bet_columns(headers: Sequence[str], names: list[str], options: LogOptions,
                  path: str | Path, taken: dict[int, str]
-                 ) -> tuple[dict[str, tuple[int, int]], set[str]]:
+                 ) -> tuple[dict[str, tuple[int, int]], set[str], tuple[NotChecked, ...]]:
     """Per bet its (stake, returned-or-profit) columns, by name or ``--column``; the bets
-    whose second column is a profit."""
+    whose second column is a profit; a bet's payouts not checked for each money column
+    without its partner (left ignored)."""
     spellings = bet_spellings(options.bets)
     found: dict[str, dict[str, int]] = {}
     for field, header in options.columns:
@@ -230,18 +234,19 @@ def _bet_columns(headers: Sequence[str], names: list[str], options: LogOptions,
             found.setdefault(bet, {}).setdefault(kind, index)
     bets: dict[str, tuple[int, int]] = {}
     net: set[str] = set()
+    unpaired: list[NotChecked] = []
     for bet, kinds in found.items():
         stake = kinds.get("stake")
         back = kinds.get("returned", kinds.get("profit"))
-        if stake is None or back is None:
+        if stake is None or back is None:  # left ignored, and said
             have = headers[stake if stake is not None else back]  # type: ignore[index]
             missing = "returned" if stake is not None else "stake"
             words = "/".join(RETURNED_WORDS[:4] if missing == "returned" else STAKE_WORDS[:4])
-            raise AnalyzerError(f"{path}: line 1: column {short(have)} holds bet "
-                                f"{short(bet)}'s {'stake' if stake is not None else 'money'}"
-                                f" but no column holds its {missing} (looked for {bet} + "
-                                f"{words}; columns: {_listing(headers)}; name it with "
-                                f"--column {bet}_{missing}=HEADER)")
+            unpaired.append(NotChecked.of("payouts", (
+                f"bet {bet}: column {short(have)} has no {missing} column beside it "
+                f"(looked for {bet} + {words}; name one with --column {bet}_{missing}="
+                "HEADER)")))
+            continue
         bets[bet] = (stake, back)
         taken[stake] = f"{bet} stake"
         if "returned" in kinds:
@@ -249,7 +254,7 @@ def _bet_columns(headers: Sequence[str], names: list[str], options: LogOptions,
         else:
             net.add(bet)
             taken[back] = f"{bet} profit (net of stake)"
-    return bets, net
+    return bets, net, tuple(unpaired)
 
 
 def _bet_on_columns(names: list[str], single: dict[str, int], taken: dict[int, str],

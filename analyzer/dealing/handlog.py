@@ -346,6 +346,7 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
         raise AnalyzerError(f"{path}: line 1: unreadable CSV header ({exc})") from None
     columns = find_columns(headers, options, path)
     yield Layout(1 + shift, columns.used, columns.ignored, columns.roles)
+    yield from columns.not_checked
     rows = _csv_hands(reader, headers, columns, options, shift)
     if "bet_on" in columns.single and "hand" in columns.single:
         rows = _merge_bet_rows(rows)

@@ -245,6 +245,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         if fast.columns is not None:
             layouts.append(Layout(1, fast.columns.used, fast.columns.ignored,
                                   fast.columns.roles))
+            noted.extend((n.what, n.why, source) for n in fast.columns.not_checked)
     if moments is not None:
         moments.flush()
     used, ignored, roles = _layout(layouts)
