@@ -68,8 +68,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "cards (auto: shoe-aware when the log holds whole shoes).")
 @click.option("--column", "columns", multiple=True, metavar="FIELD=HEADER",
               help="CSV column holding a field (shoe, hand, player_cards, banker_cards, "
-                   "outcome, burn, <bet>_stake, <bet>_returned); a card field may name "
-                   "several columns, one card each (player_cards=pcard1,pcard2,pcard3). "
+                   "outcome, burn, <bet>_stake, <bet>_returned, <bet>_profit; one bet a "
+                   "row: bet_on, stake, returned, profit); a card field may name several "
+                   "columns, one card each (player_cards=pcard1,pcard2,pcard3). "
                    "Repeatable.")
 @click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
               default="rank-first", show_default=True, help="Card notation: 9d or d9.")

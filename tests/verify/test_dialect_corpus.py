@@ -239,3 +239,17 @@ def test_a_log_that_is_not_a_baccarat_log_is_one_line(tmp_path: Path) -> None:
     code, out, err = cli("verify", str(log))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "line 1" in err and "';'-separated" in err and "--column" not in err
+
+
+@pytest.mark.parametrize("spelling", ["title-case", "qa-export"])
+def test_the_column_wise_path_and_the_record_path_agree(
+        simulated: Rows, tmp_path: Path, spelling: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, rows in (("good", simulated), ("bad", banker_paid_even(simulated))):
+        log = tmp_path / f"{name}.csv"
+        write_rows(log, SPELLINGS[spelling](rows))
+        fast = verify_json(log)
+        monkeypatch.setenv("NINE_VERIFY_PATH", "records")
+        reference = verify_json(log)
+        monkeypatch.delenv("NINE_VERIFY_PATH")
+        assert fast == reference
+        assert fast[0] == (0 if name == "good" else 3)
