@@ -27,6 +27,7 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import refuse_inputs
 from analyzer.present.report.choice import (
     render_equilibrium,
     render_evaluation,
@@ -128,6 +129,8 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
     exact value, the certificate, the bank's edge, the exact cost of simple rules and
     strategy cards (--card) for each seat and the bank.
     """
+    refuse_inputs([("--save-player", save_player), ("--save-banker", save_banker)],
+                  [profile, shoe_file, player_start, banker_start])
     rules_profile, rules, shoe, information = _choice_setup(
         profile, by, decks, infinite, remove, shoe_file, card_order)
     if table_sizes:
@@ -302,6 +305,7 @@ def game(profile: str, players: int, by: str, decks: int | None, export: str) ->
     showdown, are folded into the payoffs as exact expectations. Whole-table trees grow as
     10**(people): up to 4 people by total at the infinite deck.
     """
+    refuse_inputs([("--export", export)], [profile])
     rules = load_profile(profile).choice_rules()
     shoe = Shoe.infinite() if decks is None else Shoe.decks(decks)
     tree = table_tree(rules, shoe, players, by)

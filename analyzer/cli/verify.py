@@ -15,6 +15,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import refuse_inputs
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
@@ -106,6 +107,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     check_levels(alpha, detect)
+    files = expand_logs(logs)
+    refuse_inputs([("--junit", junit), ("--partial-out", partial_out)],
+                  [*files, profile, player_strategy, banker_strategy])
     rules = load_profile(profile)
     if rules.tableau is None:  # a game of choices: its own replay and tests
         if partial_out or dask_address:
@@ -114,7 +118,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
         # imported here: the solver's modules (networkx, scipy.optimize) cost ~0.4 s
         from analyzer.verify.table import verify_table_logs
 
-        verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
+        verdict = verify_table_logs(files, rules, decks, player_strategy,
                                     banker_strategy, alpha)
         _report(verdict, fmt, junit)
     if player_strategy is not None or banker_strategy is not None:
@@ -122,7 +126,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
                             "(no choices to test)")
     options = LogOptions(log_format, parse_column_options(columns),
                          card_order, rounding, cards)  # type: ignore[arg-type]
-    partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,
+    partial, model = collect(files, profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:
         save_partial(partial, partial_out)
@@ -168,6 +172,7 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
              players: tuple[str, ...], bankers: tuple[str, ...]) -> None:
     """Deal real shoes (shuffle, burn, cut card) and write a hand log with bets and payouts."""
     fmt = log_format or ("csv" if out and out.lower().endswith(".csv") else "jsonl")
+    refuse_inputs([("--out", out)], [profile, *players, *bankers])
     rules = load_profile(profile)
     if rules.tableau is None:
         if faults:

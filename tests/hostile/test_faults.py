@@ -53,3 +53,63 @@ def test_par_refuses_a_file_of_its_folder_that_links_outside(tmp_path: Path) -> 
     assert_clean(code, output)
     assert code == 2 and "resolves outside" in output
     assert outside.read_text() == "precious"
+
+
+# -- no output is an input ------------------------------------------------------------------
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def _inputs(tmp_path: Path) -> dict[str, Path]:
+    log = tmp_path / "log.csv"
+    log.write_bytes((CORPUS / "one-deck-shoe.csv").read_bytes())
+    rules = tmp_path / "rules.toml"
+    rules.write_text(PROFILE, encoding="utf-8")
+    choice = tmp_path / "choice.toml"
+    choice.write_bytes((ROOT / "analyzer" / "profiles" / "lucky9-home.toml").read_bytes())
+    (tmp_path / "linked.csv").hardlink_to(log)
+    return {"log": log, "rules": rules, "choice": choice, "linked": tmp_path / "linked.csv"}
+
+
+@pytest.mark.parametrize(("args", "victim", "option"), [
+    (["verify", "{log}", "--decks", "1", "--partial-out", "{log}"], "log", "--partial-out"),
+    (["verify", "{log}", "--decks", "1", "--junit", "{log}"], "log", "--junit"),
+    (["verify", "{log}", "--decks", "1", "--junit", "{linked}"], "log", "--junit"),
+    (["verify", "{log}", "--profile", "{rules}", "--junit", "{rules}"], "rules", "--junit"),
+    (["simulate", "--profile", "{rules}", "--out", "{rules}"], "rules", "--out"),
+    (["eor", "--profile", "{rules}", "--samples", "0", "--plot", "{rules}"], "rules", "--plot"),
+    (["shoe", "--profile", "{rules}", "--shoes", "1", "--plot", "{rules}"], "rules", "--plot"),
+    (["solve", "--profile", "{choice}", "--save-banker", "{choice}"], "choice",
+     "--save-banker"),
+    (["game", "--profile", "{choice}", "--export", "{choice}"], "choice", "--export"),
+])
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, args: list[str], victim: str,
+                                               option: str) -> None:
+    files = _inputs(tmp_path)
+    before = files[victim].read_bytes()
+    code, output = run([a.format(**files) for a in args])
+    assert_clean(code, output)
+    assert code == 2 and f"{option} would overwrite the input" in output, output
+    assert files[victim].read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["log.csv", "rules.toml", "choice.toml", "linked.csv"])
+
+
+def test_two_outputs_naming_one_file_are_refused(tmp_path: Path) -> None:
+    files = _inputs(tmp_path)
+    out = tmp_path / "out.json"
+    code, output = run(["verify", str(files["log"]), "--decks", "1", "--junit", str(out),
+                        "--partial-out", str(out)])
+    assert code == 2 and "--partial-out would overwrite the file of --junit" in output
+    assert not out.exists()
+
+
+def test_par_refuses_to_write_over_its_profile_by_a_hard_link(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(PROFILE, encoding="utf-8")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "punto-banco-8-decks.md").hardlink_to(rules)
+    code, output = run(["par", "--profile", str(rules), "--out", str(folder),
+                        "--format", "md"])
+    assert code == 2 and "--out would overwrite the input" in output
+    assert rules.read_text(encoding="utf-8") == PROFILE
