@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePath
@@ -90,8 +89,14 @@ def _umask() -> int:
 def _temporary(target: Path) -> tuple[int, str]:
     """A new temporary file beside ``target``: (descriptor, path)."""
     kept = os.fsencode(target.name)[:_KEPT].decode("utf-8", "ignore")
-    return tempfile.mkstemp(prefix=f".{kept}.", suffix=TEMPORARY_SUFFIX,
-                            dir=target.parent if str(target.parent) else ".")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = target.parent / f".{kept}.{os.urandom(6).hex()}{TEMPORARY_SUFFIX}"
+        try:
+            return os.open(name, flags, 0o600), str(name)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(target.parent))
 
 
 def _sync_folder(folder: Path) -> None:
@@ -115,7 +120,7 @@ def _publish(temporary: str, target: Path) -> None:
         mode = target.stat().st_mode & 0o7777 if target.is_file() else 0o666 & ~_umask()
     except OSError:
         mode = 0o666 & ~_umask()
-    os.chmod(temporary, mode)  # mkstemp makes the file private (0600)
+    os.chmod(temporary, mode)  # the temporary was made private (0600)
     os.replace(temporary, target)
     _sync_folder(target.parent)
 

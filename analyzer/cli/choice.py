@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from analyzer.choice import solver
@@ -27,7 +25,7 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
-from analyzer.outputs import refuse_inputs
+from analyzer.outputs import refuse_inputs, write_file
 from analyzer.present.report.choice import (
     render_equilibrium,
     render_evaluation,
@@ -73,10 +71,7 @@ def _table_by(rules: ChoiceRules, shoe: Shoe, by: str | None) -> str:
 
 def _write(path: str | None, text: str) -> None:
     if path:
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise AnalyzerError(f"{path}: cannot write ({exc.strerror})") from None
+        write_file(path, text)
 
 
 @click.command()

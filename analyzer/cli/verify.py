@@ -15,7 +15,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
-from analyzer.outputs import refuse_inputs
+from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
@@ -137,11 +137,7 @@ def _report(verdict: Verdict, fmt: str, junit: str | None) -> NoReturn:
     """Print the verdict (and the JUnit report) and exit with its code."""
     click.echo(render_verdict(verdict, fmt), nl=False)
     if junit:
-        try:
-            with open(junit, "w", encoding="utf-8") as stream:
-                stream.write(render_junit(verdict))
-        except OSError as exc:
-            raise AnalyzerError(f"{junit}: cannot write JUnit report ({exc.strerror})") from None
+        write_file(junit, render_junit(verdict))
     sys.exit(verdict.exit_code)
 
 
@@ -198,9 +194,6 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if out is None:
         deal(sys.stdout)
     else:
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as stream:
-                dealt = deal(stream)
-        except OSError as exc:
-            raise AnalyzerError(f"{out}: cannot write log ({exc.strerror})") from None
+        with output_stream(out, newline="") as stream:  # the log appears whole, or not
+            dealt = deal(stream)
         click.echo(f"{dealt} written to {out} (seed {seed})", err=True)

@@ -37,6 +37,7 @@ from analyzer.dealing.schema import (
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
+from analyzer.outputs import write_file
 from analyzer.rules.profile import load_profile
 from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
 
@@ -224,10 +225,7 @@ def merge(partials: Iterable[Partial]) -> Partial:
 def save_partial(partial: Partial, path: str | Path) -> None:
     """Write merged sums as JSON (exact integers stay exact) for a later ``nine verify``."""
     document = {"format": PARTIAL_FORMAT, "version": 1, **asdict(partial)}
-    try:
-        Path(path).write_text(json.dumps(document), encoding="utf-8")
-    except OSError as exc:
-        raise AnalyzerError(f"{path}: cannot write partial result ({exc.strerror})") from None
+    write_file(path, json.dumps(document))
 
 
 def load_partial(path: str | Path) -> Partial:

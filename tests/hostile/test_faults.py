@@ -3,10 +3,14 @@ input overwritten, no file cut short where a good one was, interrupted runs repa
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
 
+import analyzer.outputs as outputs
+from analyzer.outputs import is_temporary
 from tests.hostile.test_fuzz import assert_clean, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,3 +117,30 @@ def test_par_refuses_to_write_over_its_profile_by_a_hard_link(tmp_path: Path) ->
                         "--format", "md"])
     assert code == 2 and "--out would overwrite the input" in output
     assert rules.read_text(encoding="utf-8") == PROFILE
+
+
+# -- one writer: whole files or none ----------------------------------------------------------
+def _disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(*args: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(outputs.os, "fsync", full)
+
+
+@pytest.mark.parametrize(("args", "target"), [
+    (["verify", "{log}", "--decks", "1", "--jobs", "1", "--partial-out", "{out}"], "out"),
+    (["verify", "{log}", "--decks", "1", "--jobs", "1", "--junit", "{out}"], "out"),
+    (["simulate", "--decks", "1", "--out", "{out}"], "out"),
+    (["solve", "--profile", "{choice}", "--decks", "1", "--save-player", "{out}"], "out"),
+])
+def test_a_full_disk_leaves_the_earlier_file_and_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], target: str) -> None:
+    files = {**_inputs(tmp_path), "out": tmp_path / "earlier.out"}
+    files["out"].write_text("the earlier good file")
+    _disk_full(monkeypatch)
+    code, output = run([a.format(**files) for a in args])
+    assert code == 2 and output.strip().endswith(
+        f"nine: error: {files['out']}: cannot write (no space left on device); nothing was "
+        "written"), output
+    assert files["out"].read_text() == "the earlier good file"
+    assert not [p.name for p in tmp_path.iterdir() if is_temporary(p.name)]

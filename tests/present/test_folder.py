@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import analyzer.present.output as output_module
+import analyzer.outputs as output_module
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables.build import build_tables
@@ -140,7 +140,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         real_replace(source, target)
 
     monkeypatch.setattr(output_module.os, "replace", failing_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(AnalyzerError, match="b.md: cannot write .no space left on device"):
         write_tables(_publication({"a.md": b"new a\n", "b.md": b"new b\n"}), tmp_path)
     assert (tmp_path / "a.md").read_bytes() == b"new a\n"
     assert (tmp_path / "b.md").read_bytes() == b"old b\n"  # never half-written

@@ -20,10 +20,10 @@ from pathlib import Path, PurePosixPath
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
-from analyzer.present.output import atomic_write
+from analyzer.outputs import write_file
 from analyzer.present.tables.publication import INDEX_SECTION, Publication
 
-__all__ = ["atomic_write", "check_writable", "compare_tables", "MANIFEST", "Manifest",
+__all__ = ["check_writable", "compare_tables", "MANIFEST", "Manifest",
            "read_manifest", "render_manifest", "write_tables"]
 
 #: The manifest's file name inside the output folder.
@@ -154,14 +154,14 @@ def write_tables(publication: Publication, folder: str | Path) -> tuple[int, int
     # First list every file about to exist (old and new), so an interrupted write leaves
     # nothing the manifest does not own; then write, remove, and list the final state.
     interim = {**(manifest.files if manifest else {}), **final}
-    atomic_write(folder / MANIFEST, render_manifest(interim))
+    write_file(folder / MANIFEST, render_manifest(interim))
     changed = 0
     for relative, content in sorted(files.items()):
         path = folder / relative
         if path.is_file() and not path.is_symlink() and path.read_bytes() == content:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, content)
+        write_file(path, content)
         changed += 1
     removed = 0
     for relative in remove:
@@ -173,7 +173,7 @@ def write_tables(publication: Publication, folder: str | Path) -> tuple[int, int
         while parent != folder and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
-    atomic_write(folder / MANIFEST, render_manifest(final))
+    write_file(folder / MANIFEST, render_manifest(final))
     return changed, removed
 
 
