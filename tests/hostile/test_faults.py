@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 import analyzer.outputs as outputs
+import analyzer.present.tables.folder as folder_module
+from analyzer.errors import AnalyzerError
 from analyzer.outputs import is_temporary
+from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
+from analyzer.present.tables.publication import Publication, Section
 from tests.hostile.test_fuzz import assert_clean, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,3 +148,62 @@ def test_a_full_disk_leaves_the_earlier_file_and_names_it(
         "written"), output
     assert files["out"].read_text() == "the earlier good file"
     assert not [p.name for p in tmp_path.iterdir() if is_temporary(p.name)]
+
+
+# -- nine tables: interrupted runs repaired, hand edits kept --------------------------------
+def _publication(files: dict[str, bytes], complete: bool = True) -> Publication:
+    return Publication(files=dict(files), sections=[Section("formulas", "formulas", "", "")],
+                       owner=dict.fromkeys(files, "formulas"), complete=complete)
+
+
+OLD = _publication({"a.md": b"old a\n", "b.md": b"old b\n"})
+NEW = _publication({"a.md": b"new a\n", "b.md": b"new b\n"})
+
+
+@pytest.mark.parametrize("leftover", ["..nine-tables-manifest.0a1b2c3d4e5f.nine-tmp",
+                                      "..nine-tables-manifest.k2j_x9q1.tmp"])
+def test_a_run_killed_in_its_first_manifest_is_repaired(tmp_path: Path, leftover: str) -> None:
+    (tmp_path / leftover).write_bytes(b"# nine-analyzer tables manif")  # cut short by a kill
+    assert compare_tables(NEW, tmp_path)[-1] == f"leftover temporary: {leftover}"
+    assert write_tables(NEW, tmp_path) == (2, 0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.md", "b.md"]
+    assert compare_tables(NEW, tmp_path) == []
+
+
+def test_a_run_killed_mid_rewrite_is_repaired(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    write_tables(OLD, tmp_path)
+    real = folder_module.write_file
+
+    def killed(path: Path, content: bytes) -> None:
+        if path.name == "b.md":  # SIGKILL between two files: the second is still old,
+            (path.parent / ".b.md.5e5e5e5e5e5e.nine-tmp").write_bytes(b"new")  # its temp left
+            raise KeyboardInterrupt
+        real(path, content)
+
+    monkeypatch.setattr(folder_module, "write_file", killed)
+    with pytest.raises(KeyboardInterrupt):
+        write_tables(NEW, tmp_path)
+    monkeypatch.setattr(folder_module, "write_file", real)
+    assert (tmp_path / "a.md").read_bytes() == b"new a\n"
+    assert (tmp_path / "b.md").read_bytes() == b"old b\n"
+    assert compare_tables(NEW, tmp_path) == [
+        "stale: b.md", "leftover temporary: .b.md.5e5e5e5e5e5e.nine-tmp"]
+    assert write_tables(NEW, tmp_path) == (1, 0)  # not refused as edited by hand
+    assert compare_tables(NEW, tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.md", "b.md"]
+
+
+def test_a_file_edited_by_hand_is_kept_unless_forced(tmp_path: Path) -> None:
+    write_tables(OLD, tmp_path)
+    (tmp_path / "b.md").write_bytes(b"my correction\n")
+    assert "edited by hand: b.md" in compare_tables(NEW, tmp_path)
+    with pytest.raises(AnalyzerError, match=r"b.md: edited since nine tables wrote it"):
+        write_tables(NEW, tmp_path)
+    assert (tmp_path / "b.md").read_bytes() == b"my correction\n"
+    assert (tmp_path / "a.md").read_bytes() == b"old a\n"  # nothing was written
+    code, output = run(["tables", "--out", str(tmp_path), "--section", "formulas"])
+    assert_clean(code, output)
+    assert code == 2 and "b.md: edited since nine tables wrote it" in output
+    assert write_tables(NEW, tmp_path, force=True) == (2, 0)
+    assert compare_tables(NEW, tmp_path) == []

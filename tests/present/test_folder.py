@@ -72,6 +72,10 @@ def test_section_on_a_copy_of_tables_removes_nothing_of_other_sections(tmp_path:
     before = _snapshot(copy)
     result = CliRunner().invoke(main, ["tables", "--out", str(copy), "--section",
                                        "sample-sizes"])
+    assert result.exit_code == 2 and "sample-sizes.md: edited since" in result.output
+    assert _snapshot(copy) == before  # a hand edit is kept unless --force
+    result = CliRunner().invoke(main, ["tables", "--out", str(copy), "--section",
+                                       "sample-sizes", "--force"])
     assert result.exit_code == 0, result.output
     assert "(1 written, 0 removed)" in result.stdout
     after = _snapshot(copy)
@@ -90,7 +94,7 @@ def test_section_on_a_copy_of_tables_removes_nothing_of_other_sections(tmp_path:
     result = CliRunner().invoke(main, ["tables", "--out", str(copy), "--check",
                                        "--section", "odds"])
     assert result.exit_code == 1
-    assert result.stdout.splitlines() == ["stale: odds/punto-banco/punto-banco-8-decks.md"]
+    assert result.stdout.splitlines() == ["edited by hand: odds/punto-banco/punto-banco-8-decks.md"]
 
 
 def test_a_stale_file_is_removed_only_if_the_manifest_lists_it(tmp_path: Path) -> None:
@@ -154,7 +158,7 @@ def test_check_compares_png_bytes(tmp_path: Path) -> None:
     write_tables(picture, tmp_path)
     assert compare_tables(picture, tmp_path) == []
     (tmp_path / "plot.png").write_bytes(b"\x89PNG\r\n\x1a\n two")
-    assert compare_tables(picture, tmp_path) == ["stale: plot.png"]
+    assert compare_tables(picture, tmp_path) == ["edited by hand: plot.png"]
 
 
 def test_a_full_build_drops_a_section_no_longer_made(tmp_path: Path) -> None:
