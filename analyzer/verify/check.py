@@ -225,11 +225,15 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         first_line = (segment or Segment(0, 0, 0)).lines_before + 1
         raise BrokenSegment(f"{source}: rows of a shoe begun before line {first_line} "
                             "continue after it (interleaved shoes): the file is checked whole")
-    shoes.close_shoe()
+    # a run of a larger file ends where the file's next shoe opens: not a cut
+    more = segment is not None and segment.end < os.path.getsize(path)
+    shoes.close_shoe(more)
     tally.fold()
     if fast is not None:
         tally.counts, tally.money, tally.hands = fast.counts, fast.money, fast.hands
-        shoes.shoes = shoes.whole_shoes = fast.shoes
+        shoes.shoes = fast.shoes  # each opens at hand 1; each but the last ends at the next
+        shoes.cut_shoes = int(not (fast.last_ended or more))
+        shoes.whole_shoes = fast.shoes - shoes.cut_shoes
         shoes.card_counts = fast.card_counts
         shoe_aware_hands = fast.hands if moments is not None else 0
     if moments is not None:
@@ -244,7 +248,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else (),
                    values_only=values, skipped_bets=options.skip_bets,
-                   shuffle=shuffle.sums())
+                   shuffle=shuffle.sums(), cut_shoes=shoes.cut_shoes)
 
 
 def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:

@@ -155,6 +155,9 @@ class Partial:
     digests: tuple[str, ...] = ()
     #: the shuffle sums of the whole shoes (None: no hand log)
     shuffle: ShuffleSums | None = None
+    #: shoes followed from their start whose end is not in the log (no end record or
+    #: ``cards_left``, no shoe after them): a log cut short; not counted in whole_shoes
+    cut_shoes: int = 0
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -219,7 +222,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
         nulls.pop() if nulls else (), any(i.values_only for i in items),
         tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)),
         digests=tuple(d for i in items for d in i.digests),
-        shuffle=merge_sums([i.shuffle for i in items]))
+        shuffle=merge_sums([i.shuffle for i in items]),
+        cut_shoes=sum(i.cut_shoes for i in items))
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
@@ -299,7 +303,8 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "bet_nulls": texts, "values_only": "bool", "skipped_bets": texts,
         "digests": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: _hex_digest(
             x, w2, p2)),
-        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p)},
+        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p),
+        "cut_shoes": "count"},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]
@@ -308,7 +313,7 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
     counted = fields.get("malformed_count", 0), fields.get("violation_count", 0)
     if any(len(listed_) > count for listed_, count in zip(issues, counted, strict=True)):
         raise AnalyzerError(f"{where}: more issues listed than counted")
-    if fields.get("whole_shoes", 0) > fields.get("shoes", 0) or \
+    if fields.get("whole_shoes", 0) + fields.get("cut_shoes", 0) > fields.get("shoes", 0) or \
             fields.get("shoe_aware_hands", 0) > fields["hands"]:
         raise AnalyzerError(f"{where}: whole_shoes or shoe_aware_hands exceed shoes or hands")
     settled = {sum(bet.results) for bet in fields["bets"]}

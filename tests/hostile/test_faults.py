@@ -4,7 +4,12 @@ input overwritten, no file cut short where a good one was, interrupted runs repa
 from __future__ import annotations
 
 import errno
+import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -207,3 +212,55 @@ def test_a_file_edited_by_hand_is_kept_unless_forced(tmp_path: Path) -> None:
     assert code == 2 and "b.md: edited since nine tables wrote it" in output
     assert write_tables(NEW, tmp_path, force=True) == (2, 0)
     assert compare_tables(NEW, tmp_path) == []
+
+
+# -- a complete shoe is marked; a cut one is never counted whole ------------------------------
+def _simulated(tmp_path: Path, fmt: str) -> Path:
+    path = tmp_path / f"sim.{fmt}"
+    code, output = run(["simulate", "--decks", "1", "--shoes", "3", "--seed", "5",
+                        "--out", str(path)])
+    assert code == 0, output
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@pytest.mark.parametrize("path_kind", ["columns", "records"])
+def test_a_log_cut_inside_its_last_shoe_counts_it_cut(tmp_path: Path, fmt: str,
+                                                      path_kind: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    if path_kind == "records":
+        monkeypatch.setenv("NINE_VERIFY_PATH", "records")
+    log = _simulated(tmp_path, fmt)
+    code, output = run(["verify", str(log), "--decks", "1", "--format", "json"])
+    report = json.loads(output)
+    assert (report["shoes"], report["whole_shoes"], report["cut_shoes"]) == (3, 3, 0)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / f"cut.{fmt}"
+    cut.write_text("\n".join(lines[:-3]) + "\n", encoding="utf-8")  # killed mid-shoe
+    code, output = run(["verify", str(cut), "--decks", "1", "--format", "json"])
+    report = json.loads(output)
+    assert (report["shoes"], report["whole_shoes"], report["cut_shoes"]) == (3, 2, 1)
+    assert any("1 shoe(s) have no end in the logs" in note for note in report["notes"])
+    code, output = run(["verify", str(cut), "--decks", "1"])
+    assert "3 shoes (2 whole, 1 cut short)" in output
+
+
+def test_a_killed_simulator_leaves_no_cut_log(tmp_path: Path) -> None:
+    """SIGKILL while nine simulate writes: the earlier log stays as it was (the new one was
+    being written to a temporary), and nothing under the log's name is cut short."""
+    log = tmp_path / "log.jsonl"
+    log.write_text("the earlier log\n")
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", "--shoes",
+                                "100000", "--out", str(log)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not any(is_temporary(p.name) and p.stat().st_size > 0
+                      for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL)
+        assert process.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert log.read_text() == "the earlier log\n"

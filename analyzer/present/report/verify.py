@@ -33,6 +33,7 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
         "hands": verdict.hands,
         "shoes": verdict.shoes,
         "whole_shoes": verdict.whole_shoes,
+        "cut_shoes": verdict.cut_shoes,
         "shoe_aware_hands": verdict.shoe_aware_hands,
         "malformed": {"count": verdict.malformed_count,
                       "listed": [issue(i) for i in verdict.malformed]},
@@ -68,7 +69,9 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
                f"{verdict.profile}, {verdict.decks} decks, {verdict.model} model")
     parts = [f"## {heading}\n" if fmt == "markdown" else f"{heading}\n"]
     parts.append(f"{verdict.hands:,} hands in {verdict.shoes:,} shoes "
-                 f"({verdict.whole_shoes:,} whole) from {len(verdict.sources)} file(s); "
+                 f"({verdict.whole_shoes:,} whole"
+                 f"{f', {verdict.cut_shoes:,} cut short' if verdict.cut_shoes else ''}) "
+                 f"from {len(verdict.sources)} file(s); "
                  f"alpha {verdict.alpha:g} (Holm across {len(verdict.tests)} tests); "
                  f"detect target {verdict.detect:g} RTP.\n")
     for label, count, items in (("Malformed records", verdict.malformed_count,
