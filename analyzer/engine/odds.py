@@ -38,8 +38,9 @@ from analyzer.rules.bets import net_payout, settle_codes
 from analyzer.rules.profile import Bet, Profile, Tableau, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bet_odds", "BetOdds", "CONVENTION", "Distribution", "INFINITE_CARD_CONVENTION",
-           "INFINITE_CONVENTION", "DISTRIBUTIONS", "LineOdds", "odds", "OddsTable"]
+__all__ = ["bet_odds", "BetOdds", "bet_tally", "CONVENTION", "Distribution", "fixed_tableau",
+           "INFINITE_CARD_CONVENTION", "INFINITE_CONVENTION", "DISTRIBUTIONS", "LineOdds", "odds",
+           "OddsTable"]
 
 CONVENTION = ("ordered 6-card sequences from the full shoe; a coup that ends after 4 or 5 "
               "cards is weighted by the ways to fill the unused positions")
@@ -178,7 +179,8 @@ class OddsTable:
 
 
 @cache
-def _bet_tally(tableau: Tableau, bet: Bet) -> Tally:
+def bet_tally(tableau: Tableau, bet: Bet) -> Tally:
+    """One bet's compiled tally on a tableau: its result counts as sums over the terms."""
     codes, labels = settle_codes(bet, coups(tableau).features)
     return compile_tally(tableau, codes, labels)
 
@@ -259,7 +261,7 @@ def _compiled(profile: Profile) -> _Compiled:
     found = _compiled_profiles.get(id(profile))
     if found is not None and found.profile is profile:
         return found
-    tableau = _check_profile(profile)
+    tableau = fixed_tableau(profile)
     card_level = tuple(bet.card_level for bet in profile.bets)
     value_bets = tuple(bet for bet, cards in zip(profile.bets, card_level, strict=True)
                        if not cards)
@@ -288,7 +290,9 @@ def _compiled(profile: Profile) -> _Compiled:
     return compiled
 
 
-def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
+def fixed_tableau(profile: Profile, values_only: bool = False) -> Tableau:
+    """A profile's fixed tableau, or :class:`AnalyzerError` when its players choose (or,
+    with ``values_only``, when a bet reads ranks or suits)."""
     if profile.tableau is None:
         raise AnalyzerError(
             f"profile {profile.name!r} has no fixed tableau: its players choose (use nine solve)")
