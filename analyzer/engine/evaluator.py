@@ -72,13 +72,19 @@ class BatchEvaluator:
     :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 64.
     """
 
+    #: The profile whose tableau the terms are of.
     profile: Profile
+    #: The id of each column (each bet, in order).
     bet_ids: tuple[str, ...]
+    #: (columns x terms): each column's net payout times the term's value sequences.
     payoff: npt.NDArray[np.float64]
+    #: Cards dealt in each term (4, 5 or 6).
     cards: npt.NDArray[np.int64]
+    #: Each term's multiplicity pattern of values 0-4 and of values 5-9.
     half_index: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    #: The distinct multiplicity patterns of values 0-4 and of values 5-9 (at most 462 each).
     half_patterns: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    #: shoes per block in numpy (the fused kernel's block is fixed at 64, the same)
+    #: Shoes per block in numpy (the fused kernel's block is fixed at 64, the same).
     chunk: int = 64
 
     @classmethod

@@ -56,10 +56,15 @@ class LineOdds:
     ``probability`` is built (as an exact fraction) when first read.
     """
 
+    #: The line's name, as the profile gives it.
     name: str
+    #: The condition that makes the line pay, as written in the profile.
     condition: str
+    #: Net payout per unit staked when the line holds (0 is a push).
     pays: Fraction
+    #: Ordered card sequences (the denominator's convention) in which the line holds.
     ways: int
+    #: The denominator: every ordered card sequence of the shoe.
     total: int = field(repr=False)
 
     @cached_property
@@ -80,14 +85,22 @@ class BetOdds:
     The fractions (EV, variance, hit frequency) are built from the integers when first read.
     """
 
+    #: The bet's id in the profile (``banker``, ``tie``, ...).
     id: str
+    #: The bet's name as people read it.
     name: str
+    #: How the lines pay: ``highest`` (only the highest holding line) or ``all`` (every
+    #: holding line).
     pay_rule: str
+    #: Each payline's odds, in the profile's order.
     lines: tuple[LineOdds, ...]
+    #: Ordered card sequences in which no line holds (the stake is lost).
     lose_ways: int
+    #: The denominator: every ordered card sequence of the shoe.
     total: int = field(repr=False)
-    #: (net payout, ways) of every settled result
+    #: (net payout, ways) of every settled result.
     results: tuple[tuple[Fraction, int], ...] = field(repr=False)
+    #: The profile's note on the bet, if any.
     note: str = ""
 
     @cached_property
@@ -146,7 +159,9 @@ class BetOdds:
 class Distribution:
     """An exact distribution of a coup quantity: (value, ways) cells over the denominator."""
 
+    #: What is counted (one of :data:`DISTRIBUTIONS`).
     name: str
+    #: (value, ways) of every value that happens, ways over the table's denominator.
     cells: tuple[tuple[Hashable, int], ...]
 
     def ways(self, key: Hashable) -> int:
@@ -158,16 +173,27 @@ class Distribution:
 class OddsTable:
     """Every bet's exact odds for one profile and shoe, with what produced them."""
 
+    #: The profile's name.
     profile: str
+    #: The game's title.
     title: str
+    #: The shoe, described (``8 decks``, ``infinite deck``, or a depleted shoe's label).
     shoe: str
+    #: Every ordered card sequence of the shoe: each ``ways`` is over it.
     denominator: int
+    #: How the sequences are counted (:data:`CONVENTION` or an infinite-deck one).
     convention: str
+    #: Each bet's exact odds, in the profile's order.
     bets: tuple[BetOdds, ...]
+    #: Player total x Banker total, ways per (player, banker) pair.
     totals: Distribution
+    #: Which hands hold a natural: ``none``, ``player``, ``banker`` or ``both``.
     naturals: Distribution
+    #: Cards dealt in the coup (4, 5 or 6).
     cards_dealt: Distribution
+    #: Why the profile's paytable is illustrative (empty when it is a published one).
     illustrative: str = ""
+    #: The analyzer's version that computed the table.
     version: str = __version__
 
     def bet(self, bet_id: str) -> BetOdds:

@@ -328,20 +328,36 @@ class TableEquilibrium:
     ``exact``: the values and regrets are computed exactly at ``shoe`` (else they are
     ``solved_at``'s, and nothing at ``shoe`` is computed)."""
 
+    #: The profile's name.
     profile: str
+    #: The game's title.
     title: str
+    #: The shoe asked for, described.
     shoe: str
+    #: The shoe the strategy was solved at, described.
     solved_at: str
+    #: What a side knows of its own hand: ``cards`` or ``total``.
     by: str
+    #: Seats at the table (the bank not counted).
     players: int
+    #: The model solved, in words (``exact card removal``, ``infinite deck (exact)``, or
+    #: the infinite deck's equilibrium not evaluated at ``shoe``).
     model: str
+    #: The values and regrets are computed exactly at ``shoe``.
     exact: bool
+    #: Who holds a natural, and the chance of each such pattern.
     patterns: tuple[Pattern, ...]
+    #: Every subgame of live seats, the chance it is played, and its solution.
     subgames: tuple[SubgameResult, ...]
+    #: Every side's exact value and regret at the equilibrium.
     values: TableValues
+    #: How the subgames were solved and certified, in words.
     method: str
+    #: CFR+ iterations over every subgame.
     iterations: int
+    #: Wall time of the solve, in seconds.
     seconds: float
+    #: What is left free among the equilibria, in words.
     note: str
 
     @property
