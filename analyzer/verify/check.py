@@ -26,6 +26,7 @@ from analyzer.dealing.handlog import (
     ShoeEnd,
     ShoeStart,
     detect_format,
+    number_notation,
     read_log,
     sniff_log,
 )
@@ -102,12 +103,15 @@ def value_profile(profile: Profile) -> Profile:
     return profile if len(kept) == len(profile.bets) else replace(profile, bets=kept)
 
 
-def _values_only(path: str | Path, options: LogOptions) -> bool:
-    """Does the log write point values only (``options.cards``, else its first hand)?"""
-    if options.cards != "auto":
-        return options.cards == "values"
+def _notation(path: str | Path, options: LogOptions) -> str:
+    """How the log writes its cards: ``cards``, ``values`` or ``ranks`` (``options.cards``,
+    else told from its first hands)."""
     fmt = options.format if options.format != "auto" else detect_format(path)
-    return bool(sniff_log(path, options, fmt).values)
+    if options.cards == "cards":
+        return "cards"
+    if options.cards == "auto" and not sniff_log(path, options, fmt).values:
+        return "cards"
+    return number_notation(path, options, fmt)
 
 
 def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
@@ -127,12 +131,13 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     """
     options = options or LogOptions()
     source = str(path)
-    values = _values_only(path, options)
+    notation = _notation(path, options)
+    values = notation != "cards"
     if values and model.card_level:
         raise AnalyzerError(f"{source}: a log of point values only cannot settle the bets on "
                             f"ranks or suits of {model.profile.name!r} (verify_logs leaves "
                             "them out)")
-    options = replace(options, cards="values" if values else "cards")
+    options = replace(options, cards=notation)
     settler = Settler(model, options.rounding, frozenset(options.skip_bets))
     issues = IssueLog(source)
     evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \

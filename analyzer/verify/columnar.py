@@ -39,8 +39,10 @@ from analyzer.dealing.dialects import (
     CARD_VALUE,
     MAX_ID,
     LogOptions,
+    card_tokens,
     find_columns,
     normalize_outcome,
+    sniff_delimiter,
 )
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
@@ -139,7 +141,7 @@ def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
         cards = seen.get(field)
         if cards is None:
             try:
-                cards = tuple(tokens_of[t] for t in field.replace(",", " ").split())
+                cards = tuple(tokens_of[t] for t in card_tokens(field))
             except KeyError:
                 return None
             if not 2 <= len(cards) <= 3:
@@ -172,7 +174,6 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
     ``shuffle`` may hold some of the log's shoes: the caller starts them afresh."""
     if options.cards != "cards" or options.skip_bets or options.format not in ("csv", "tsv"):
         return None
-    delimiter = "\t" if options.format == "tsv" else ","
     csv.field_size_limit(MAX_LINE)
     collecting = gc.isenabled()
     gc.disable()  # millions of small strings, none of them in a cycle
@@ -181,6 +182,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
         first = next(lines, None)
         if first is None:
             return None
+        delimiter = sniff_delimiter(first, options.format, options.delimiter)
         headers = next(csv.reader([first], delimiter=delimiter))
         try:
             single, bet_columns, split = find_columns(headers, options, path)
@@ -295,7 +297,7 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         tokens_of = _TOKENS[notation]
         for i in (i for i, b in enumerate(burns) if b):
             try:
-                cards = tuple(tokens_of[t] for t in burns[i].replace(",", " ").split())
+                cards = tuple(tokens_of[t] for t in card_tokens(burns[i]))
             except KeyError:
                 return None
             if cards:
@@ -322,13 +324,13 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
                        dtype=np.int64)[row]
     outcome_col = single.get("outcome")
     if outcome_col is not None:
-        table = outcome_table(options.draw_is_tie)
+        table = outcome_table(options.draw_is_tie, options.outcome_words)
         said: dict[str, int] = {}
         for text in set(columns[outcome_col]):
             word = table.get(text)
             if word is None and text.strip():
                 try:
-                    word = normalize_outcome(text, options.draw_is_tie)
+                    word = normalize_outcome(text, options.draw_is_tie, options.outcome_words)
                 except AnalyzerError:
                     return None
             said[text] = -1 if word is None else winner_code.get(word, -2)

@@ -30,12 +30,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from analyzer.dealing.counts import read_counts
+from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.dealing.handlog import (
     LogOptions,
     LogSniff,
     count_lines,
     detect_format,
     find_columns,
+    number_notation,
     sniff_log,
 )
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
@@ -74,7 +76,7 @@ def _check_one(work: Work) -> Partial:
         saved = load_partial(work.path)
         return replace(saved, sources=(work.path,)) if len(saved.sources) == 1 else saved
     rules = load_profile(work.profile)
-    model = build_model(value_profile(rules) if work.options.cards == "values" else rules,
+    model = build_model(value_profile(rules) if work.options.values_level else rules,
                         work.decks)
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
@@ -100,7 +102,8 @@ def _split(work: list[Work], jobs: int) -> list[tuple[int, Work]]:
         return list(enumerate(work))
     out: list[tuple[int, Work]] = []
     for index, w in enumerate(work):
-        segments = find_segments(w.path, w.format or "", jobs, *_columns(w)) \
+        segments = find_segments(w.path, w.format or "", jobs, *_columns(w),
+                                 w.options.delimiter) \
             if w.format in ("csv", "tsv", "jsonl") else []
         if len(segments) > 1:
             out.extend((index, w._replace(segment=s)) for s in segments)
@@ -117,7 +120,9 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
         return None, None
     lines = read_lines(work.path)
     try:
-        header = next(csv.reader(lines, delimiter="\t" if work.format == "tsv" else ","))
+        first = next(lines)
+        header = next(csv.reader([first], delimiter=sniff_delimiter(
+            first, work.format, work.options.delimiter)))
         single = find_columns(header, work.options, work.path)[0]
         return single.get("hand"), single.get("shoe")
     except (AnalyzerError, StopIteration, csv.Error, KeyError):
@@ -198,7 +203,8 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
             check_header(sniff.header, model, str(path))
-    if _values_only(paths, formats, sniffs, options):
+    notations = _notations(paths, formats, sniffs, options)
+    if options.values_level or "values" in notations or "ranks" in notations:
         options = replace(options, cards="values",
                           skip_bets=tuple(b.id for b in rules.bets if b.card_level))
         model = build_model(value_profile(rules), model.decks)
@@ -221,8 +227,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         else:
             shoe_aware_evaluator(model)
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
-    work = [Work(str(p), fmt, profile_ref, model.decks, options, shoe_aware, exact_card_bets)
-            for p, fmt in zip(paths, formats, strict=True)]
+    work = [Work(str(p), fmt, profile_ref, model.decks,
+                 replace(options, cards=n) if n == "ranks" else options, shoe_aware,
+                 exact_card_bets)
+            for p, fmt, n in zip(paths, formats, notations, strict=True)]
     partials = _map_dask(work, dask, jobs) if dask else _run_pieces(work, jobs)
     models = {p.model for p in partials}
     if len(models) > 1:  # counts files are independent-only; re-read logs to match them
@@ -285,23 +293,34 @@ def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
         return None
 
 
-def _values_only(paths: Sequence[str], formats: Sequence[str | None],
-                 sniffs: Sequence[LogSniff | None], options: LogOptions) -> bool:
-    """Do the logs write point values only (``--cards``, else told from each log's first
-    hand and each saved partial)? Logs of values and logs of cards are not mixed."""
-    if options.cards != "auto":
-        return options.cards == "values"
+def _notations(paths: Sequence[str], formats: Sequence[str | None],
+               sniffs: Sequence[LogSniff | None], options: LogOptions) -> list[str | None]:
+    """How each log writes its cards (``cards``, ``values`` or ``ranks``: ``--cards``, else
+    told from its first hands; a saved partial's as saved; None for counts or a file not
+    readable here). Without ``--cards``, logs of cards and logs of values or ranks are not
+    mixed."""
+    found: list[str | None] = []
     kinds: dict[bool, str] = {}
     for path, fmt, sniff in zip(paths, formats, sniffs, strict=True):
+        notation: str | None = None
         if fmt == "partial":
-            kinds.setdefault(load_partial(path).values_only, str(path))
-        elif sniff is not None and sniff.values is not None:
-            kinds.setdefault(sniff.values, str(path))
+            notation = "values" if load_partial(path).values_only else "cards"
+        elif sniff is None or fmt is None:
+            notation = None
+        elif options.cards in ("cards", "ranks"):
+            notation = options.cards
+        elif options.cards == "values" or sniff.values:
+            notation = number_notation(path, options, fmt)
+        else:
+            notation = "cards"
+        if notation is not None and options.cards == "auto":
+            kinds.setdefault(notation != "cards", str(path))
+        found.append(notation)
     if len(kinds) > 1:
-        raise AnalyzerError(f"{kinds[True]} writes point values only and {kinds[False]} "
-                            "writes cards: verify them separately (a values-only log is "
-                            "checked at the level of values)")
-    return kinds.get(True) is not None
+        raise AnalyzerError(f"{kinds[True]} writes point values only (or ranks) and "
+                            f"{kinds[False]} writes cards: verify them separately (a "
+                            "values-only log is checked at the level of values)")
+    return found
 
 
 def file_digest(path: str | Path) -> str:
