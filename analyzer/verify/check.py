@@ -178,7 +178,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         if type(rec) is Hand:
             shoe = shoes.current  # the hot path: the next hand of the same shoe
             if shoe is not None and rec.shoe == shoe.id and rec.hand == shoe.last_hand + 1 \
-                    and not rec.burn and shoes.announced is None:
+                    and not rec.burn and shoes.announced is None and not shoes.lost:
                 shoe.last_hand = rec.hand
                 shoe.hands += 1
             else:
@@ -220,6 +220,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                     violation(rec, kind, message)
         elif type(rec) is Problem:
             issues.problem(rec.line, rec.message)
+            shoes.lost_record()
         elif type(rec) is ShoeStart:
             shoes.shoe_start(rec)
         elif type(rec) is ShoeEnd:

@@ -110,6 +110,9 @@ class ShoeTracker:
         #: shoes of a larger file (:mod:`analyzer.dealing.segments`), rows of a shoe begun
         #: before the run
         self.unopened = 0
+        #: records that could not be read since the last hand: a gap of as many hand
+        #: numbers is theirs (already counted as malformed), not a sequence error
+        self.lost = 0
 
     # -- which shoe ----------------------------------------------------------------------
     @property
@@ -135,6 +138,7 @@ class ShoeTracker:
             self.gap(rec)
         shoe.last_hand = rec.hand
         shoe.hands += 1
+        self.lost = 0
         if rec.burn:
             self.take(rec.burn, rec.line, rec.hand, False)
         return shoe
@@ -160,14 +164,22 @@ class ShoeTracker:
         whole = rec.hand == 1 or (last is not None and rec.hand == last.last_hand + 1)
         return self.open_shoe(rec.shoe, whole, (), rec.line, unnamed=not rec.shoe)
 
+    def lost_record(self) -> None:
+        """A record could not be read (a malformed record): the next hand may skip its
+        number."""
+        self.lost += 1
+
     def gap(self, rec: Hand) -> None:
-        """A hand number that does not follow the last: the shoe is no longer followed."""
+        """A hand number that does not follow the last: the shoe is no longer followed (a
+        sequence problem, unless records lost just before account for the gap)."""
         shoe = self.current
         assert shoe is not None
+        shoe.tracking = False
+        if shoe.last_hand < rec.hand <= shoe.last_hand + 1 + self.lost:
+            return
         self.issues.problem(rec.line, f"hand number {rec.hand} follows {shoe.last_hand} in "
                                       f"shoe {rec.shoe} (a hand is missing or out of order)",
                             rec.shoe, rec.hand, "sequence")
-        shoe.tracking = False
 
     def shoe_start(self, rec: ShoeStart) -> None:
         """A shoe record: a whole shoe opens, with its burn cards."""
