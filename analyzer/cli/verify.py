@@ -80,8 +80,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               help="Outcome words of your own, besides the English, Chinese, Spanish, "
                    "French, Portuguese and Filipino ones read already.")
 @click.option("--log-format", default="auto", show_default=True,
-              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts"]),
-              help="Log format (auto: from the file name).")
+              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts", "beads"]),
+              help="Log format (auto: from the file name and first lines; beads: outcomes "
+                   "only, one or one string per line).")
 @click.option("--partial-out", type=click.Path(dir_okay=False), default=None,
               help="Also save the merged sums here (JSON); give such files to a later "
                    "nine verify to combine runs made on different machines.")
@@ -102,7 +103,8 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
-           delimiter: str | None, outcome_words: str | None, log_format: str, partial_out: str | None, dask_address: str | None,
+           delimiter: str | None, outcome_words: str | None, log_format: str,
+           partial_out: str | None, dask_address: str | None,
            rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 

@@ -55,7 +55,8 @@ from analyzer.rules.cards import DECK, CardOrder
 
 __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "CardCache", "card_cache",
            "CARD_NOTATIONS", "card_tokens", "Columns", "COMMON_NAMES", "DELIMITERS", "FIELDS",
-           "find_columns", "highest_number", "is_values_field", "LogOptions", "MAX_ID", "normalize_outcome",
+           "find_columns", "highest_number", "is_values_field", "LogOptions", "MAX_ID",
+           "normalize_outcome",
            "OUTCOME_WORDS", "outcome_key", "parse_column_options", "parse_delimiter",
            "parse_outcome_words", "short", "sniff_delimiter", "SPLIT_NAMES", "token_card",
            "VALUE_CARD"]
@@ -502,8 +503,10 @@ def _split_columns(plain: list[str]) -> dict[str, tuple[int, ...]]:
     return found
 
 
-def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) -> Columns:
-    """The column of each field of a CSV log (see the module docstring)."""
+def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path,
+                 cards: bool = True) -> Columns:
+    """The column of each field of a CSV log (see the module docstring); ``cards``: the
+    card columns must be there (not for an outcome-only log)."""
     remap = options.columns
     plain = [_plain(h) for h in headers]
     listing = ", ".join(headers)
@@ -534,8 +537,12 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     for field, columns in _split_columns(plain).items():
         if field not in single and field not in split:
             split[field] = columns
-    for field in ("player_cards", "banker_cards"):
+    for field in ("player_cards", "banker_cards") if cards else ():
         if field not in single and field not in split:
+            if len(headers) == 1:
+                raise AnalyzerError(f"{path}: line 1: the header {short(headers[0], 60)} is "
+                                    "a single column: not a hand log, or one whose "
+                                    "separator is not , ; tab or | (give --delimiter SEP)")
             looked = " or ".join(COMMON_NAMES[field][:2])
             looked += f" or {SPLIT_NAMES[field][0]}1,{SPLIT_NAMES[field][0]}2,..."
             raise AnalyzerError(f"{path}: missing column {field!r} (looked for {looked}; "

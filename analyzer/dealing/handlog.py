@@ -67,6 +67,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.beads import bead_format
 from analyzer.dealing.dialects import (
     CARD_RANK,
     CARD_TEXT,
@@ -113,13 +114,16 @@ from analyzer.inputs import count_lines as _count_lines
 __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", "count_lines",
            "COUNTS_FORMAT", "detect_format", "FIELDS", "find_columns", "FORMATS", "Hand",
            "Header", "int_field", "LogOptions", "LogSniff", "LogStart", "make_hand",
-           "normalize_outcome", "number_notation", "NUMBER_HANDS", "parse_column_options", "PARTIAL_FORMAT",
+           "normalize_outcome", "number_notation", "NUMBER_HANDS", "parse_column_options",
+           "PARTIAL_FORMAT",
            "Problem", "read_log", "Record", "ROUNDING", "ShoeEnd", "ShoeStart", "sniff_log",
            "token_card"]
 
 #: What :func:`detect_format` tells apart: hand logs (``jsonl``, ``csv``, ``tsv``),
-#: aggregated counts, and partial results saved by ``nine verify --partial-out``.
-FORMATS = ("jsonl", "csv", "tsv", "counts", "partial")
+#: aggregated counts, partial results saved by ``nine verify --partial-out``, and
+#: outcome-only logs (``beads``: one outcome or one string of them per line;
+#: ``bead-csv``, told by :func:`analyzer.dealing.beads.bead_format` from the columns).
+FORMATS = ("jsonl", "csv", "tsv", "counts", "partial", "beads", "bead-csv")
 #: The ``"format"`` of an aggregated-counts file (:mod:`analyzer.dealing.counts`).
 COUNTS_FORMAT = "nine-counts"
 #: The ``"format"`` of a saved partial result (:mod:`analyzer.verify.partial`).
@@ -155,8 +159,11 @@ def detect_format(path: str | Path, declared: str = "auto") -> str:
         return "jsonl"
     if plain.endswith((".csv", ".tsv")):
         return plain[-3:]
-    raise AnalyzerError(f"{path}: cannot tell the log format from the name "
-                        "(use .jsonl, .csv, .tsv or .json, or give --log-format)")
+    if bead_format(path, None, LogOptions()) == "beads":
+        return "beads"
+    raise AnalyzerError(f"{path}: cannot tell the log format from the name, and its "
+                        "first lines are not outcomes one per line (use "
+                        ".jsonl, .csv, .tsv or .json, or give --log-format)")
 
 
 def count_lines(path: str | Path) -> int:
@@ -185,6 +192,8 @@ def read_log(path: str | Path, options: LogOptions | None = None,
         raise AnalyzerError(f"{path}: an aggregated-counts file holds no hands (read_counts)")
     elif fmt == "partial":
         raise AnalyzerError(f"{path}: a saved partial result holds no hands (load_partial)")
+    elif fmt in ("beads", "bead-csv"):
+        raise AnalyzerError(f"{path}: an outcome-only log holds no cards (read_beads)")
     else:
         raise AnalyzerError(f"unknown log format {fmt!r} (jsonl, csv, tsv or counts)")
 

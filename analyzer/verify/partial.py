@@ -154,6 +154,12 @@ class Partial:
     digests: tuple[str, ...] = ()
     #: the shuffle sums of the whole shoes (None: no hand log)
     shuffle: ShuffleSums | None = None
+    #: the logs held outcomes only (bead roads): nothing replayed, no payout, card or
+    #: shuffle test (:mod:`analyzer.verify.outcomes`)
+    outcomes_only: bool = False
+    #: runs of outcomes within named shoes: (adjacent pairs, pairs whose winners differ,
+    #: shoes with a pair); empty when no shoe held two hands
+    runs: tuple[int, ...] = ()
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -194,6 +200,9 @@ def merge(partials: Iterable[Partial]) -> Partial:
         rank_expected = _add(rank_expected, item.rank_expected)
         rank_covariance = _add(rank_covariance, item.rank_covariance)
         card_counts = _add(card_counts, item.card_counts)
+    if len({i.outcomes_only for i in items if not i.counts_only}) > 1:
+        raise AnalyzerError("cannot merge outcome-only logs (bead roads) with logs of "
+                            "cards: verify them separately")
     if len({i.values_only for i in items if not i.counts_only}) > 1:
         raise AnalyzerError("cannot merge logs of point values only with logs of cards: "
                             "verify them separately")
@@ -218,7 +227,10 @@ def merge(partials: Iterable[Partial]) -> Partial:
         nulls.pop() if nulls else (), any(i.values_only for i in items),
         tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)),
         digests=tuple(d for i in items for d in i.digests),
-        shuffle=merge_sums([i.shuffle for i in items]))
+        shuffle=merge_sums([i.shuffle for i in items]),
+        outcomes_only=any(i.outcomes_only for i in items),
+        runs=tuple(sum(r) for r in zip(*(i.runs or (0, 0, 0) for i in items),
+                                       strict=True)) if any(i.runs for i in items) else ())
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
@@ -301,7 +313,9 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "bet_nulls": texts, "values_only": "bool", "skipped_bets": texts,
         "digests": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: _hex_digest(
             x, w2, p2)),
-        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p)},
+        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p),
+        "outcomes_only": "bool",
+        "runs": lambda v, w, p: check_list(v, w, p, check_count, (0, 3))},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]
@@ -313,7 +327,8 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
     if fields.get("whole_shoes", 0) > fields.get("shoes", 0) or \
             fields.get("shoe_aware_hands", 0) > fields["hands"]:
         raise AnalyzerError(f"{where}: whole_shoes or shoe_aware_hands exceed shoes or hands")
-    settled = {sum(bet.results) for bet in fields["bets"]}
+    settled = {sum(bet.results) for bet in fields["bets"]} - (
+        {0} if fields.get("outcomes_only") else set())  # bets the winner does not decide
     if len(settled) > 1 or any(n > fields["hands"] for n in settled):
         raise AnalyzerError(f"{where}: the bets' result counts must add up to the same "
                             f"number of hands, at most hands = {fields['hands']}")

@@ -29,6 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.beads import bead_format
 from analyzer.dealing.counts import read_counts
 from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.dealing.handlog import (
@@ -48,6 +49,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import read_lines
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
+from analyzer.verify.outcomes import check_outcomes
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -80,6 +82,8 @@ def _check_one(work: Work) -> Partial:
                         work.decks)
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
+    if fmt in ("beads", "bead-csv"):
+        return check_outcomes(work.path, model, work.options, fmt)
     return check_file(work.path, model, replace(work.options, format=fmt), work.shoe_aware,
                       work.exact_card_bets, work.segment)
 
@@ -158,9 +162,14 @@ def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
 
 
 def _format(path: str, options: LogOptions) -> str | None:
-    """A file's format, or None when this process cannot read it (the worker will say)."""
+    """A file's format (a CSV/TSV log with outcomes and no cards: ``bead-csv``, or
+    ``beads`` when its lines are outcomes), or None when this process cannot read it (the
+    worker will say)."""
     try:
-        return detect_format(path, options.format)
+        fmt = detect_format(path, options.format)
+        if fmt in ("csv", "tsv"):
+            return bead_format(path, fmt, options) or fmt
+        return fmt
     except AnalyzerError:
         return None
 
@@ -285,7 +294,7 @@ def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
 def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
     """A hand log's first records (header, whole first shoe, values only); None for other
     inputs, or a log this process cannot read (the check of the file will say why)."""
-    if fmt is None or fmt in ("counts", "partial"):
+    if fmt is None or fmt in ("counts", "partial", "beads", "bead-csv"):
         return None
     try:
         return sniff_log(path, options, fmt)

@@ -42,6 +42,7 @@ from analyzer.engine.shoe_aware import (
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Bet
 from analyzer.verify.distributions import poisson_cdf, poisson_sf
+from analyzer.verify.outcomes import runs_test
 from analyzer.verify.partial import BetTally, Issue, Partial
 from analyzer.verify.shoes import shoe_composition
 from analyzer.verify.shuffle import shuffle_tests
@@ -255,13 +256,23 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         tests.extend(_frequency_tests(bet_model, tally, bet_odds, probabilities,
                                       null if shoe_model else None))
         test, rtp = _return_to_player(bet_model, tally, bet_odds, probabilities, shoe_model,
-                                      partial.counts_only)
+                                      "result counts" if partial.counts_only else
+                                      "outcomes" if partial.outcomes_only else "cards")
         tests.append(test)
         returns.append(rtp)
     if partial.counts_only:
         unsupported += ["replay (hand-by-hand rules and payouts): the counts hold no cards",
                         "card composition tests (values, ranks, suits)",
                         "shoe-aware model (needs each shoe's cards in dealt order)"]
+    elif partial.outcomes_only:
+        unsupported.extend(_outcomes_only(partial, model))
+        if partial.runs:
+            z, p, expected = runs_test(partial.runs, model)
+            tests.append(StatisticalTest(
+                "runs of winners within shoes", None, "z-test of changes of winner, hands "
+                "taken as independent (card removal ignored)", z, None, p,
+                note=f"{partial.runs[1]:,} changes in {partial.runs[0]:,} adjacent pairs, "
+                     f"{expected:,.1f} expected"))
     elif partial.hands:
         tests.extend(_card_tests(partial, model, shoe_model))
     if partial.shuffle is not None:
@@ -354,8 +365,9 @@ def _frequency_tests(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
 
 def _return_to_player(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
                       probabilities: list[float], shoe_model: bool,
-                      counts_only: bool) -> tuple[StatisticalTest, _Return]:
-    """A bet's RTP z-test: logged money when the bet was staked, else a flat unit per hand."""
+                      settled_from: str) -> tuple[StatisticalTest, _Return]:
+    """A bet's RTP z-test: logged money when the bet was staked, else a flat unit per hand
+    (its results ``settled_from`` the cards, outcomes or result counts)."""
     bet = bet_model.bet
     hands = sum(tally.results)
     sd = bet_odds.sd
@@ -374,7 +386,7 @@ def _return_to_player(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
             expected_rtp = float(1 + ev)
         effective = stake * stake / squares if squares else 0.0
     else:
-        basis = "result counts, unit stake" if counts_only else "cards, unit stake"
+        basis = f"{settled_from}, unit stake"
         net_exact = sum((count * bet_model.nets[i] for i, count in enumerate(tally.results)),
                         Fraction(0))
         stake = hands
@@ -398,6 +410,24 @@ def _return_to_player(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
     return (StatisticalTest("return to player", bet.id, "z-test (exact SD)", z, None, p),
             _Return(bet, hands, basis, rtp, expected_rtp, z, sd_total / stake, sd, effective,
                     lines))
+
+
+def _outcomes_only(partial: Partial, model: Model) -> list[str]:
+    """What an outcome-only log (a bead road) cannot show, in words."""
+    missing = ["replay (drawing rules, the winner from the cards): NOT run, the log holds "
+               "outcomes only",
+               "payouts: NOT checked, the log holds no stakes or amounts returned",
+               "card tests (values, ranks, suits) and shuffle tests: NOT run, the log holds "
+               "no cards"]
+    untested = [b.bet.id for b, tally in zip(model.bets, partial.bets, strict=True)
+                if not sum(tally.results)]
+    if untested:
+        missing.append(f"bets {', '.join(untested)}: NOT tested, the winner alone does not "
+                       "decide them")
+    if not partial.runs:
+        missing.append("runs of winners within shoes: NOT tested, the log names no shoe of "
+                       "two hands or more")
+    return missing
 
 
 def _notes(partial: Partial, model: Model, shoe_model: bool) -> list[str]:
