@@ -36,6 +36,7 @@ from analyzer.engine.shoe_aware import card_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.columnar import replay_columns
+from analyzer.verify.decks import DeckTally
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import BetTally, IssueLog, Partial
 from analyzer.verify.replay import Payouts, Settler
@@ -145,19 +146,22 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     if options.format == "auto":
         options = replace(options, format=detect_format(path))
 
-    def tallies() -> tuple[ShoeMoments | None, ShuffleTally]:
+    def tallies() -> tuple[ShoeMoments | None, ShuffleTally, DeckTally]:
         return (ShoeMoments(model, evaluator, values) if shoe_aware else None,
-                ShuffleTally(model, shoe_composition(model, values), values))
+                ShuffleTally(model, shoe_composition(model, values), values),
+                DeckTally(model, values))
 
-    moments, shuffle = tallies()
+    moments, shuffle, decks = tallies()
     fast = None
     # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
     # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
     if os.environ.get("NINE_VERIFY_PATH") != "records":
-        fast = replay_columns(path, model, options, settler, moments, shuffle, segment)
+        fast = replay_columns(path, model, options, settler, moments, shuffle, segment,
+                              decks)
         if fast is None:
-            moments, shuffle = tallies()
-    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add)
+            moments, shuffle, decks = tallies()
+    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add,
+                        decks)
     tally = Tally(model, settler)
     windows = dict(model.profile.procedure.windows)
     # the hot loop: bound names
@@ -250,7 +254,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else (),
                    values_only=values, skipped_bets=options.skip_bets,
-                   shuffle=shuffle.sums())
+                   shuffle=shuffle.sums(), deck_fit=decks.fit(), deck_floor=decks.floor,
+                   deck_shoes=decks.shoes)
 
 
 def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:

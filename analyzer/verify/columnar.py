@@ -52,6 +52,7 @@ from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, read_lines
 from analyzer.rules.bets import settle_codes
+from analyzer.verify.decks import DeckTally
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.replay import Settler
 from analyzer.verify.shuffle import ShuffleTally
@@ -167,7 +168,8 @@ def _integers(column: Sequence[str], empty_zero: bool = False) -> IntArray | Non
 
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
-                   segment: Segment | None = None) -> ColumnSums | None:
+                   segment: Segment | None = None,
+                   decks: DeckTally | None = None) -> ColumnSums | None:
     """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
     docstring), :data:`CHUNK` lines at a time cut at shoe boundaries (so memory does not
     grow with the log); None when the log is not that case. After None, ``moments`` and
@@ -198,7 +200,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if columns is None:
                 return None
             found = _replay(columns, single, bet_columns, model, options, settler, moments,
-                            shuffle, seen)
+                            shuffle, seen, decks)
             if found is None:
                 return None
             total.add(found)
@@ -260,7 +262,8 @@ def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[s
 def _replay(columns: list[Sequence[str]], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
-            shuffle: ShuffleTally, seen: set[str]) -> ColumnSums | None:
+            shuffle: ShuffleTally, seen: set[str],
+            decks: DeckTally | None = None) -> ColumnSums | None:
     """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the
     runs before (an id used again is left to the reference)."""
     n = len(columns[0])
@@ -410,6 +413,8 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     if (per_shoe.reshape(-1, 52) > composition).any():
         return None  # a card dealt more often than the shoe holds it
     # -- nothing is wrong: add it all up ----------------------------------------------
+    if decks is not None:
+        decks.add_counts(per_shoe.reshape(-1, 52))
     counts = [0] * settler.labels
     for i, b in enumerate(model.bets):
         found = np.bincount(labels[i], minlength=len(b.labels)).tolist()

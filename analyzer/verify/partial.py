@@ -160,6 +160,14 @@ class Partial:
     #: runs of outcomes within named shoes: (adjacent pairs, pairs whose winners differ,
     #: shoes with a pair); empty when no shoe held two hands
     runs: tuple[int, ...] = ()
+    #: how many decks the whole shoes show (:mod:`analyzer.verify.decks`): each deck
+    #: count's summed log-likelihood, the fewest decks holding every shoe, the shoes
+    deck_fit: tuple[float, ...] = ()
+    deck_floor: int = 0
+    deck_shoes: int = 0
+    #: where the run's deck count came from: ``option`` (--decks), ``log`` (the shoes or
+    #: the log's header), or ``profile`` (its default); "" when not told
+    decks_from: str = ""
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -230,7 +238,17 @@ def merge(partials: Iterable[Partial]) -> Partial:
         shuffle=merge_sums([i.shuffle for i in items]),
         outcomes_only=any(i.outcomes_only for i in items),
         runs=tuple(sum(r) for r in zip(*(i.runs or (0, 0, 0) for i in items),
-                                       strict=True)) if any(i.runs for i in items) else ())
+                                       strict=True)) if any(i.runs for i in items) else (),
+        deck_fit=_deck_fit(items), deck_floor=max(i.deck_floor for i in items),
+        deck_shoes=sum(i.deck_shoes for i in items), decks_from=first.decks_from)
+
+
+def _deck_fit(items: Sequence[Partial]) -> tuple[float, ...]:
+    """The deck counts' log-likelihoods of several partials, added (in the order given)."""
+    fits = [i.deck_fit for i in items if i.deck_fit]
+    if len({len(f) for f in fits}) > 1:
+        raise AnalyzerError("cannot merge deck-count fits of different ranges")
+    return tuple(sum(x) for x in zip(*fits, strict=True)) if fits else ()
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
@@ -314,7 +332,10 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "digests": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: _hex_digest(
             x, w2, p2)),
         "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p),
-        "outcomes_only": "bool",
+        "outcomes_only": "bool", "deck_floor": "count", "deck_shoes": "count",
+        "deck_fit": lambda v, w, p: check_list(v, w, p, check_number, limit=MAX_DECKS),
+        "decks_from": lambda v, w, p: check_string(v, w, p, choices=(
+            "", "option", "log", "profile")),
         "runs": lambda v, w, p: check_list(v, w, p, check_count, (0, 3))},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))

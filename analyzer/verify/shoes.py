@@ -30,6 +30,7 @@ import numpy as np
 from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE, VALUE_CARD, card_text
 from analyzer.dealing.handlog import Hand, ShoeStart
 from analyzer.engine.lookup import Model
+from analyzer.verify.decks import DeckTally
 from analyzer.verify.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 
@@ -86,13 +87,15 @@ class ShoeTracker:
 
     def __init__(self, model: Model, issues: IssueLog, moments: ShoeMoments | None = None,
                  card_rows: bool = False, values: bool = False,
-                 on_whole_shoe: Callable[[list[int]], None] | None = None) -> None:
+                 on_whole_shoe: Callable[[list[int]], None] | None = None,
+                 decks: DeckTally | None = None) -> None:
         self.model = model
         self.issues = issues
         self.moments = moments
         self.card_rows = card_rows
         self.values = values
         self.on_whole_shoe = on_whole_shoe
+        self.decks = decks
         self.composition = shoe_composition(model, values)
         self.full_values = list(model.shoe.value_counts())
         self.shoe_size = sum(self.composition)
@@ -304,6 +307,11 @@ class ShoeTracker:
         else:
             for line, message, number in shoe.pending:
                 self.issues.violation_at(line, "", number, "composition", message)
+        if self.decks is not None and shoe.whole and not undelimited:
+            dealt = list(shoe.counts)  # the shoe-aware model took every card out
+            for c in _dealt_cards(shoe.hand_records):
+                dealt[c] += 1
+            self.decks.add_counts([dealt])
         if self.moments is not None:
             self.moments.add_shoe(self.start, shoe.sequence, shoe.tested, self.categories)
             self.moments.add_shoe(self.start, shoe.untracked, [True] * len(shoe.untracked),
