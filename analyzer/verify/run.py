@@ -49,6 +49,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import read_lines
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
+from analyzer.verify.decks import shown_decks
 from analyzer.verify.outcomes import check_outcomes
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
@@ -178,7 +179,8 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
             decks: int | None = None, options: LogOptions | None = None,
             model_name: str = "auto", jobs: int = 1,
             dask: str | None = None,
-            exact_hands: int = EXACT_HANDS) -> tuple[Partial, Model]:
+            exact_hands: int = EXACT_HANDS, decks_from: str | None = None
+            ) -> tuple[Partial, Model]:
     """Check every log (in parallel processes when ``jobs`` > 1); the merged sums.
 
     ``paths`` may mix hand logs, aggregated-counts files and saved partial results
@@ -195,9 +197,17 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     odds per hand get them when the logs hold at most ``exact_hands`` hands (estimated
     from their lines) and are tested against the full shoe otherwise. The verdict names
     each bet's null model.
+
+    **Decks.** Without ``decks``, a log header's deck count is taken, else the profile's
+    default; when the whole shoes then show another count
+    (:func:`~analyzer.verify.decks.shown_decks`) the logs are checked again with it, and
+    the partial says so (``decks_from``: ``option``, ``log`` or ``profile``, and a note).
+    With ``decks`` given, shoes that show another count are noted.
     """
     if not paths:
         raise AnalyzerError("no log files given")
+    given = options
+    decks_from = decks_from or ("option" if decks is not None else "profile")
     rules = load_profile(profile) if isinstance(profile, str) else profile
     # "draw" is a tie in the logs of a game without a bet called draw
     options = replace(options or LogOptions(), draw_is_tie=not any(
@@ -209,6 +219,11 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     formats = [_format(str(p), options) for p in paths]
     digests = _counted_once(paths, formats)
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
+    headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
+              and s.header.decks is not None}
+    if decks is None and len(headed) == 1:
+        model = build_model(rules, headed.pop())
+        decks_from = "header"
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
             check_header(sniff.header, model, str(path))
@@ -251,8 +266,40 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     for item in partials:
         check_against(item, model)
     _shoes_once(partials)
-    merged = merge(partials)
-    return replace(merged, digests=tuple(dict.fromkeys(digests))), model
+    merged = replace(merge(partials), digests=tuple(dict.fromkeys(digests)),
+                     decks_from=decks_from)
+    shown = shown_decks(merged.deck_fit, merged.deck_floor, model.decks)
+    if decks_from == "profile" and shown is not None and shown < model.decks:
+        # fewer decks than the profile's: the shoes tell (more would be cards dealt past
+        # the shoe, violations the run reports)
+        return collect(paths, rules, shown, given, model_name, jobs, dask, exact_hands,
+                       "shoes")
+    if decks_from == "profile" and shown == model.decks:
+        decks_from = "shoes"
+    merged = replace(merged, decks_from="log" if decks_from in ("shoes", "header") else
+                     decks_from)
+    return replace(merged, notes=merged.notes + _deck_notes(merged, model, shown,
+                                                            decks_from)), model
+
+
+def _deck_notes(merged: Partial, model: Model, shown: int | None,
+                decks_from: str) -> tuple[str, ...]:
+    """What the whole shoes say of the deck count, beside where the run's count came from
+    (``decks_from``: option, shoes, header or profile)."""
+    how = (f"maximum likelihood of the card counts of {merged.deck_shoes:,} whole shoe(s), "
+           "by a margin of at least e**10")
+    source = {"option": "given with --decks", "header": "of the log header",
+              "profile": "of the profile's default"}.get(decks_from, "")
+    if decks_from == "shoes":
+        return (f"decks: {model.decks}, as the whole shoes show ({how}); give --decks to "
+                "choose",)
+    if shown is not None and shown != model.decks:
+        return (f"decks: the whole shoes look like {shown} decks, NOT the {model.decks} "
+                f"{source} ({how})",)
+    if shown is None and merged.deck_shoes and decks_from != "option":
+        return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} whole shoe(s) "
+                "do not tell the deck count clearly",)
+    return ()
 
 
 def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:

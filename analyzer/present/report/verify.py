@@ -26,6 +26,7 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
         "exit_code": verdict.exit_code,
         "profile": verdict.profile,
         "decks": verdict.decks,
+        "decks_from": verdict.partial.decks_from or None,
         "model": verdict.model,
         "alpha": verdict.alpha,
         "detect": verdict.detect,
