@@ -265,6 +265,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                     for w in work]
     for item in partials:
         check_against(item, model)
+        _holds_hands(item)
     _shoes_once(partials)
     merged = replace(merge(partials), digests=tuple(dict.fromkeys(digests)),
                      decks_from=decks_from)
@@ -280,6 +281,17 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                      decks_from)
     return replace(merged, notes=merged.notes + _deck_notes(merged, model, shown,
                                                             decks_from)), model
+
+
+def _holds_hands(item: Partial) -> None:
+    """A log none of whose records could be read is not a hand log: refused in one line
+    naming its first record (a report of nothing but malformed records would say less)."""
+    if item.hands or not item.malformed_count or not item.malformed:
+        return
+    first = item.malformed[0]
+    raise AnalyzerError(f"{first.source}: line {first.line}: not a hand log nine verify "
+                        f"reads: none of its {item.malformed_count:,} record(s) could be "
+                        f"read (the first: {first.message})")
 
 
 def _deck_notes(merged: Partial, model: Model, shown: int | None,
