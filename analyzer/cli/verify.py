@@ -80,7 +80,8 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               help="Outcome words of your own, besides the English, Chinese, Spanish, "
                    "French, Portuguese and Filipino ones read already.")
 @click.option("--log-format", default="auto", show_default=True,
-              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts", "beads"]),
+              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts", "beads",
+                                 "bead-csv"]),
               help="Log format (auto: from the file name and first lines; beads: outcomes "
                    "only, one or one string per line).")
 @click.option("--partial-out", type=click.Path(dir_okay=False), default=None,

@@ -82,9 +82,11 @@ def _is_beads(text: str, options: LogOptions) -> bool:
 
 
 def bead_format(path: str | Path, fmt: str | None, options: LogOptions) -> str | None:
-    """``beads`` (outcomes one per line or one string per line) or ``bead-csv`` (a CSV/TSV
-    log with an outcome column and no cards) when the file is an outcome-only log, else
-    None. ``fmt``: the format the name told (None: it told none)."""
+    """``beads`` (outcomes one per line or one string per line) or ``bead-csv`` (a header
+    line naming an outcome column and no card columns, any separator) when the file is an
+    outcome-only log, else None. ``fmt``: the format the name told (None: it told none);
+    one unreadable line among the first few does not stop a bead road being told (it is a
+    malformed record)."""
     if fmt not in (None, "csv", "tsv"):
         return None
     lines = read_lines(path)
@@ -94,18 +96,22 @@ def bead_format(path: str | Path, fmt: str | None, options: LogOptions) -> str |
         return None
     finally:
         lines.close()
-    if head and all(_is_beads(line, options) for line in head):
+    if not head:
+        return None
+    if not _is_beads(head[0], options):  # a header line: an outcome column, no cards?
+        header = next(csv.reader([head[0]], delimiter=sniff_delimiter(
+            head[0], fmt or "csv", options.delimiter)))
+        try:
+            single, _, split = find_columns(header, options, path, cards=False)
+        except AnalyzerError:
+            single, split = {}, {}
+        cards = {"player_cards", "banker_cards"} & (set(single) | set(split))
+        if "outcome" in single and not cards:
+            return "bead-csv"
+    read = sum(_is_beads(line, options) for line in head)
+    if read >= 2 and read >= 0.8 * len(head):  # a bad line among them is a malformed record
         return "beads"
-    if fmt is None or not head:
-        return None
-    header = next(csv.reader([head[0]], delimiter=sniff_delimiter(head[0], fmt,
-                                                                   options.delimiter)))
-    try:
-        single, _, split = find_columns(header, options, path, cards=False)
-    except AnalyzerError:
-        return None
-    cards = {"player_cards", "banker_cards"} & (set(single) | set(split))
-    return "bead-csv" if "outcome" in single and not cards else None
+    return None
 
 
 def read_beads(path: str | Path, options: LogOptions, fmt: str) -> Iterator[Beads | Problem]:
@@ -130,7 +136,7 @@ def read_beads(path: str | Path, options: LogOptions, fmt: str) -> Iterator[Bead
     if first is None:
         raise AnalyzerError(f"{path}: empty CSV log (no header row)")
     reader = csv.reader(chain((first,), lines), delimiter=sniff_delimiter(
-        first, "tsv" if fmt == "tsv" else "csv", options.delimiter))
+        first, "csv", options.delimiter))
     try:
         headers = next(reader)
         single = find_columns(headers, options, path, cards=False).single

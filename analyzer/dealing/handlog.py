@@ -159,8 +159,9 @@ def detect_format(path: str | Path, declared: str = "auto") -> str:
         return "jsonl"
     if plain.endswith((".csv", ".tsv")):
         return plain[-3:]
-    if bead_format(path, None, LogOptions()) == "beads":
-        return "beads"
+    beads = bead_format(path, None, LogOptions())
+    if beads is not None:
+        return beads
     raise AnalyzerError(f"{path}: cannot tell the log format from the name, and its "
                         "first lines are not outcomes one per line (use "
                         ".jsonl, .csv, .tsv or .json, or give --log-format)")
