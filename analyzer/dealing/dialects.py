@@ -361,7 +361,7 @@ class CardCache:
     def tokens(self, field: Any) -> tuple[int, ...]:
         """Parse a field without caching it."""
         tokens = card_tokens(field) if isinstance(field, str) else field
-        if self.notation in ("values", "ranks") and not isinstance(field, str):
+        if self.notation in ("values", "ranks", "numbers") and not isinstance(field, str):
             tokens = [str(t) if isinstance(t, int) and not isinstance(t, bool) else t
                       for t in tokens]
         try:

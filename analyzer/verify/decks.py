@@ -3,7 +3,8 @@
 A whole shoe's cards (burns and hands) are a sample drawn without replacement from ``d``
 decks: the chance of its card counts ``k_t`` is ``prod_t C(d m_t, k_t) / C(52 d, n)``
 (``m_t`` copies of card ``t`` per deck; in a log of point values the kinds are the ten
-values, 16 tens and faces per deck). :class:`DeckTally` adds this log-likelihood up over
+values, 16 tens and faces per deck). :class:`DeckTally` adds this log-likelihood (up to
+a term that is the same for every ``d``) up over
 the whole shoes for ``d`` = 1 .. :func:`deck_range` (exact integer arithmetic inside a
 float log, one lookup per card kind), and the smallest ``d`` that holds every shoe's
 cards (the *floor*); the sums merge by addition across files.
@@ -71,26 +72,34 @@ class DeckTally:
         self.held = decks * copies[None, :]  # (decks, kinds): cards of each kind
         self.cards = decks[:, 0] * int(copies.sum())
         self.log_factorial = _log_factorials(int(self.cards[-1]))
+        self.full = np.cumsum(self.log_factorial[self.held], axis=1)[:, -1]
         self.sums = np.zeros(self.size, dtype=np.float64)
         self.floor = 0
         self.shoes = 0
 
     def add_counts(self, counts: Sequence[Sequence[int]] | npt.NDArray[np.int64]) -> None:
-        """Whole shoes, each as its 52 card counts (burns included), one after another (the
-        same floats however the shoes come batched)."""
+        """Whole shoes, each as its 52 card counts (burns included): each shoe's terms
+        summed on its own, then added to the sums shoe after shoe (the same floats
+        however the shoes come batched)."""
+        rows = np.asarray(counts, dtype=np.int64).reshape(-1, 52)[:, self.kinds]
+        if rows.shape[0] == 0:
+            return
         lf = self.log_factorial
         top = len(lf) - 1
-        held = np.minimum(self.held, top)
-        for row in np.asarray(counts, dtype=np.int64).reshape(-1, 52)[:, self.kinds]:
-            possible = (self.held >= row[None, :]).all(axis=1)
-            floor = int(possible.argmax()) + 1 if possible.any() else self.size + 1
-            self.floor = max(self.floor, floor)
-            k = np.minimum(row[None, :], held)  # clipped where impossible (never counted)
-            ways = (lf[held] - lf[k] - lf[held - k]).sum(axis=1)
-            n = min(int(row.sum()), top)  # beyond: impossible
-            total = lf[self.cards] - lf[n] - lf[np.maximum(self.cards - n, 0)]
-            self.sums += np.where(possible, ways - total, 0.0)
-            self.shoes += 1
+        held = np.minimum(self.held, top)[None, :, :]  # (1, decks, kinds)
+        possible = (self.held[None, :, :] >= rows[:, None, :]).all(axis=2)
+        floors = np.where(possible.any(axis=1), possible.argmax(axis=1) + 1, self.size + 1)
+        self.floor = max(self.floor, int(floors.max()))
+        # log C(d m_t, k_t) = lf[d m_t] - lf[k_t] - lf[d m_t - k_t]; lf[k_t] is the same for
+        # every deck count and left out. Summed in order (cumsum: the same floats
+        # whatever the batch's shape).
+        left = np.maximum(held - rows[:, None, :], 0)  # clipped where impossible
+        ways = self.full - np.cumsum(lf[left], axis=2)[:, :, -1]
+        n = np.minimum(rows.sum(axis=1), top)[:, None]  # beyond: impossible
+        total = lf[self.cards][None, :] - lf[np.maximum(self.cards[None, :] - n, 0)]
+        terms = np.where(possible, ways - total, 0.0)
+        self.sums = np.cumsum(np.vstack([self.sums[None, :], terms]), axis=0)[-1]
+        self.shoes += rows.shape[0]
 
     def fit(self) -> tuple[float, ...]:
         """The summed log-likelihood of 1 .. :attr:`size` decks (impossible counts, below
