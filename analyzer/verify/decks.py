@@ -87,8 +87,10 @@ class DeckTally:
         lf = self.log_factorial
         top = len(lf) - 1
         held = np.minimum(self.held, top)[None, :, :]  # (1, decks, kinds)
-        possible = (self.held[None, :, :] >= rows[:, None, :]).all(axis=2)
-        floors = np.where(possible.any(axis=1), possible.argmax(axis=1) + 1, self.size + 1)
+        possible: npt.NDArray[np.bool_] = np.all(self.held[None, :, :] >= rows[:, None, :],
+                                                 axis=2)
+        floors = np.where(np.any(possible, axis=1), np.argmax(possible, axis=1) + 1,
+                          self.size + 1)
         self.floor = max(self.floor, int(floors.max()))
         # log C(d m_t, k_t) = lf[d m_t] - lf[k_t] - lf[d m_t - k_t]; lf[k_t] is the same for
         # every deck count and left out. Summed in order (cumsum: the same floats
