@@ -26,15 +26,15 @@ from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
+from analyzer.dealing.columns import find_columns
 from analyzer.dealing.dialects import (
     MAX_ID,
     LogOptions,
-    find_columns,
     normalize_outcome,
     short,
     sniff_delimiter,
 )
-from analyzer.dealing.records import Problem, outcome_table
+from analyzer.dealing.records import Layout, Problem, outcome_table
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, read_lines
 
@@ -102,7 +102,8 @@ def bead_format(path: str | Path, fmt: str | None, options: LogOptions) -> str |
         header = next(csv.reader([head[0]], delimiter=sniff_delimiter(
             head[0], fmt or "csv", options.delimiter)))
         try:
-            single, _, split = find_columns(header, options, path, cards=False)
+            found = find_columns(header, options, path, cards=False)
+            single, split = found.single, found.split
         except AnalyzerError:
             single, split = {}, {}
         cards = {"player_cards", "banker_cards"} & (set(single) | set(split))
@@ -114,8 +115,10 @@ def bead_format(path: str | Path, fmt: str | None, options: LogOptions) -> str |
     return None
 
 
-def read_beads(path: str | Path, options: LogOptions, fmt: str) -> Iterator[Beads | Problem]:
-    """Every line of an outcome-only log (``fmt``: ``beads`` or ``bead-csv``)."""
+def read_beads(path: str | Path, options: LogOptions, fmt: str
+               ) -> Iterator[Beads | Problem | Layout]:
+    """Every line of an outcome-only log (``fmt``: ``beads`` or ``bead-csv``); a CSV's
+    :class:`~analyzer.dealing.records.Layout` (its columns used and ignored) first."""
     draw, words = options.draw_is_tie, options.outcome_words
     table = outcome_table(draw, words)
     if fmt == "beads":
@@ -139,8 +142,12 @@ def read_beads(path: str | Path, options: LogOptions, fmt: str) -> Iterator[Bead
         first, "csv", options.delimiter))
     try:
         headers = next(reader)
-        single = find_columns(headers, options, path, cards=False).single
-        outcome, shoe = single["outcome"], single.get("shoe")
+        columns = find_columns(headers, options, path, cards=False)
+        kept = {"shoe", "outcome"}  # a bead road's other columns are read past
+        used = tuple((h, m) for h, m in columns.used if m in ("shoe id", "outcome"))
+        yield Layout(1, used, tuple(h for h in headers if h not in dict(used)),
+                     tuple(r for r in columns.roles if r in kept))
+        outcome, shoe = columns.single["outcome"], columns.single.get("shoe")
         for row in reader:
             number = reader.line_num
             if not row or (len(row) == 1 and not row[0].strip()):

@@ -31,13 +31,14 @@ import numpy as np
 
 from analyzer.dealing.beads import read_beads
 from analyzer.dealing.dialects import LogOptions
-from analyzer.dealing.records import Problem
+from analyzer.dealing.records import Layout, NotChecked, Problem
 from analyzer.engine.enumeration import coups, denominator, term_weights, terms
 from analyzer.engine.lookup import Model
 from analyzer.rules.bets import settle_codes
 from analyzer.verify.partial import BetTally, IssueLog, Partial
 
-__all__ = ["check_outcomes", "OUTCOMES", "runs_test", "winner_labels", "winner_probabilities"]
+__all__ = ["check_outcomes", "outcome_checks", "OUTCOMES", "runs_test", "winner_labels",
+           "winner_probabilities"]
 
 #: The winners an outcome-only log names, in the order runs are counted.
 OUTCOMES = ("banker", "player", "tie")
@@ -92,7 +93,11 @@ def check_outcomes(path: str | Path, model: Model, options: LogOptions, fmt: str
     pairs = changes = runs_shoes = 0
     shoes: set[str] = set()
     last_shoe, last, length = "", "", 0
+    layout = Layout(0, (), (), ())
     for record in read_beads(path, options, fmt):
+        if isinstance(record, Layout):
+            layout = record
+            continue
         if isinstance(record, Problem):
             issues.problem(record.line, record.message)
             last_shoe, length = "", 0  # a lost line breaks the run
@@ -119,10 +124,44 @@ def check_outcomes(path: str | Path, model: Model, options: LogOptions, fmt: str
             for w, n in wins.items():
                 results[mapping[w]] += n
         bets.append(BetTally(b.bet.id, tuple(results)))
+    why = "the log holds outcomes only (a bead road)"
+    missing = (
+        ("payouts", f"{why}: no stakes or amounts returned"),
+        ("outcomes", f"{why}: no cards to replay the drawing rules and check each winner "
+                     "against (their frequencies are tested)"),
+        ("cards", f"{why}: no card tests"), ("burn", f"{why}: no cards"),
+        ("decks", f"{why}: the deck count cannot be told ({model.decks} decks assumed: "
+                  "the profile's, or --decks)"))
     return Partial(model.profile.name, model.decks, "independent", (source,), hands,
                    len(shoes), 0, 0, issues.malformed_count, tuple(issues.malformed), 0, (),
                    (), tuple(bets), (), outcomes_only=True,
-                   runs=(pairs, changes, runs_shoes) if pairs else ())
+                   runs=(pairs, changes, runs_shoes) if pairs else (),
+                   not_checked=tuple((NotChecked.of(what, text).what, text, source)
+                                     for what, text in missing),
+                   columns_used=layout.used, columns_ignored=layout.ignored)
+
+
+def outcome_checks(partial: Partial, model: Model
+                   ) -> tuple[list[tuple[str, str, float, float, str]], list[str]]:
+    """The tests of an outcome-only partial beyond its bets' frequencies (the runs within
+    shoes: name, method, z, p-value, note), and what else it could not show, in words."""
+    tests = []
+    if partial.runs:
+        z, p, expected = runs_test(partial.runs, model)
+        tests.append(("runs of winners within shoes", "z-test of changes of winner, hands "
+                      "taken as independent (card removal ignored)", z, p,
+                      f"{partial.runs[1]:,} changes in {partial.runs[0]:,} adjacent pairs, "
+                      f"{expected:,.1f} expected"))
+    missing = []
+    untested = [b.bet.id for b, tally in zip(model.bets, partial.bets, strict=True)
+                if not sum(tally.results)]
+    if untested:
+        missing.append(f"bets {', '.join(untested)}: NOT tested, the winner alone does not "
+                       "decide them")
+    if not partial.runs:
+        missing.append("runs of winners within shoes: NOT tested, the log names no shoe of "
+                       "two hands or more")
+    return tests, missing
 
 
 def runs_test(runs: tuple[int, ...], model: Model) -> tuple[float, float, float]:

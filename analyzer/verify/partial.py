@@ -17,15 +17,16 @@ becomes a partial directly (:func:`counts_partial`). A replay notes its issues i
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial as bind
 from pathlib import Path
 from typing import Any
 
 from analyzer.dealing.counts import CountedBet, Counts
 from analyzer.dealing.handlog import PARTIAL_FORMAT, Hand
-from analyzer.dealing.records import MAX_DECKS
+from analyzer.dealing.records import MAX_DECKS, NOT_CHECKED, NotChecked
 from analyzer.dealing.schema import (
     check_count,
     check_int,
@@ -40,8 +41,8 @@ from analyzer.inputs import parse_json, read_text
 from analyzer.rules.profile import load_profile
 from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
 
-__all__ = ["BetTally", "check_against", "counts_partial", "Issue", "IssueLog", "LISTED",
-           "load_partial", "merge", "Partial", "PARTIAL_FORMAT", "partial_from_json",
+__all__ = ["add_not_checked", "BetTally", "check_against", "counts_partial", "Issue", "IssueLog",
+           "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT", "partial_from_json",
            "save_partial"]
 
 #: How many violations and malformed records are listed (all are counted).
@@ -168,6 +169,38 @@ class Partial:
     #: where the run's deck count came from: ``option`` (--decks), ``log`` (the shoes or
     #: the log's header), or ``profile`` (its default); "" when not told
     decks_from: str = ""
+    #: each column (CSV/TSV) or key (JSON Lines) used, with its meaning, and those ignored
+    columns_used: tuple[tuple[str, str], ...] = ()
+    columns_ignored: tuple[str, ...] = ()
+    #: checks an input could not support: (what, why, file), ``what`` one of
+    #: :data:`~analyzer.dealing.records.NOT_CHECKED` (:func:`add_not_checked`)
+    not_checked: tuple[tuple[str, str, str], ...] = ()
+    #: money sums are in units of 1/money_scale (logs of decimal amounts)
+    money_scale: int = 1
+
+
+def add_not_checked(partial: Partial, what: str, why: str, source: str = "") -> Partial:
+    """The partial with one more check it could not support (``what``: one of
+    :data:`~analyzer.dealing.records.NOT_CHECKED`; ``source``: the file, default its
+    first). A reader may instead yield a :class:`~analyzer.dealing.records.NotChecked`.
+
+    >>> one = Partial("punto-banco", 8, "independent", ("a.txt",), 1, 0, 0, 0, 0, (), 0, (),
+    ...               (), (), ())
+    >>> add_not_checked(one, "cards", "the log holds outcomes only").not_checked
+    (('cards', 'the log holds outcomes only', 'a.txt'),)
+    """
+    item = NotChecked.of(what, why)
+    where = source or (partial.sources[0] if partial.sources else "")
+    return replace(partial, not_checked=(*partial.not_checked, (item.what, item.why, where)))
+
+
+def _rescaled(bets: Sequence[BetTally], factor: int) -> list[BetTally]:
+    """Bets' money in units ``factor`` times smaller (see :attr:`Partial.money_scale`)."""
+    if factor == 1:
+        return list(bets)
+    return [replace(b, stake=b.stake * factor, stake_squares=b.stake_squares * factor ** 2,
+                    returned=b.returned * factor, money_ev_sum=b.money_ev_sum * factor,
+                    money_variance_sum=b.money_variance_sum * factor ** 2) for b in bets]
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -189,7 +222,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
                                                            first.model):
             raise AnalyzerError("cannot merge results of different profiles, decks or models")
     kinds: dict[str, int] = {}
-    bets = list(first.bets)
+    scale = math.lcm(*(i.money_scale for i in items))
+    bets = _rescaled(first.bets, scale // first.money_scale)
     for other in items[1:]:
         bets = [BetTally(a.id, _add(a.results, b.results), a.staked_hands + b.staked_hands,
                          a.stake + b.stake, a.stake_squares + b.stake_squares,
@@ -197,7 +231,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
                          _add(a.covariance, b.covariance), a.ev_sum + b.ev_sum,
                          a.variance_sum + b.variance_sum, a.money_ev_sum + b.money_ev_sum,
                          a.money_variance_sum + b.money_variance_sum)
-                for a, b in zip(bets, other.bets, strict=True)]
+                for a, b in zip(bets, _rescaled(other.bets, scale // other.money_scale),
+                                strict=True)]
     for item in items:
         for kind, n in item.violation_kinds:
             kinds[kind] = kinds.get(kind, 0) + n
@@ -214,6 +249,12 @@ def merge(partials: Iterable[Partial]) -> Partial:
     if len({i.values_only for i in items if not i.counts_only}) > 1:
         raise AnalyzerError("cannot merge logs of point values only with logs of cards: "
                             "verify them separately")
+    meanings: dict[str, str] = {}
+    for item in items:
+        for name, meaning in item.columns_used:
+            meanings.setdefault(name, meaning)
+    used = tuple(meanings.items())
+    ignored = dict.fromkeys(n for i in items for n in i.columns_ignored if n not in meanings)
     nulls = {i.bet_nulls for i in items if i.bet_nulls}
     if len(nulls) > 1:
         raise AnalyzerError("cannot merge results whose bets were tested against different "
@@ -236,6 +277,9 @@ def merge(partials: Iterable[Partial]) -> Partial:
         tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)),
         digests=tuple(d for i in items for d in i.digests),
         shuffle=merge_sums([i.shuffle for i in items]),
+        columns_used=used, columns_ignored=tuple(ignored),
+        not_checked=tuple(dict.fromkeys(n for i in items for n in i.not_checked)),
+        money_scale=scale,
         outcomes_only=any(i.outcomes_only for i in items),
         runs=tuple(sum(r) for r in zip(*(i.runs or (0, 0, 0) for i in items),
                                        strict=True)) if any(i.runs for i in items) else (),
@@ -276,6 +320,13 @@ def _issue(value: Any, where: str, path: str) -> Issue:
         "hand": lambda v, w, p: None if v is None else check_int(v, w, p),
         "kind": lambda v, w, p: check_string(v, w, p, 100), "message": "string"}, path=path)
     return Issue(**fields)
+
+
+def _not_checked(value: Any, where: str, path: str) -> tuple[str, str, str]:
+    what, why, source = check_list(value, where, path, check_string, (3,))
+    if what not in NOT_CHECKED:
+        raise AnalyzerError(f"{where}: {path}[0]: must be one of {', '.join(NOT_CHECKED)}")
+    return what, why, source
 
 
 def _hex_digest(value: Any, where: str, path: str) -> str:
@@ -336,7 +387,12 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "deck_fit": lambda v, w, p: check_list(v, w, p, check_number, limit=MAX_DECKS),
         "decks_from": lambda v, w, p: check_string(v, w, p, choices=(
             "", "option", "log", "profile")),
-        "runs": lambda v, w, p: check_list(v, w, p, check_count, (0, 3))},
+        "runs": lambda v, w, p: check_list(v, w, p, check_count, (0, 3)),
+        "columns_used": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: tuple(
+            check_list(x, w2, p2, check_string, (2,))), limit=10_000),
+        "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
+        "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
+        "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30)},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]

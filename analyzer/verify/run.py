@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from analyzer.dealing.beads import bead_format
+from analyzer.dealing.columns import find_columns
 from analyzer.dealing.counts import read_counts
 from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.dealing.handlog import (
@@ -37,7 +38,6 @@ from analyzer.dealing.handlog import (
     LogSniff,
     count_lines,
     detect_format,
-    find_columns,
     number_notation,
     sniff_log,
 )
@@ -209,9 +209,11 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     given = options
     decks_from = decks_from or ("option" if decks is not None else "profile")
     rules = load_profile(profile) if isinstance(profile, str) else profile
-    # "draw" is a tie in the logs of a game without a bet called draw
+    # "draw" is a tie in the logs of a game without a bet called draw; bet columns and
+    # bet names are the profile's bets, by id, name or synonym
     options = replace(options or LogOptions(), draw_is_tie=not any(
-        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets))
+        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets),
+        bets=tuple((b.id, b.name) for b in rules.bets))
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
@@ -278,7 +280,9 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     if decks_from == "profile" and shown == model.decks:
         decks_from = "shoes"
     merged = replace(merged, decks_from="log" if decks_from in ("shoes", "header") else
-                     decks_from)
+                     decks_from, not_checked=tuple(
+                         n for n in merged.not_checked if n[0] != "decks" or shown is None
+                         or shown != model.decks))  # the shoes showed the deck count
     return replace(merged, notes=merged.notes + _deck_notes(merged, model, shown,
                                                             decks_from)), model
 

@@ -45,7 +45,8 @@ def test_lines_shoes_and_problems(tmp_path: Path) -> None:
     assert records[2] == Beads(4, "", ("player",))
     table = tmp_path / "road.csv"
     table.write_text("Shoe|Result\nA|B\nA|Player\nB|BBT\nB|x,y\n", encoding="utf-8")
-    records = list(read_beads(table, LogOptions(), "bead-csv"))
+    layout, *records = list(read_beads(table, LogOptions(), "bead-csv"))
+    assert layout.used == (("Shoe", "shoe id"), ("Result", "outcome"))  # type: ignore[union-attr]
     assert [r.shoe for r in records[:3]] == ["A", "A", "B"]  # type: ignore[union-attr]
     assert records[2].outcomes == ("banker", "banker", "tie")  # type: ignore[union-attr]
     assert isinstance(records[3], Problem) and records[3].line == 5
