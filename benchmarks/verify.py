@@ -74,15 +74,23 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
 
 
 def dialects(path: Path) -> dict[str, Path]:
-    """A simulator CSV log as a European Excel export (``;``, headers in words) and as a
-    bead road (one string of winners per shoe, under a shoe column), beside it."""
+    """A simulator CSV log as a European Excel export (``;``, headers in words, amounts in
+    major units as decimals: ``1.95``) and as a bead road (one string of winners per shoe,
+    under a shoe column), beside it."""
     lines = path.read_text(encoding="utf-8").splitlines()
     header = lines[0].split(",")
-    titled = [name.replace("_", " ").title() if not name.endswith(("_stake", "_returned"))
-              else name for name in header]
+    titled = [name.replace("_", " ").title() for name in header]
+    money = [i for i, name in enumerate(header) if name.endswith(("_stake", "_returned"))]
+
+    def decimal(cells: list[str]) -> str:
+        for i in money:
+            if cells[i]:
+                cells[i] = f"{int(cells[i]) // 100}.{int(cells[i]) % 100:02d}"
+        return ";".join(cells)
+
     semicolon = path.with_name("semicolon.csv")
     semicolon.write_text(";".join(titled) + "\n" + "".join(
-        line.replace(",", ";") + "\n" for line in lines[1:]), encoding="utf-8")
+        decimal(line.split(",")) + "\n" for line in lines[1:]), encoding="utf-8")
     shoe, winner = header.index("shoe"), header.index("winner")
     shoes: dict[str, list[str]] = {}
     for line in lines[1:]:
@@ -106,7 +114,8 @@ def bench(baseline_seconds: float) -> None:
               f"(load {os.getloadavg()[0]:.2f}; {seconds / baseline_seconds:,.0f}x the "
               "enumeration baseline)")
     plain = figures["replay_hands_per_second"]
-    for key, label in (("semicolon", "the same log as a ';' export with worded headers"),
+    for key, label in (("semicolon", "the same log as a ';' export, worded headers, "
+                                     "decimal amounts"),
                        ("bead_road", "the same hands as a bead road (winners only)")):
         rate = figures[f"{key}_hands_per_second"]
         print(f"  nine verify, independent model, {label}, {int(figures[f'{key}_hands']):,} "
