@@ -253,7 +253,7 @@ def parse_delimiter(option: str | None) -> str | None:
     (told from the header line).
 
     >>> parse_delimiter(";"), parse_delimiter("tab"), parse_delimiter(None)
-    (';', '\t', None)
+    (';', '\\t', None)
     """
     if option is None or option == "auto":
         return None
@@ -271,8 +271,8 @@ def sniff_delimiter(header: str, fmt: str = "csv", forced: str | None = None) ->
 
     >>> sniff_delimiter("Shoe;Hand;Player;Banker"), sniff_delimiter("shoe,hand")
     (';', ',')
-    >>> sniff_delimiter('"a,b";c;d'), sniff_delimiter("shoe\thand", "csv")
-    (';', '\t')
+    >>> sniff_delimiter('"a,b";c;d'), sniff_delimiter("shoe\\thand", "csv")
+    (';', '\\t')
     """
     if forced is not None:
         return forced
