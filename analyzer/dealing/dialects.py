@@ -360,8 +360,12 @@ class CardCache:
         return cards
 
     def tokens(self, field: Any) -> tuple[int, ...]:
-        """Parse a field without caching it."""
-        tokens = card_tokens(field) if isinstance(field, str) else field
+        """Parse a field without caching it (a list's items may be names too:
+        ``["Ace of Spades", "9d"]``)."""
+        tokens = card_tokens(field) if isinstance(field, str) else [
+            t for item in field for t in (card_tokens(item) if isinstance(item, str)
+                                          and " " in item.strip() else (item,))] \
+            if isinstance(field, list) else field
         if self.notation in ("values", "ranks", "numbers") and not isinstance(field, str):
             tokens = [str(t) if isinstance(t, int) and not isinstance(t, bool) else t
                       for t in tokens]
