@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
@@ -141,17 +142,18 @@ def check_outcomes(path: str | Path, model: Model, options: LogOptions, fmt: str
                    columns_used=layout.used, columns_ignored=layout.ignored)
 
 
-def outcome_checks(partial: Partial, model: Model
-                   ) -> tuple[list[tuple[str, str, float, float, str]], list[str]]:
+def outcome_checks(partial: Partial, model: Model) -> tuple[list[tuple[Any, ...]], list[str]]:
     """The tests of an outcome-only partial beyond its bets' frequencies (the runs within
-    shoes: name, method, z, p-value, note), and what else it could not show, in words."""
+    shoes, as the fields of a :class:`~analyzer.verify.verdict.StatisticalTest`: name, bet,
+    method, statistic, df, p-value, Holm p-value, passed, note), and what else it could
+    not show, in words."""
     tests = []
     if partial.runs:
         z, p, expected = runs_test(partial.runs, model)
-        tests.append(("runs of winners within shoes", "z-test of changes of winner, hands "
-                      "taken as independent (card removal ignored)", z, p,
-                      f"{partial.runs[1]:,} changes in {partial.runs[0]:,} adjacent pairs, "
-                      f"{expected:,.1f} expected"))
+        tests.append(("runs of winners within shoes", None, "z-test of changes of winner, "
+                      "hands taken as independent (card removal ignored)", z, None, p, 1.0,
+                      True, f"{partial.runs[1]:,} changes in {partial.runs[0]:,} adjacent "
+                      f"pairs, {expected:,.1f} expected"))
     missing = []
     untested = [b.bet.id for b, tally in zip(model.bets, partial.bets, strict=True)
                 if not sum(tally.results)]

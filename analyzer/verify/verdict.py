@@ -191,8 +191,13 @@ class Verdict:
 
     @property
     def whole_shoes(self) -> int:
-        """Shoes logged from their first card."""
+        """Shoes logged from their first card to their end."""
         return self.partial.whole_shoes
+
+    @property
+    def cut_shoes(self) -> int:
+        """Shoes logged from their first card whose end is not in the logs (cut short)."""
+        return self.partial.cut_shoes
 
     @property
     def shoe_aware_hands(self) -> int:
@@ -303,19 +308,16 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         tests.extend(_frequency_tests(bet_model, tally, bet_odds, probabilities,
                                       null if shoe_model else None))
         test, rtp = _return_to_player(bet_model, tally, bet_odds, probabilities, shoe_model,
-                                      "result counts" if partial.counts_only else
-                                      "outcomes" if partial.outcomes_only else "cards")
+                                      partial.counts_only or partial.outcomes_only)
         tests.append(test)
         returns.append(rtp)
     if partial.counts_only:
         unsupported += ["replay (hand-by-hand rules and payouts): the counts hold no cards",
                         "card composition tests (values, ranks, suits)",
                         "shoe-aware model (needs each shoe's cards in dealt order)"]
-    elif partial.outcomes_only:
+    elif partial.outcomes_only:  # a bead road (analyzer.verify.outcomes)
         found, missing = outcome_checks(partial, model)
-        unsupported.extend(missing)
-        tests.extend(StatisticalTest(name, None, method, z, None, p, note=note)
-                     for name, method, z, p, note in found)
+        tests, unsupported = tests + [StatisticalTest(*t) for t in found], unsupported + missing
     elif partial.hands:
         tests.extend(_card_tests(partial, model, shoe_model))
     if partial.shuffle is not None:
@@ -452,9 +454,8 @@ def _frequency_tests(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
 
 def _return_to_player(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
                       probabilities: list[float], shoe_model: bool,
-                      settled_from: str) -> tuple[StatisticalTest, _Return]:
-    """A bet's RTP z-test: logged money when the bet was staked, else a flat unit per hand
-    (its results ``settled_from`` the cards, outcomes or result counts)."""
+                      counts_only: bool) -> tuple[StatisticalTest, _Return]:
+    """A bet's RTP z-test: logged money when the bet was staked, else a flat unit per hand."""
     bet = bet_model.bet
     hands = sum(tally.results)
     sd = bet_odds.sd
@@ -473,7 +474,7 @@ def _return_to_player(bet_model: BetModel, tally: BetTally, bet_odds: BetOdds,
             expected_rtp = float(1 + ev)
         effective = stake * stake / squares if squares else 0.0
     else:
-        basis = f"{settled_from}, unit stake"
+        basis = "result counts, unit stake" if counts_only else "cards, unit stake"
         net_exact = sum((count * bet_model.nets[i] for i, count in enumerate(tally.results)),
                         Fraction(0))
         stake = hands
@@ -507,6 +508,10 @@ def _notes(partial: Partial, model: Model, shoe_model: bool) -> list[str]:
         notes.append(f"{partial.hands - partial.shoe_aware_hands} hands were not in whole "
                      "shoes (or a shoe's cards went wrong) and were tested against the full "
                      "shoe")
+    if partial.cut_shoes:
+        notes.append(f"{partial.cut_shoes} shoe(s) have no end in the logs (no shoe_end "
+                     "record or cards_left value, and no shoe after them: the log was cut "
+                     "short, or does not mark shoe ends); they are not counted as whole")
     if partial.undelimited_shoes:
         notes.append(f"{partial.undelimited_shoes} stretch(es) of hands logged without a shoe "
                      "id held more cards than one shoe: shoes could not be told apart (no "
