@@ -302,8 +302,8 @@ def _deck_notes(merged: Partial, model: Model, shown: int | None,
                 decks_from: str) -> tuple[str, ...]:
     """What the whole shoes say of the deck count, beside where the run's count came from
     (``decks_from``: option, shoes, header or profile)."""
-    how = (f"maximum likelihood of the card counts of {merged.deck_shoes:,} whole shoe(s), "
-           "by a margin of at least e**10")
+    how = (f"maximum likelihood of the card counts of {merged.deck_shoes:,} shoe(s) logged "
+           "from their first card, by a margin of at least e**10")
     source = {"option": "given with --decks", "header": "of the log header",
               "profile": "of the profile's default"}.get(decks_from, "")
     if decks_from == "shoes":
@@ -313,8 +313,8 @@ def _deck_notes(merged: Partial, model: Model, shown: int | None,
         return (f"decks: the whole shoes look like {shown} decks, NOT the {model.decks} "
                 f"{source} ({how})",)
     if shown is None and merged.deck_shoes and decks_from != "option":
-        return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} whole shoe(s) "
-                "do not tell the deck count clearly",)
+        return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} shoe(s) logged from "
+                "their first card do not tell the deck count clearly",)
     return ()
 
 
