@@ -68,40 +68,57 @@ class DeckTally:
             self.kinds = np.arange(52, dtype=np.int64)
             copies = per_deck
         self.size = deck_range(model.decks)
-        decks = np.arange(1, self.size + 1, dtype=np.int64)[:, None]
-        self.held = decks * copies[None, :]  # (decks, kinds): cards of each kind
-        self.cards = decks[:, 0] * int(copies.sum())
-        self.log_factorial = _log_factorials(int(self.cards[-1]))
-        self.full = np.cumsum(self.log_factorial[self.held], axis=1)[:, -1]
+        decks = np.arange(1, self.size + 1, dtype=np.int64)
+        self.cards = decks * int(copies.sum())
+        lf = self.log_factorial = _log_factorials(int(self.cards[-1]))
+        self.full = np.cumsum(lf[decks[:, None] * copies[None, :]], axis=1)[:, -1]
+        # kinds grouped by copies per deck m; per group, lf[d m - k] for every count k
+        self.groups: list[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
+        for m in sorted(set(copies.tolist())):
+            members = np.flatnonzero(copies == m)
+            k = np.arange(m * self.size + 1)[:, None]
+            held = decks[None, :] * m
+            table = np.where(k <= held, lf[np.maximum(held - k, 0)], 0.0)  # (k, decks)
+            self.groups.append((m, members, table))
         self.sums = np.zeros(self.size, dtype=np.float64)
         self.floor = 0
         self.shoes = 0
 
     def add_counts(self, counts: Sequence[Sequence[int]] | npt.NDArray[np.int64]) -> None:
-        """Whole shoes, each as its 52 card counts (burns included): each shoe's terms
-        summed on its own, then added to the sums shoe after shoe (the same floats
-        however the shoes come batched)."""
+        """Whole shoes, each as its 52 card counts (burns included).
+
+        log C(d m_t, k_t) = lf[d m_t] - lf[k_t] - lf[d m_t - k_t], and lf[k_t] is the same
+        for every deck count (left out); the last term, summed over kinds, depends only on
+        how many kinds of each copy count m were dealt k times (a histogram). Each shoe's
+        terms are summed in order and added to the sums shoe after shoe (cumsum): the same
+        floats however the shoes come batched."""
         rows = np.asarray(counts, dtype=np.int64).reshape(-1, 52)[:, self.kinds]
-        if rows.shape[0] == 0:
+        shoes = rows.shape[0]
+        if shoes == 0:
             return
-        lf = self.log_factorial
-        top = len(lf) - 1
-        held = np.minimum(self.held, top)[None, :, :]  # (1, decks, kinds)
-        possible: npt.NDArray[np.bool_] = np.all(self.held[None, :, :] >= rows[:, None, :],
-                                                 axis=2)
+        decks = np.arange(1, self.size + 1, dtype=np.int64)
+        possible = np.ones((shoes, self.size), dtype=bool)
+        parts = []
+        for m, members, table in self.groups:
+            dealt = rows[:, members]
+            possible &= dealt.max(axis=1)[:, None] <= decks[None, :] * m
+            if m == 0:
+                continue
+            width = table.shape[0]
+            clipped = np.minimum(dealt, width - 1)  # beyond: impossible for every d
+            histogram = np.bincount((clipped + (np.arange(shoes) * width)[:, None]).ravel(),
+                                    minlength=shoes * width).reshape(shoes, width)
+            parts.append(histogram[:, :, None] * table[None, :, :])
+        left = np.cumsum(np.concatenate(parts, axis=1), axis=1)[:, -1, :]
         floors = np.where(np.any(possible, axis=1), np.argmax(possible, axis=1) + 1,
                           self.size + 1)
         self.floor = max(self.floor, int(floors.max()))
-        # log C(d m_t, k_t) = lf[d m_t] - lf[k_t] - lf[d m_t - k_t]; lf[k_t] is the same for
-        # every deck count and left out. Summed in order (cumsum: the same floats
-        # whatever the batch's shape).
-        left = np.maximum(held - rows[:, None, :], 0)  # clipped where impossible
-        ways = self.full - np.cumsum(lf[left], axis=2)[:, :, -1]
-        n = np.minimum(rows.sum(axis=1), top)[:, None]  # beyond: impossible
+        lf = self.log_factorial
+        n = np.minimum(rows.sum(axis=1), self.cards[-1])[:, None]
         total = lf[self.cards][None, :] - lf[np.maximum(self.cards[None, :] - n, 0)]
-        terms = np.where(possible, ways - total, 0.0)
+        terms = np.where(possible, self.full[None, :] - left - total, 0.0)
         self.sums = np.cumsum(np.vstack([self.sums[None, :], terms]), axis=0)[-1]
-        self.shoes += rows.shape[0]
+        self.shoes += shoes
 
     def fit(self) -> tuple[float, ...]:
         """The summed log-likelihood of 1 .. :attr:`size` decks (impossible counts, below
