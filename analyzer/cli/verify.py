@@ -199,7 +199,7 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if rules.tableau is None:
         if faults:
             raise AnalyzerError("--inject: the faults break a fixed tableau's dealer")
-        from analyzer.choice.table_log import deal_table, table_people
+        from analyzer.choice.play.table_log import deal_table, table_people
 
         table = table_people(rules.choice_rules(), people or rules.choice_rules().people[0],
                              players, bankers)
