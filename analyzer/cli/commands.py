@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from analyzer import __version__
+from analyzer.interrupts import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, stop_on_terminate
 
 __all__ = ["COMMANDS", "LazyGroup", "main"]
 
@@ -104,10 +105,14 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            with stop_on_terminate():
+                code = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.Abort:
             click.echo("nine: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
+        except Terminated:
+            click.echo("nine: terminated", err=True)
+            sys.exit(EXIT_TERMINATED)
         except click.ClickException as exc:
             where = f"{exc.ctx.command_path}: " if isinstance(exc, click.UsageError) and exc.ctx \
                 else "nine: "

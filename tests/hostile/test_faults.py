@@ -264,3 +264,72 @@ def test_a_killed_simulator_leaves_no_cut_log(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
     assert log.read_text() == "the earlier log\n"
+
+
+# -- signals: real ones, to real processes ----------------------------------------------------
+POOL_SCRIPT = """
+import os, sys, time
+from analyzer.interrupts import EXIT_TERMINATED, Terminated, stop_on_terminate
+from analyzer.processes import worker_pool
+try:
+    with stop_on_terminate(), worker_pool(2) as pool:
+        futures = [pool.submit(time.sleep, 60) for _ in range(2)]
+        while len(pool._processes) < 2:
+            time.sleep(0.01)
+        time.sleep(0.2)  # the workers run their initializer
+        print(" ".join(map(str, pool._processes)), flush=True)
+        for future in futures:
+            future.result()
+except Terminated:
+    sys.exit(EXIT_TERMINATED)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Is ``pid`` a running process (not gone, not a zombie)?"""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stream:
+            return stream.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGKILL, -9)])
+def test_workers_die_with_their_parent(sent: signal.Signals, code: int) -> None:
+    parent = subprocess.Popen([sys.executable, "-c", POOL_SCRIPT], stdout=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    try:
+        workers = [int(pid) for pid in parent.stdout.readline().split()]  # type: ignore[union-attr]
+        assert len(workers) == 2 and all(map(_alive, workers))
+        parent.send_signal(sent)
+        assert parent.wait(timeout=20) == code
+        deadline = time.monotonic() + 10
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not any(map(_alive, workers))  # no orphan left sleeping its 60 s
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+@pytest.mark.parametrize(("sent", "code", "said"), [(signal.SIGTERM, 143, "nine: terminated"),
+                                                    (signal.SIGINT, 130, "nine: interrupted")])
+def test_a_signal_mid_write_exits_with_its_code_and_leaves_nothing(
+        tmp_path: Path, sent: signal.Signals, code: int, said: str) -> None:
+    log = tmp_path / "log.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", "--shoes",
+                                "1000000", "--out", str(log)], stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 30
+        while not any(is_temporary(p.name) for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.02)
+        process.send_signal(sent)
+        assert process.wait(timeout=20) == code
+        assert process.stderr.read().strip() == said  # type: ignore[union-attr]
+    finally:
+        process.kill()
+        process.wait()
+    assert list(tmp_path.iterdir()) == []  # no log cut short, no temporary
