@@ -10,6 +10,10 @@
   strategy, partial) at most :data:`MAX_FILE` bytes, nesting of brackets at most
   :data:`MAX_DEPTH`, integers at most :data:`MAX_DIGITS` digits, and no NaN or infinity.
 
+* Only regular files are read: a FIFO, a device, a socket or a folder given as a file is
+  refused by name at once (it is opened without blocking, then checked), and a loop of
+  symbolic links is named as such.
+
 Every failure is one :class:`analyzer.errors.AnalyzerError` whose message starts with the
 file name.
 
@@ -26,9 +30,13 @@ analyzer.errors.AnalyzerError: shoe.txt: line 1: not UTF-8 (byte 0xe9); save the
 from __future__ import annotations
 
 import codecs
+import errno
 import gzip
+import io
 import json
 import math
+import os
+import stat
 import tomllib
 import zlib
 from collections.abc import Generator
@@ -38,8 +46,8 @@ from typing import IO, Any
 from analyzer.errors import AnalyzerError
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE", "MAX_LINE", "count_lines", "decode",
-           "is_gzip", "nesting_depth", "open_binary", "parse_json", "parse_number",
-           "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text"]
+           "is_gzip", "nesting_depth", "open_binary", "open_regular", "parse_json",
+           "parse_number", "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text"]
 
 #: Longest line of a log (characters). The longest legitimate record, a Lucky 9 hand of
 #: nine seats with every stake written out, is well under 10,000 characters.
@@ -85,13 +93,49 @@ def decode(data: bytes, where: str, first_line: int = 1) -> str:
                             "save the file as UTF-8") from None
 
 
+def _unreadable(where: str, exc: OSError) -> AnalyzerError:
+    """The one-line error for a file that cannot be opened."""
+    if exc.errno == errno.ELOOP:
+        return AnalyzerError(f"{where}: cannot read (a loop of symbolic links)")
+    return AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})")
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def open_regular(path: str | Path) -> io.BufferedReader:
+    """A regular file's raw bytes as a stream; a FIFO, device, socket or folder is refused
+    by name without waiting on it (it is opened without blocking, then checked)."""
+    where = _where(path)
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise _unreadable(where, exc) from None
+    except ValueError:  # a NUL byte in the name
+        raise AnalyzerError(f"{where!r}: a NUL byte in a file name") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise AnalyzerError(f"{where}: {_kind(mode)}, not a regular file")
+        os.set_blocking(handle, True)
+        return open(handle, "rb")  # noqa: SIM115 - returned to the caller
+    except BaseException:
+        os.close(handle)
+        raise
+
+
 def _open(path: str | Path) -> IO[bytes] | gzip.GzipFile:
     """The file's bytes, through gzip when it starts with gzip's magic bytes."""
     where = _where(path)
-    try:
-        raw = open(path, "rb")  # noqa: SIM115 - returned to the caller
-    except OSError as exc:
-        raise AnalyzerError(f"{where}: cannot read ({exc.strerror})") from None
+    raw = open_regular(path)
     try:
         magic = raw.peek(2)[:2]
     except OSError as exc:

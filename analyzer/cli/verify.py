@@ -5,6 +5,7 @@ frequencies, ``simulate`` deals reference logs (with faults on demand).
 from __future__ import annotations
 
 import glob
+import os
 import sys
 from pathlib import Path
 from typing import IO, NoReturn
@@ -15,6 +16,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import open_regular
 from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
@@ -30,6 +32,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
     found: list[str] = []
     for pattern in patterns:
         if Path(pattern).is_file():
+            found.append(pattern)
+        elif os.path.lexists(pattern) and not any(ch in pattern for ch in "*?["):
+            open_regular(pattern).close()  # a FIFO, a device, a folder, a link loop: named
             found.append(pattern)
         elif any(ch in pattern for ch in "*?["):
             matches = sorted(p for p in glob.glob(pattern, recursive=True) if Path(p).is_file())

@@ -42,7 +42,7 @@ from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import read_lines
+from analyzer.inputs import open_regular, read_lines
 from analyzer.processes import worker_pool
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
@@ -308,7 +308,7 @@ def file_digest(path: str | Path) -> str:
     """SHA-256 of a file's bytes (hex), read a megabyte at a time."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
             while chunk := stream.read(1 << 20):
                 digest.update(chunk)
     except OSError as exc:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -333,3 +334,51 @@ def test_a_signal_mid_write_exits_with_its_code_and_leaves_nothing(
         process.kill()
         process.wait()
     assert list(tmp_path.iterdir()) == []  # no log cut short, no temporary
+
+
+# -- bounds: special files and link loops ---------------------------------------------------
+@pytest.fixture()
+def deadline() -> Iterator[None]:
+    """A test that would block on a FIFO fails after 20 s instead of hanging."""
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked on a special file")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.usefixtures("deadline")
+@pytest.mark.parametrize("args", [
+    ["odds", "--profile", "{fifo}", "--decks", "1"],
+    ["odds", "--shoe", "{fifo}"],
+    ["verify", "{fifo}"],
+    ["verify", "{log}", "--decks", "1", "--profile", "{fifo}"],
+    ["evaluate", "--player", "{fifo}", "--infinite"],
+])
+def test_a_fifo_given_as_any_input_is_refused_at_once(tmp_path: Path, args: list[str]) -> None:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    files = {**_inputs(tmp_path), "fifo": fifo}
+    code, output = run([a.format(**files) for a in args])
+    assert_clean(code, output)
+    assert code == 2 and f"{fifo}: a FIFO (named pipe), not a regular file" in output
+
+
+def test_a_loop_of_symbolic_links_is_named(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    code, output = run(["verify", str(loop)])
+    assert code == 2 and f"{loop}: cannot read (a loop of symbolic links)" in output
+    code, output = run(["par", "--profile", "punto-banco", "--out", str(loop)])
+    assert code == 2 and f"{loop}/punto-banco-8-decks.html: cannot write (a loop of " \
+        "symbolic links)" in output
+    code, output = run(["tables", "--out", str(loop), "--section", "formulas"])
+    assert code == 2 and f"{loop}: cannot create the folder (a loop of symbolic links)" \
+        in output
+    (tmp_path / "loop.toml").symlink_to(tmp_path / "loop.toml")
+    code, output = run(["odds", "--profile", str(tmp_path / "loop.toml")])
+    assert code == 2 and "loop.toml: cannot read (a loop of symbolic links)" in output

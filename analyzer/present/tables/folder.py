@@ -31,7 +31,7 @@ from pathlib import Path, PurePosixPath
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
-from analyzer.outputs import is_temporary, write_file
+from analyzer.outputs import is_temporary, make_folder, write_file
 from analyzer.present.tables.publication import INDEX_SECTION, Publication
 
 __all__ = ["check_writable", "compare_tables", "edited_files", "leftover_temporaries",
@@ -248,7 +248,7 @@ def write_tables(publication: Publication, folder: str | Path,
                                 if path in touched))
     for leftover in leftover_temporaries(folder, manifest):
         leftover.unlink()
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     # First list every file about to exist (old and new), with both digests of a file
     # about to change, so that a run interrupted anywhere leaves a folder the next run
     # recognises; then write, remove, and list the final state.
@@ -262,7 +262,7 @@ def write_tables(publication: Publication, folder: str | Path,
         path = folder / relative
         if path.is_file() and not path.is_symlink() and path.read_bytes() == content:
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         write_file(path, content)
         changed += 1
     removed = 0
