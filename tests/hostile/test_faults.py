@@ -4,6 +4,7 @@ input overwritten, no file cut short where a good one was, interrupted runs repa
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import analyzer.inputs as inputs
 import analyzer.outputs as outputs
 import analyzer.present.tables.folder as folder_module
 from analyzer.errors import AnalyzerError
@@ -382,3 +384,32 @@ def test_a_loop_of_symbolic_links_is_named(tmp_path: Path) -> None:
     (tmp_path / "loop.toml").symlink_to(tmp_path / "loop.toml")
     code, output = run(["odds", "--profile", str(tmp_path / "loop.toml")])
     assert code == 2 and "loop.toml: cannot read (a loop of symbolic links)" in output
+
+
+def test_a_decompression_bomb_is_refused_and_the_bound_can_be_raised(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NINE_MAX_EXPANSION", "")  # the CLI sets it: put back after the test
+    monkeypatch.setattr(inputs, "EXPANSION_FLOOR", 1 << 18)
+    bomb = tmp_path / "bomb.csv.gz"
+    bomb.write_bytes(gzip.compress(b"shoe,hand,player_cards,banker_cards\n" + b"\n" * (2 << 20)))
+    assert bomb.stat().st_size < 10_000  # 2 MiB from a few kilobytes
+    started = time.monotonic()
+    code, output = run(["verify", str(bomb)])
+    assert code == 2 and "bomb.csv.gz: the gzip stream expands more than 100 times its size" \
+        in output and "--max-expansion" in output, output
+    assert time.monotonic() - started < 10
+    code, output = run(["verify", str(bomb), "--max-expansion", "100000"])
+    assert code == 2 and "expands" not in output  # read through: a log of no hands
+
+
+def test_a_log_longer_than_the_line_bound_is_refused(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NINE_MAX_LINES", "")
+    log = _inputs(tmp_path)["log"]
+    lines = log.read_text(encoding="utf-8").count("\n")
+    code, output = run(["verify", str(log), "--decks", "1", "--max-lines", str(lines - 1)])
+    assert_clean(code, output)
+    assert code == 2 and f"more than {lines - 1:,} lines; raise the limit with --max-lines" \
+        in output
+    code, output = run(["verify", str(log), "--decks", "1", "--max-lines", str(lines)])
+    assert code == 0, output
