@@ -51,7 +51,7 @@ from typing import IO, Any
 from analyzer.errors import AnalyzerError
 
 __all__ = ["EXPANSION_FLOOR", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPANSION", "MAX_FILE",
-           "MAX_LINE", "MAX_LINES", "count_lines", "decode", "limits",
+           "MAX_LINE", "MAX_LINES", "count_lines", "decode", "is_integer_text", "limits",
            "is_gzip", "nesting_depth", "open_binary", "open_regular", "parse_json",
            "parse_number", "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text"]
 
@@ -394,6 +394,20 @@ def nesting_depth(text: str) -> int:
 def _check_depth(text: str, where: str) -> None:
     if nesting_depth(text) > MAX_DEPTH:
         raise AnalyzerError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+
+
+def is_integer_text(text: str, signed: bool = False) -> bool:
+    """Is ``text`` a whole number as the files' one rule writes it: ASCII digits only, a
+    leading ``-`` only when ``signed`` (where a negative value means something); no
+    spaces, ``+``, ``_`` or digits of other scripts (which ``int`` would take).
+
+    >>> [is_integer_text(t) for t in ("100", " 100 ", "+100", "1_00", "\uff11\uff10\uff10")]
+    [True, False, False, False, False]
+    >>> is_integer_text("-5"), is_integer_text("-5", signed=True)
+    (False, True)
+    """
+    digits = text[1:] if signed and text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
 
 
 def _integer(text: str, where: str) -> int:

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, short
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import MAX_DIGITS
+from analyzer.inputs import MAX_DIGITS, is_integer_text
 
 __all__ = ["bets_field", "BIG", "csv_bets", "Hand", "Header", "header_record", "id_field",
            "int_field", "LogStart", "make_hand", "MAX_DECKS", "new_hand", "outcome_table",
@@ -141,14 +141,13 @@ def int_field(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise AnalyzerError(f"{name} must be an integer, got {short(value)}")
     if isinstance(value, str):
-        text = value.strip()
-        if len(text.lstrip("+-")) > MAX_DIGITS:
-            raise AnalyzerError(f"{name}: an integer of {len(text.lstrip('+-')):,} digits "
+        if not is_integer_text(value):
+            raise AnalyzerError(f"{name} must be a whole number in ASCII digits (no space, "
+                                f"sign or '_'), got {short(value)}")
+        if len(value) > MAX_DIGITS:
+            raise AnalyzerError(f"{name}: an integer of {len(value):,} digits "
                                 f"(at most {MAX_DIGITS})")
-        try:
-            return int(text)
-        except ValueError:
-            raise AnalyzerError(f"{name} must be an integer, got {short(value)}") from None
+        return int(value)
     if value.bit_length() > 332 and len(str(abs(value))) > MAX_DIGITS:
         raise AnalyzerError(f"{name}: an integer of {len(str(abs(value))):,} digits "
                             f"(at most {MAX_DIGITS})")
@@ -282,7 +281,9 @@ def csv_bets(bet_list: list[tuple[str, tuple[int, int]]], row: list[str]
         if not stake_text.strip() and not returned_text.strip():
             continue
         try:
-            if len(stake_text) < 19 and len(returned_text) < 19:
+            if len(stake_text) < 19 and len(returned_text) < 19 and stake_text.isdigit() \
+                    and returned_text.isdigit() and stake_text.isascii() \
+                    and returned_text.isascii():
                 stake, returned = int(stake_text), int(returned_text)
             else:
                 stake = int_field(stake_text, f"bet {short(bet_id)} stake")

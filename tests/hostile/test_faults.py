@@ -413,3 +413,23 @@ def test_a_log_longer_than_the_line_bound_is_refused(tmp_path: Path,
         in output
     code, output = run(["verify", str(log), "--decks", "1", "--max-lines", str(lines)])
     assert code == 0, output
+
+
+# -- numbers: one strict rule ---------------------------------------------------------------
+@pytest.mark.parametrize("written", ["\u0661\u0660\u0660", "\uff11\uff10\uff10", "1_00", "+100",
+                                     " 100 ", "100.0e0"])
+@pytest.mark.parametrize("path_kind", ["columns", "records"])
+def test_a_stake_not_in_ascii_digits_is_a_malformed_record(
+        tmp_path: Path, written: str, path_kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if path_kind == "records":
+        monkeypatch.setenv("NINE_VERIFY_PATH", "records")
+    rows = (CORPUS / "one-deck-shoe.csv").read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    cells = rows[2].split(",")
+    cells[header.index("banker_stake")] = written
+    log = tmp_path / "log.csv"
+    log.write_text("\n".join([rows[0], rows[1], ",".join(cells), *rows[3:]]) + "\n",
+                   encoding="utf-8")
+    code, output = run(["verify", str(log), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and "log.csv:3" in output and "ASCII digits" in output, output
