@@ -4,7 +4,10 @@ removed) and exits 130 or 143, as shells and CI runners expect.
 Python turns SIGINT into :class:`KeyboardInterrupt`; :func:`stop_on_terminate` does the
 same for SIGTERM (what ``timeout`` and ``subprocess.run(timeout=...)`` send), raising
 :class:`Terminated` in the main thread. Neither is an :class:`Exception`, so no handler of
-errors swallows them on the way out.
+errors swallows them on the way out. A Python handler runs between two steps of the
+interpreter: a process stuck inside a library's C code (holding the interpreter) sees
+SIGTERM only when that code returns; SIGKILL always ends it, and its workers with it
+(:mod:`analyzer.processes`).
 """
 
 from __future__ import annotations
