@@ -452,3 +452,18 @@ def test_what_counts_as_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not is_out_of_memory(OSError(errno.ENOENT, "No such file or directory"))
     monkeypatch.setattr(errors, "_memory_limited", lambda: False)
     assert not is_out_of_memory(llvmlite)  # no limit: a broken install, said as it is
+
+
+def test_tables_refuse_a_subfolder_that_links_outside(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "a.md").write_text("precious\n")
+    folder = tmp_path / "tables"
+    nested = _publication({"sub/a.md": b"new a\n"})
+    write_tables(_publication({"sub/a.md": b"old a\n"}), folder)
+    (folder / "sub" / "a.md").unlink()
+    (folder / "sub").rmdir()
+    (folder / "sub").symlink_to(outside)
+    with pytest.raises(AnalyzerError, match="its folder resolves outside"):
+        write_tables(nested, folder, force=True)
+    assert (outside / "a.md").read_text() == "precious\n"

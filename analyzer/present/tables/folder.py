@@ -219,6 +219,20 @@ def _check_folder(folder: Path, manifest: Manifest | None, writing: Iterable[str
                 "replaces only files it wrote (move it away; nothing was written)")
 
 
+def _check_inside(folder: Path, relatives: Iterable[str]) -> None:
+    """Refuse a file whose folder resolves outside ``folder`` (a subfolder that is a
+    symbolic link out of it): every write and removal stays inside the folder."""
+    try:
+        base = folder.resolve()
+        for relative in relatives:
+            parent = (folder / relative).parent
+            if not parent.resolve().is_relative_to(base):
+                raise AnalyzerError(f"{folder / relative}: its folder resolves outside "
+                                    f"{folder} (a symbolic link); nothing was written")
+    except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError on a loop
+        raise AnalyzerError(f"{folder}: cannot write (a loop of symbolic links)") from None
+
+
 def check_writable(folder: str | Path, sections: Iterable[str] | None = None,
                    force: bool = False) -> None:
     """Fail at once (before any table is built) on a folder ``nine tables`` may not use, or
@@ -242,6 +256,7 @@ def write_tables(publication: Publication, folder: str | Path,
     manifest = read_manifest(folder)
     files, remove, final = _plan(publication, manifest)
     _check_folder(folder, manifest, files)
+    _check_inside(folder, [*files, *remove])
     if not force and manifest is not None:
         touched = set(files) | set(remove)
         _refuse_edited(folder, (path for path in edited_files(folder, manifest)
