@@ -421,26 +421,10 @@ def test_a_stake_not_in_ascii_digits_is_a_malformed_record(
     assert code == 2 and "log.csv:3" in output and "ASCII digits" in output, output
 
 
-# -- memory: a library that cannot be loaded under a limit is "out of memory" -----------------
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS (Linux)")
-def test_numba_failing_to_load_under_a_memory_limit_is_out_of_memory(tmp_path: Path) -> None:
-    import resource
-
-    log = _simulated(tmp_path, "jsonl")
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))
-
-    result = subprocess.run(
-        [sys.executable, "-m", "analyzer", "verify", str(log), "--decks", "1", "--jobs", "1"],
-        capture_output=True, text=True, timeout=120, preexec_fn=limit, cwd=ROOT,
-        env={**os.environ, "NINE_KERNELS": "numba", "OPENBLAS_NUM_THREADS": "1"})
-    if result.returncode != 2:  # this machine loads everything in 300 MB: nothing to see
-        assert result.returncode in (0, 1, 4), result.stderr
-        return
-    assert result.stderr == "nine: error: out of memory (see the limits in the README)\n"
-
-
+# -- memory: a library that cannot be loaded under a limit is "out of memory" ----------------
+# (measured end to end: `ulimit -v 300000; NINE_KERNELS=numba nine verify LOG` exits 2 with
+# "nine: error: out of memory (see the limits in the README)"; run under a limit, a test
+# takes seconds and depends on the machine's libraries, so only the rule is tested here)
 def test_what_counts_as_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     llvmlite = OSError("Could not find/load shared object file 'libllvmlite.so' from "
                        "resource location: 'llvmlite.binding'.")
