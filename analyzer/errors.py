@@ -1,4 +1,6 @@
-"""The one error type the library raises for bad input.
+"""The one error type the library raises for bad input, and the test that tells a failure
+that means "out of memory" (a library that cannot be loaded under a memory limit says so
+only in its own words).
 
 >>> issubclass(AnalyzerError, ValueError)
 True
@@ -6,7 +8,17 @@ True
 
 from __future__ import annotations
 
-__all__ = ["AnalyzerError"]
+import errno
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None  # type: ignore[assignment]
+
+__all__ = ["AnalyzerError", "is_out_of_memory", "OUT_OF_MEMORY"]
+
+#: What a command says when it runs out of memory.
+OUT_OF_MEMORY = "out of memory (see the limits in the README)"
 
 
 class AnalyzerError(ValueError):
@@ -15,3 +27,29 @@ class AnalyzerError(ValueError):
     The message is one line that names the file, line or field at fault, so the
     command-line interface can print it as it is and exit non-zero.
     """
+
+
+#: What a shared library that could not be mapped into memory is reported as (the loader's
+#: words, llvmlite's and ctypes').
+_LOAD_FAILURES = ("shared object", "map segment", "cannot allocate memory",
+                  "Cannot allocate memory")
+
+
+def _memory_limited() -> bool:
+    """Does this process run under a finite address-space limit (``ulimit -v``)?"""
+    if resource is None:
+        return False
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return bool(soft != resource.RLIM_INFINITY)
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """Does ``exc`` mean the process ran out of memory: a MemoryError, an ENOMEM, or a
+    library (numba's llvmlite, a numpy extension) that failed to load under a memory
+    limit?"""
+    if isinstance(exc, MemoryError):
+        return True
+    if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
+        return True
+    return (isinstance(exc, OSError | ImportError)
+            and any(words in str(exc) for words in _LOAD_FAILURES) and _memory_limited())

@@ -21,6 +21,8 @@ from typing import Any
 import click
 
 from analyzer import __version__
+from analyzer.errors import OUT_OF_MEMORY, is_out_of_memory
+from analyzer.interrupts import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, stop_on_terminate
 
 __all__ = ["COMMANDS", "LazyGroup", "main"]
 
@@ -104,21 +106,28 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            with stop_on_terminate():
+                code = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.Abort:
             click.echo("nine: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
+        except Terminated:
+            click.echo("nine: terminated", err=True)
+            sys.exit(EXIT_TERMINATED)
         except click.ClickException as exc:
             where = f"{exc.ctx.command_path}: " if isinstance(exc, click.UsageError) and exc.ctx \
                 else "nine: "
             message = " ".join(exc.format_message().split())
             click.echo(f"{where}error: {message}", err=True)
             sys.exit(exc.exit_code)
-        except (MemoryError, RecursionError) as exc:
-            kind = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
-            click.echo(f"nine: error: {kind} (see the limits in the README)", err=True)
+        except RecursionError:
+            click.echo("nine: error: input nested too deeply (see the limits in the README)",
+                       err=True)
             sys.exit(2)
         except Exception as exc:
+            if is_out_of_memory(exc):  # a MemoryError, or a library not loaded under a limit
+                click.echo(f"nine: error: {OUT_OF_MEMORY}", err=True)
+                sys.exit(2)
             if os.environ.get("NINE_DEBUG"):
                 raise
             click.echo(f"nine: internal error: {type(exc).__name__}: {exc} (NINE_DEBUG=1 shows "

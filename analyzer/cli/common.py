@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import OUT_OF_MEMORY, AnalyzerError, is_out_of_memory
 from analyzer.rules.profile import MAX_DECKS, load_profile
 from analyzer.rules.shoe import Shoe, make_shoe
 
@@ -50,6 +50,9 @@ def friendly(func: F) -> F:
             click.echo(f"nine: error: {exc}", err=True)
             sys.exit(2)
         except OSError as exc:
+            if is_out_of_memory(exc):
+                click.echo(f"nine: error: {OUT_OF_MEMORY}", err=True)
+                sys.exit(2)
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"nine: error: {where}{exc.strerror or exc}", err=True)
             sys.exit(2)

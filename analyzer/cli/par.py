@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from analyzer.cli.common import friendly
-from analyzer.outputs import inside, refuse_inputs, write_file
+from analyzer.outputs import inside, make_folder, refuse_inputs, write_file
 from analyzer.present.par_choice import profile_par_sheet
 from analyzer.present.report.par import par_files
 
@@ -45,7 +45,7 @@ def par(profiles: tuple[str, ...], decks: int | None, out_dir: str,
     files = {inside(folder, name): content for sheet in sheets
              for name, content in par_files(sheet, chosen).items()}
     refuse_inputs([("--out", path) for path in files], profiles)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     for path, content in files.items():
         write_file(path, content)
         click.echo(f"wrote {path}")

@@ -7,11 +7,11 @@ files a previous run wrote there are replaced or removed.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from analyzer.cli.common import friendly
+from analyzer.outputs import make_folder
 from analyzer.present.tables.build import SECTIONS, build_tables
 from analyzer.present.tables.folder import check_writable, compare_tables, write_tables
 
@@ -44,7 +44,7 @@ def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int,
     if not check:
         # a folder nine tables did not write, or a file edited by hand, fails at once
         check_writable(out_dir, sections or None, force)
-        Path(out_dir).mkdir(parents=True, exist_ok=True)  # so does an unwritable one
+        make_folder(out_dir)  # so does an unwritable one
     publication = build_tables(sections or SECTIONS, jobs=jobs)
     missing = [s.title for s in publication.sections if not s.entries]
     if check:

@@ -5,6 +5,7 @@ frequencies, ``simulate`` deals reference logs (with faults on demand).
 from __future__ import annotations
 
 import glob
+import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from analyzer.dealing import simulate as dealer
 from analyzer.dealing.dialects import parse_delimiter, parse_outcome_words
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import MAX_EXPANSION, MAX_LINES, open_regular
 from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
@@ -33,6 +35,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
     found: list[str] = []
     for pattern in patterns:
         if Path(pattern).is_file():
+            found.append(pattern)
+        elif os.path.lexists(pattern) and not any(ch in pattern for ch in "*?["):
+            open_regular(pattern).close()  # a FIFO, a device, a folder, a link loop: named
             found.append(pattern)
         elif any(ch in pattern for ch in "*?["):
             matches = sorted(p for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
@@ -107,6 +112,11 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "choices against.")
 @click.option("--banker", "banker_strategy", default=None, metavar="FILE",
               help="A game of choices: the bank's strategy file (or house).")
+@click.option("--max-lines", type=click.IntRange(1), default=None, metavar="N",
+              help=f"Most lines of one log [default: {MAX_LINES:,}].")
+@click.option("--max-expansion", type=click.IntRange(1), default=None, metavar="R",
+              help=f"Most a gzip log may expand, as a multiple of its size "
+                   f"[default: {MAX_EXPANSION}].")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require: tuple[str, ...],
@@ -114,7 +124,8 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
            delimiter: str | None, outcome_words: str | None, log_format: str,
            partial_out: str | None, dask_address: str | None,
-           rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
+           rounding: str, player_strategy: str | None, banker_strategy: str | None,
+           max_lines: int | None, max_expansion: int | None) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 
     LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
@@ -127,6 +138,11 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     required = parse_require(require + (("power",) if require_power else ()))
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    # the input layer's bounds, for this process and the workers it starts
+    for variable, value in (("NINE_MAX_LINES", max_lines), ("NINE_MAX_EXPANSION",
+                                                            max_expansion)):
+        if value is not None:
+            os.environ[variable] = str(value)
     check_levels(alpha, detect)
     files = expand_logs(logs)
     refuse_inputs([("--junit", junit), ("--partial-out", partial_out)],

@@ -24,7 +24,6 @@ import hashlib
 import importlib
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -45,7 +44,8 @@ from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import count_lines, read_lines
+from analyzer.inputs import count_lines, open_regular, read_lines
+from analyzer.processes import worker_pool
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.inference.decks import shown_decks
@@ -154,7 +154,7 @@ def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
     pieces = _split(work, jobs)
     if jobs < 2 or len(pieces) < 2:
         return [_check_one(w) for w in work]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
+    with worker_pool(min(jobs, len(pieces))) as pool:
         results = list(pool.map(_check_piece, [w for _, w in pieces]))
         parts: dict[int, list[Partial | None]] = {}
         for (index, _), result in zip(pieces, results, strict=True):
@@ -418,7 +418,7 @@ def file_digest(path: str | Path) -> str:
     """SHA-256 of a file's bytes (hex), read a megabyte at a time."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
             while chunk := stream.read(1 << 20):
                 digest.update(chunk)
     except OSError as exc:
