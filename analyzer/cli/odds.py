@@ -10,7 +10,7 @@ import click
 from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
 from analyzer.engine import odds as engine
 from analyzer.present.report.odds import render_odds, render_profiles
-from analyzer.rules.profile import load_profile, shipped_profiles
+from analyzer.rules.profile import load_profile, profile_text, shipped_profiles
 
 __all__ = ["odds", "profiles"]
 
@@ -31,7 +31,14 @@ def odds(profile: str, decks: int | None, infinite: bool, remove: str, shoe_file
 
 @click.command()
 @FORMAT_OPTION
+@click.option("--show", "show", default=None, metavar="PROFILE",
+              help="Instead, print this profile (a name, alias or TOML file) as TOML with its "
+                   "bases merged: what every command reads.")
 @friendly
-def profiles(fmt: str) -> None:
+def profiles(fmt: str, show: str | None) -> None:
     """List the shipped rule profiles and their aliases."""
+    if show is not None:
+        click.echo(f"# {show}, with its bases merged (nine profiles --show)\n"
+                   + profile_text(show), nl=False)
+        return
     click.echo(render_profiles(shipped_profiles(), fmt), nl=False)
