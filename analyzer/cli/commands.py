@@ -30,6 +30,8 @@ COMMANDS = {
     "odds": ("analyzer.cli.odds:odds",
              "Exact odds, house edge and paytable of every bet of a profile on one shoe."),
     "profiles": ("analyzer.cli.odds:profiles", "List the shipped rule profiles and their aliases."),
+    "features": ("analyzer.cli.odds:features",
+                 "Every feature a payline condition can read: type, values and meaning."),
     "formula": ("analyzer.cli.analysis:formula",
                 "A bet's EV as an exact rational function of the number of decks d."),
     "solve-payout": ("analyzer.cli.analysis:solve_payout",

@@ -9,10 +9,11 @@ import click
 
 from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
 from analyzer.engine import odds as engine
-from analyzer.present.report.odds import render_odds, render_profiles
+from analyzer.present.report.odds import render_features, render_odds, render_profiles
+from analyzer.rules.conditions import glossary
 from analyzer.rules.profile import load_profile, profile_text, shipped_profiles
 
-__all__ = ["odds", "profiles"]
+__all__ = ["features", "odds", "profiles"]
 
 
 @click.command()
@@ -42,3 +43,11 @@ def profiles(fmt: str, show: str | None) -> None:
                    + profile_text(show), nl=False)
         return
     click.echo(render_profiles(shipped_profiles(), fmt), nl=False)
+
+
+@click.command()
+@FORMAT_OPTION
+@friendly
+def features(fmt: str) -> None:
+    """Every feature a payline condition can read: type, values and meaning."""
+    click.echo(render_features(glossary(), fmt), nl=False)

@@ -34,12 +34,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, did_you_mean
 from analyzer.inputs import MAX_DEPTH, nesting_depth
 from analyzer.rules.cards import Card
 
-__all__ = ["MAX_CONDITION", "cards_key", "Condition", "Feature", "FEATURES", "Kind", "Level",
-           "NO_CARD", "parse_condition", "RANK_ALIASES", "RANK_SYMBOLS", "ranks_key", "Value"]
+__all__ = ["MAX_CONDITION", "cards_key", "Condition", "Feature", "FEATURES", "glossary",
+           "GlossaryEntry", "Kind", "Level", "NO_CARD", "parse_condition", "RANK_ALIASES",
+           "RANK_SYMBOLS", "ranks_key", "Value"]
 
 #: Longest condition text: real paylines are under 200 characters.
 MAX_CONDITION = 2_000
@@ -138,6 +139,65 @@ FEATURES: dict[str, Feature] = {f.name: f for f in [
     Feature("banker_high_value", "higher point value of Banker's first two cards", _TOTALS),
     *(feature for hand in ("player", "banker") for feature in _card_features(hand)),
 ]}
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    """One feature as ``nine features`` lists it: its name, what kind of value it has, the
+    values a condition may compare it with, what the engine must see, and its meaning."""
+
+    name: str
+    type: str
+    values: str
+    needs: str
+    meaning: str
+    #: A condition that reads the feature (checked by the tests to parse).
+    example: str
+
+
+def _value_text(values: tuple[Value, ...]) -> str:
+    numbers = sorted(v for v in values if isinstance(v, int) and not isinstance(v, bool)
+                     and v != NO_CARD)
+    words = [str(v) for v in values if isinstance(v, str)]
+    text = ""
+    if numbers:
+        contiguous = numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2
+        text = f"{numbers[0]}-{numbers[-1]}" if contiguous else ", ".join(map(str, numbers))
+    text = ", ".join([t for t in (text, *words) if t])
+    none = any(not isinstance(v, bool) and v == NO_CARD for v in values)
+    return text + (" or none" if none else "")
+
+
+def _entry(feature: Feature) -> GlossaryEntry:
+    needs = "ranks and suits" if feature.level == "cards" else "point values"
+    if feature.kind == "ranks":
+        return GlossaryEntry(feature.name, "two ranks", "{A, 9}: ranks A 2 .. 9 T J Q K",
+                             needs, feature.doc, f"{feature.name} == {{K, 9}}")
+    if feature.kind == "cards":
+        return GlossaryEntry(feature.name, "two cards", "{'4D', '4D'}: cards in quotes",
+                             needs, feature.doc, f"{feature.name} == {{'4D', 'AS'}}")
+    if set(feature.values) <= {True, False}:
+        return GlossaryEntry(feature.name, "true or false", "true, false", needs, feature.doc,
+                             feature.name)
+    first = feature.values[0]
+    if all(isinstance(v, str) for v in feature.values if v != NO_CARD):
+        return GlossaryEntry(feature.name, "word", _value_text(feature.values), needs,
+                             feature.doc, f"{feature.name} == {first}")
+    values = _value_text(feature.values)
+    if feature.aliases and any(k.isalpha() for k, _ in feature.aliases):
+        values += " (A J Q K also)"
+    return GlossaryEntry(feature.name, "number", values, needs, feature.doc,
+                         f"{feature.name} == {first}")
+
+
+def glossary() -> tuple[GlossaryEntry, ...]:
+    """Every feature a condition can read, from :data:`FEATURES` (``nine features``).
+
+    >>> entry = next(e for e in glossary() if e.name == "banker_cards")
+    >>> entry.type, entry.values, entry.meaning
+    ('number', '2, 3', "cards in Banker's final hand")
+    """
+    return tuple(_entry(feature) for feature in FEATURES.values())
+
 
 _NAMES: dict[str, Value] = {"player": "player", "banker": "banker", "tie": "tie",
                             "true": True, "false": False, "none": NO_CARD,
@@ -256,7 +316,8 @@ class _Parser:
         token = self.take()
         feature = self.features.get(token.lower())
         if feature is None:
-            raise self.error(f"unknown feature {token!r}")
+            raise self.error(f"unknown feature {token!r}{did_you_mean(token, self.features)} "
+                             "(nine features lists them all)")
         self.used.add(feature.name)
         return feature
 

@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, did_you_mean
 from analyzer.inputs import parse_toml, read_text, toml_text
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.conditions import Condition, parse_condition
@@ -199,8 +199,10 @@ class Profile:
         for bet in self.bets:
             if bet.id == bet_id:
                 return bet
-        known = ", ".join(b.id for b in self.bets)
-        raise AnalyzerError(f"profile {self.name!r} has no bet {bet_id!r} (bets: {known})")
+        ids = [b.id for b in self.bets]
+        near = did_you_mean(bet_id, ids)
+        raise AnalyzerError(f"profile {self.name!r} has no bet {bet_id!r}{near} (bets: "
+                            f"{', '.join(ids)})")
 
 
 _TOP_KEYS = {"name", "title", "aliases", "description", "source", "decks", "illustrative",
@@ -528,5 +530,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     path = Path(text)
     if path.suffix == ".toml" or path.exists():
         return load_profile_file(path)
-    names = ", ".join(p.name for p in shipped_profiles())
-    raise AnalyzerError(f"unknown profile {text!r} (shipped: {names}; or give a .toml file)")
+    known = [p.name for p in shipped_profiles()]
+    near = did_you_mean(key, [*known, *(a for p in shipped_profiles() for a in p.aliases)])
+    raise AnalyzerError(f"unknown profile {text!r}{near} (shipped: {', '.join(known)}; or "
+                        "give a .toml file)")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
-from analyzer.rules.conditions import parse_condition
+from analyzer.rules.conditions import FEATURES, glossary, parse_condition
 
 
 def test_precedence_and_parentheses() -> None:
@@ -50,3 +54,43 @@ def test_errors(text: str, message: str) -> None:
 def test_hostile_nesting_is_one_error_not_a_recursion(text: str) -> None:
     with pytest.raises(AnalyzerError, match="condition too long or nested"):
         parse_condition(text)
+
+
+def test_the_glossary_lists_every_feature_the_parser_knows() -> None:
+    entries = glossary()
+    assert [e.name for e in entries] == list(FEATURES)
+    for entry in entries:
+        condition = parse_condition(entry.example)  # each example is a valid condition
+        assert condition.features == {entry.name} and entry.meaning == FEATURES[entry.name].doc
+        assert entry.needs == ("ranks and suits" if condition.level == "cards"
+                               else "point values")
+    by_name = {e.name: e for e in entries}
+    assert (by_name["banker_cards"].type, by_name["banker_cards"].values) == ("number", "2, 3")
+    assert by_name["player_third"].values == "0-9 or none"
+    assert by_name["player_pair"].type == "true or false"
+
+
+def test_features_prints_the_glossary() -> None:
+    result = CliRunner().invoke(main, ["features", "--format", "json"])
+    listed = [f["name"] for f in json.loads(result.stdout)["features"]]
+    assert result.exit_code == 0 and sorted(listed) == sorted(FEATURES)
+    text = CliRunner().invoke(main, ["features"]).stdout
+    assert all(f"\n{name} " in text for name in FEATURES)
+
+
+@pytest.mark.parametrize(("text", "nearest"), [
+    ("player_identicl_pair", "did you mean player_identical_pair"),
+    ("banker_card", "did you mean banker_cards"),
+    ("winer == banker", "did you mean winner?"),
+])
+def test_an_unknown_feature_offers_the_nearest(text: str, nearest: str) -> None:
+    with pytest.raises(AnalyzerError, match=nearest):
+        parse_condition(text)
+
+
+def test_an_unknown_bet_or_profile_offers_the_nearest() -> None:
+    result = CliRunner().invoke(main, ["eor", "--bet", "tei", "--samples", "0"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "has no bet 'tei' (did you mean tie?) (bets: banker, player, tie)" in result.stderr
+    result = CliRunner().invoke(main, ["odds", "--profile", "punto-banko"])
+    assert result.exit_code == 2 and "(did you mean punto-banco" in result.stderr

@@ -10,8 +10,9 @@ from typing import Any
 
 from analyzer.engine.odds import BetOdds, OddsTable
 from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
+from analyzer.rules.conditions import GlossaryEntry
 
-__all__ = ["odds_json", "render_odds", "render_profiles", "summary_rows"]
+__all__ = ["odds_json", "render_features", "render_odds", "render_profiles", "summary_rows"]
 
 
 def _bet_rows(bet: BetOdds) -> list[list[str]]:
@@ -130,6 +131,23 @@ def render_profiles(found: Sequence[Any], fmt: str = "text") -> str:
                            for p in found], indent=2) + "\n"
     rows = [[p.name, ", ".join(p.aliases), p.title, str(len(p.bets)), p.source] for p in found]
     return table(rows, ["profile", "aliases", "title", "bets", "source"], fmt) + "\n"
+
+
+def render_features(entries: Sequence[GlossaryEntry], fmt: str = "text") -> str:
+    """``nine features``: every feature a payline condition can read."""
+    if fmt == "json":
+        return json_text({"features": [{"name": e.name, "type": e.type, "values": e.values,
+                                        "needs": e.needs, "meaning": e.meaning,
+                                        "example": e.example} for e in entries]})
+    rows = [[e.name, e.type, e.values, e.needs, e.meaning] for e in entries]
+    body = table(rows, ["feature", "type", "values", "needs", "meaning"], fmt)
+    if fmt in ("csv", "latex", "html"):
+        return body
+    return (f"{body.rstrip()}\n\nA payline's `when` compares features: `winner == banker and "
+            "banker_total != 6`, `player_third in 4..7`, `cards_dealt >= 5`, "
+            "`player_first_ranks == {K, 9}`; a true-or-false feature stands alone "
+            "(`player_pair`); combine with and, or, not and parentheses. \"needs\": "
+            "point values only, or the ranks and suits of the first two cards (slower).\n")
 
 
 def summary_rows(result: OddsTable) -> list[list[str]]:
