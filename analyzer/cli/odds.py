@@ -7,8 +7,17 @@ from __future__ import annotations
 
 import click
 
-from analyzer.cli.common import FORMAT_OPTION, build_shoe, friendly, profile_option, shoe_options
+from analyzer.cli.common import (
+    FORMAT_OPTION,
+    STRICT_OPTION,
+    build_shoe,
+    fail_if_strict,
+    friendly,
+    profile_option,
+    shoe_options,
+)
 from analyzer.engine import odds as engine
+from analyzer.engine.checks import paytable_warnings
 from analyzer.present.report.odds import render_features, render_odds, render_profiles
 from analyzer.rules.conditions import glossary
 from analyzer.rules.profile import load_profile, profile_text, shipped_profiles
@@ -21,13 +30,21 @@ __all__ = ["features", "odds", "profiles"]
 @shoe_options
 @FORMAT_OPTION
 @click.option("--no-distributions", is_flag=True, help="Omit the coup distributions.")
+@STRICT_OPTION
 @friendly
 def odds(profile: str, decks: int | None, infinite: bool, remove: str, shoe_file: str | None,
-         card_order: str, fmt: str, no_distributions: bool) -> None:
-    """Exact odds, house edge and paytable of every bet of a profile on one shoe."""
+         card_order: str, fmt: str, no_distributions: bool, strict: bool) -> None:
+    """Exact odds, house edge and paytable of every bet of a profile on one shoe.
+
+    Warnings (the player's edge, a line that never pays on this shoe, lines that overlap)
+    come first; --strict makes any warning exit 2.
+    """
     rules = load_profile(profile)
     shoe = build_shoe(rules.default_decks, decks, infinite, remove, shoe_file, card_order)
-    click.echo(render_odds(engine.odds(rules, shoe), fmt, not no_distributions), nl=False)
+    result = engine.odds(rules, shoe)
+    warnings = paytable_warnings(rules, shoe, result)
+    click.echo(render_odds(result, fmt, not no_distributions, warnings), nl=False)
+    fail_if_strict(strict, warnings)
 
 
 @click.command()

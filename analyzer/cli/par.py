@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli.common import friendly
+from analyzer.cli.common import STRICT_OPTION, fail_if_strict, friendly
 from analyzer.present.output import atomic_write
 from analyzer.present.par_choice import profile_par_sheet
 from analyzer.present.report.par import par_files
@@ -29,17 +29,26 @@ PAR_FORMATS = {"html": "html", "md": "markdown"}
 @click.option("--format", "formats", multiple=True, type=click.Choice(list(PAR_FORMATS)),
               help="html (one self-contained, printable page) or md (Markdown and its PNG "
                    "figure); repeatable [default: both].")
+@STRICT_OPTION
 @friendly
 def par(profiles: tuple[str, ...], decks: int | None, out_dir: str,
-        formats: tuple[str, ...]) -> None:
+        formats: tuple[str, ...], strict: bool) -> None:
     """PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win ranges.
 
     A game of choices (lucky9-home, chemin-de-fer): the certified heads-up equilibrium, its
     value for each side, the player's outcomes under it and both strategy cards.
+
+    A paytable's warnings (the player's edge, a line that never pays on this shoe,
+    overlapping lines) are printed and stated in the sheet; --strict makes any warning
+    exit 2 before a file is written.
     """
     chosen = [PAR_FORMATS[name] for name in (formats or tuple(PAR_FORMATS))]
     # every error before writing
     sheets = [profile_par_sheet(profile, decks) for profile in profiles]
+    warnings = [w for sheet in sheets for w in getattr(sheet, "warnings", ())]
+    for warning in warnings:
+        click.echo(f"nine: warning: {warning.message}", err=True)
+    fail_if_strict(strict, warnings)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for sheet in sheets:

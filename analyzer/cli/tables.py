@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from analyzer.cli.common import friendly
+from analyzer.errors import AnalyzerError
 from analyzer.present.tables.build import SECTIONS, build_tables
 from analyzer.present.tables.folder import check_writable, compare_tables, write_tables
 
@@ -29,18 +30,30 @@ __all__ = ["tables"]
                    "chemin-de-fer, removal, formulas, drift, par. Other sections' files are kept.")
 @click.option("--jobs", type=int, default=2, show_default=True,
               help="Worker processes building sections in parallel (1: none).")
+@click.option("--strict", is_flag=True,
+              help="Exit 2, writing nothing, if a profile's paytable has a warning on its own "
+                   "shoe (the player's edge, a line that never pays, overlapping lines).")
 @friendly
-def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> None:
+def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int,
+           strict: bool) -> None:
     """Write (or check) the published odds tables, PAR sheets and their indexes.
 
     Only files listed in DIR/.nine-tables-manifest (the files an earlier run wrote) are ever
-    replaced or removed; a non-empty folder without one is refused.
+    replaced or removed; a non-empty folder without one is refused. Paytable warnings of a
+    profile on its own shoe are printed (on the other shoes they are in the published
+    files); --strict makes them exit 2.
     """
     if not check:
         check_writable(out_dir)  # a folder nine tables did not write fails at once
         Path(out_dir).mkdir(parents=True, exist_ok=True)  # so does an unwritable one
     publication = build_tables(sections or SECTIONS, jobs=jobs)
     missing = [s.title for s in publication.sections if not s.entries]
+    warnings = [w for s in publication.sections for w in s.warnings]
+    for warning in warnings:
+        click.echo(f"nine: warning: {warning}", err=True)
+    if strict and warnings:
+        raise AnalyzerError(f"--strict: {len(warnings)} paytable warning"
+                            f"{'s' if len(warnings) > 1 else ''}, the first: {warnings[0]}")
     if check:
         problems = compare_tables(publication, out_dir)
         for problem in problems:

@@ -34,6 +34,7 @@ from statistics import NormalDist
 from analyzer import __version__
 from analyzer.analysis.drift import ShoeRun, simulate_shoes
 from analyzer.analysis.removal import LinearCount, RemovalTable, removal_effects
+from analyzer.engine.checks import PaytableWarning, paytable_warnings
 from analyzer.engine.odds import BetOdds, OddsTable, odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
@@ -136,6 +137,8 @@ class ParSheet:
     rules: str
     notes: tuple[str, ...] = ()
     version: str = __version__
+    #: The paytable's warnings on this shoe (:mod:`analyzer.engine.checks`).
+    warnings: tuple[PaytableWarning, ...] = ()
 
     def bet(self, bet_id: str) -> BetPar:
         """One bet's figures by id."""
@@ -259,4 +262,5 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
                                             str(DRIFT_SHOES), "--seed", str(DRIFT_SEED),
                                             "--plot FILE.png"])))
     return ParSheet(rules, decks, table, tuple(bets), removal, drift, drift_png,
-                    tuple(commands), rules_document(rules), tuple(notes))
+                    tuple(commands), rules_document(rules), tuple(notes),
+                    warnings=paytable_warnings(rules, Shoe.decks(decks), table))

@@ -8,11 +8,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from analyzer.engine.checks import PaytableWarning
 from analyzer.engine.odds import BetOdds, OddsTable
 from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
 from analyzer.rules.conditions import GlossaryEntry
 
-__all__ = ["odds_json", "render_features", "render_odds", "render_profiles", "summary_rows"]
+__all__ = ["odds_json", "render_features", "render_odds", "render_profiles", "summary_rows",
+           "warnings_json"]
 
 
 def _bet_rows(bet: BetOdds) -> list[list[str]]:
@@ -25,7 +27,13 @@ def _bet_rows(bet: BetOdds) -> list[list[str]]:
     return rows
 
 
-def odds_json(result: OddsTable) -> dict[str, Any]:
+def warnings_json(warnings: Sequence[PaytableWarning]) -> list[dict[str, Any]]:
+    """The ``"warnings"`` of a JSON document (:mod:`analyzer.engine.checks`)."""
+    return [{"kind": w.kind, "bet": w.bet, "lines": list(w.lines), "message": w.message}
+            for w in warnings]
+
+
+def odds_json(result: OddsTable, warnings: Sequence[PaytableWarning] = ()) -> dict[str, Any]:
     """The JSON document of ``nine odds --format json``."""
     return {
         "profile": result.profile,
@@ -35,6 +43,7 @@ def odds_json(result: OddsTable) -> dict[str, Any]:
         "convention": result.convention,
         "analyzer_version": result.version,
         **({"illustrative": result.illustrative} if result.illustrative else {}),
+        "warnings": warnings_json(warnings),
         "bets": [{
             "id": bet.id,
             "name": bet.name,
@@ -65,10 +74,12 @@ def odds_json(result: OddsTable) -> dict[str, Any]:
     }
 
 
-def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True) -> str:
-    """Render an odds table: summary per bet, paytable breakdown, coup distributions."""
+def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True,
+                warnings: Sequence[PaytableWarning] = ()) -> str:
+    """Render an odds table: its warnings, summary per bet, paytable breakdown, coup
+    distributions."""
     if fmt == "json":
-        return json_text(odds_json(result))
+        return json_text(odds_json(result, warnings))
     summary_headers = ["bet", "EV", "house edge", "SD", "hit frequency", "EV (exact)"]
     summary = [[bet.name, f"{float(bet.ev):+.6f}", percent(bet.house_edge), f"{bet.sd:.4f}",
                 percent(bet.hit_frequency, 3), fraction_text(bet.ev)] for bet in result.bets]
@@ -106,6 +117,8 @@ def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True
         parts.append(f"{title}\n")
     if result.illustrative:
         parts.append(f"ILLUSTRATIVE: {result.illustrative}\n")
+    if warnings:
+        parts.append("".join(f"WARNING: {w.message}.\n" for w in warnings))
     if fmt in ("text", "markdown"):
         parts.append(f"Denominator {result.denominator:,} ({result.convention}).\n")
     parts.append(table(summary, summary_headers, fmt) + "\n")

@@ -97,6 +97,7 @@ def _summary(sheet: ParSheet) -> list[Block]:
     headers = ["bet", "pays", "house edge", "house edge (exact)", "element of risk",
                "hit frequency", "SD", "volatility index", "hands to verify"]
     return [("h2", "Summary", "summary"),
+            *(("note", f"WARNING: {w.message}.") for w in sheet.warnings),
             ("table", headers, rows, (2, 4, 5, 6, 7, 8), (3,)),
             ("p", f"Per unit staked. Reproduce: `{sheet.command('odds')}` (edges, SD, hit "
                   f"frequencies); `{sheet.command('par')}` (element of risk, volatility index "

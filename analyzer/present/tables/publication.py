@@ -50,6 +50,9 @@ class Section:
     convention: str
     entries: list[Entry] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    #: Paytable warnings of a profile on its own shoe (``nine tables --strict`` fails on
+    #: them); warnings on the other shoes are in the published files only.
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass

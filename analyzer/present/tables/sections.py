@@ -25,6 +25,7 @@ from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
 from analyzer.choice.solver import Equilibrium, solve
 from analyzer.choice.table_summary import TableSummary, summarize_table
+from analyzer.engine.checks import paytable_warnings
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import (
@@ -190,7 +191,11 @@ def odds_section(publication: Publication, profiles: Sequence[Profile],
             notes = [f"ILLUSTRATIVE: {result.illustrative}"] if result.illustrative else []
             notes += rules_note(profile.name)
             notes.append(f"convention: {result.convention}; denominator {result.denominator}")
-            texts = {ext: render_odds(result, FORMATS[ext]) for ext in ("md", "csv", "json")}
+            warnings = paytable_warnings(profile, _shoe(n), result)
+            if n == profile.default_decks:
+                section.warnings += [f"{w.message} ({profile.name})" for w in warnings]
+            texts = {ext: render_odds(result, FORMATS[ext], warnings=warnings)
+                     for ext in ("md", "csv", "json")}
             for ext, text in texts.items():
                 publication.files[f"{stem}.{ext}"] = with_header(
                     text, ext, "odds", profile.name, result.shoe, command_text(args, ext),
