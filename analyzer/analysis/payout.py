@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from analyzer.engine.odds import BetOdds, odds
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, did_you_mean
 from analyzer.rules.profile import Bet, PayLine, Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
@@ -200,7 +200,8 @@ def find_line(bet: Bet, line: int | str) -> int:
         if payline.name.lower() == line.strip().lower():
             return index
     names = "; ".join(f"{i}: {p.name}" for i, p in enumerate(bet.lines, start=1))
-    raise AnalyzerError(f"bet {bet.id!r} has no line {line!r} (lines: {names})")
+    near = did_you_mean(line.strip(), [p.name.lower() for p in bet.lines])
+    raise AnalyzerError(f"bet {bet.id!r} has no line {line!r}{near} (lines: {names})")
 
 
 def _with_payout(bet: Bet, index: int, payout: Fraction) -> Bet:

@@ -393,9 +393,10 @@ def _base_path(base: str, folder: Path, where: str) -> Path:
     path = Path(base) if Path(base).is_absolute() else folder / base
     if path.is_file():
         return path
-    names = ", ".join(p.name for p in shipped_profiles())
-    raise AnalyzerError(f"{where}: base: no profile {base!r} (shipped: {names}; or a .toml "
-                        f"path relative to the file)")
+    names = [p.name for p in shipped_profiles()]
+    near = did_you_mean(key, [*names, *(a for p in shipped_profiles() for a in p.aliases)])
+    raise AnalyzerError(f"{where}: base: no profile {base!r}{near} (shipped: "
+                        f"{', '.join(names)}; or a .toml path relative to the file)")
 
 
 def _with_base(data: dict[str, Any], where: str, folder: Path,

@@ -154,3 +154,8 @@ def test_given_payouts_are_tabulated_with_their_exact_edges(tmp_path: Path) -> N
 def test_bad_payout_options_are_one_line(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["solve-payout", "--bet", "tie", "--line", "1", *args])
     assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_misspelt_line_offers_the_nearest() -> None:
+    with pytest.raises(AnalyzerError, match=r"no line 'Tei' \(did you mean tie\?\)"):
+        solve_payout("punto-banco", "tie", "Tei", Fraction(1, 20), EIGHT)

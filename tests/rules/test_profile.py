@@ -163,7 +163,7 @@ def test_show_prints_the_merged_profile_which_loads_the_same(tmp_path: Path) -> 
      "b.toml: base: a cycle of bases ("),
     ({"a.toml": 'base = "a.toml"\nname = "a"\n'}, "a.toml: base: a cycle of bases"),
     ({"a.toml": 'base = "punto-bancoo"\nname = "a"\n'}, "a.toml: base: no profile "
-     "'punto-bancoo' (shipped: "),
+     "'punto-bancoo' (did you mean punto-banco?) (shipped: "),
     ({"a.toml": 'base = 3\nname = "a"\n'}, "a.toml: base: must be a profile name or"),
     ({"a.toml": 'base = "punto-banco"\nname = "a"\nbase_bets = ["dragon"]\n'},
      "a.toml: base_bets: the base has no bet 'dragon' (bets: banker, player, tie)"),
