@@ -99,3 +99,10 @@ def test_par_states_them_and_strict_writes_nothing(faulty: Path, tmp_path: Path)
                                        "--format", "md", "--strict"])
     assert result.exit_code == 2 and "nine: error: --strict: 4 warnings" in result.stderr
     assert not out.exists()
+    result = CliRunner().invoke(main, ["par", "--profile", str(faulty), "--out", str(out),
+                                       "--format", "md"])
+    assert result.exit_code == 0 and result.stderr.count("nine: warning: ") == 4
+    sheet = (out / "faulty-1-deck.md").read_text(encoding="utf-8")
+    summary = sheet.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    assert summary.count("> WARNING: ") == 4
+    assert "> WARNING: bet impossible: line 1 (identical pair) never pays on 1 deck." in summary
