@@ -33,18 +33,23 @@ __all__ = ["tables"]
 @click.option("--strict", is_flag=True,
               help="Exit 2, writing nothing, if a profile's paytable has a warning on its own "
                    "shoe (the player's edge, a line that never pays, overlapping lines).")
+@click.option("--force", is_flag=True,
+              help="Replace files of the folder edited by hand since nine tables wrote them "
+                   "(refused otherwise).")
 @friendly
 def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int,
-           strict: bool) -> None:
+           strict: bool, force: bool) -> None:
     """Write (or check) the published odds tables, PAR sheets and their indexes.
 
     Only files listed in DIR/.nine-tables-manifest (the files an earlier run wrote) are ever
-    replaced or removed; a non-empty folder without one is refused. Paytable warnings of a
-    profile on its own shoe are printed (on the other shoes they are in the published
-    files); --strict makes them exit 2.
+    replaced or removed; a non-empty folder without one is refused, and so is a listed file
+    edited by hand (unless --force). A run interrupted at any point is repaired by the next.
+    Paytable warnings of a profile on its own shoe are printed (on the other shoes they are
+    in the published files); --strict makes them exit 2.
     """
     if not check:
-        check_writable(out_dir)  # a folder nine tables did not write fails at once
+        # a folder nine tables did not write, or a file edited by hand, fails at once
+        check_writable(out_dir, sections or None, force)
         Path(out_dir).mkdir(parents=True, exist_ok=True)  # so does an unwritable one
     publication = build_tables(sections or SECTIONS, jobs=jobs)
     missing = [s.title for s in publication.sections if not s.entries]
@@ -64,6 +69,6 @@ def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int,
             sys.exit(1)
         click.echo(f"{out_dir}: {len(publication.files)} files up to date")
         return
-    changed, removed = write_tables(publication, out_dir)
+    changed, removed = write_tables(publication, out_dir, force)
     click.echo(f"{out_dir}: {len(publication.files)} files ({changed} written, {removed} "
                f"removed); not yet available: {', '.join(missing) or 'none'}")

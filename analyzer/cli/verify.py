@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import glob
 import sys
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -15,11 +17,12 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.verdict import Verdict, check_levels, finish
+from analyzer.verify.verdict import Verdict, check_levels, finish, parse_require
 
 __all__ = ["expand_logs", "simulate", "verify"]
 
@@ -53,8 +56,11 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               type=click.Choice(["text", "json", "markdown"]), help="Report format.")
 @click.option("--junit", type=click.Path(dir_okay=False), default=None,
               help="Also write a JUnit XML report here.")
-@click.option("--require-power", is_flag=True,
-              help="Exit 4 when a bet's detectable RTP error exceeds --detect.")
+@click.option("--require", "require", multiple=True, metavar="CHECKS",
+              help="Exit 4 when one of these checks could not run (comma-separated, "
+                   "repeatable): payouts, outcomes, cards, shoes, shuffle, burn, decks, "
+                   "power (every bet's detectable RTP error within --detect).")
+@click.option("--require-power", is_flag=True, help="The same as --require power.")
 @click.option("--jobs", type=int, default=2, show_default=True,
               help="Check files in this many parallel processes.")
 @click.option("--model", "model_name", default="auto", show_default=True,
@@ -63,8 +69,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "cards (auto: shoe-aware when the log holds whole shoes).")
 @click.option("--column", "columns", multiple=True, metavar="FIELD=HEADER",
               help="CSV column holding a field (shoe, hand, player_cards, banker_cards, "
-                   "outcome, burn, <bet>_stake, <bet>_returned); a card field may name "
-                   "several columns, one card each (player_cards=pcard1,pcard2,pcard3). "
+                   "outcome, burn, <bet>_stake, <bet>_returned, <bet>_profit; one bet a "
+                   "row: bet_on, stake, returned, profit); a card field may name several "
+                   "columns, one card each (player_cards=pcard1,pcard2,pcard3). "
                    "Repeatable.")
 @click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
               default="rank-first", show_default=True, help="Card notation: 9d or d9.")
@@ -93,7 +100,8 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               help="A game of choices: the bank's strategy file (or house).")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
-           detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
+           detect: float, fmt: str, junit: str | None, require: tuple[str, ...],
+           require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
            log_format: str, partial_out: str | None, dask_address: str | None,
            rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
@@ -101,11 +109,18 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
 
     LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
     --partial-out; globs are expanded. Exit codes: 0 pass, 1 statistical failure, 2 unusable
-    input or usage, 3 rule or payout violations, 4 underpowered (only with --require-power).
+    input or usage, 3 rule or payout violations, 4 not enough to conclude (only with
+    --require: a required check could not run, or a bet is underpowered). The report lists
+    every check that could not run, and every column used or ignored.
     """
+    started = time.time()
+    required = parse_require(require + (("power",) if require_power else ()))
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     check_levels(alpha, detect)
+    files = expand_logs(logs)
+    refuse_inputs([("--junit", junit), ("--partial-out", partial_out)],
+                  [*files, profile, player_strategy, banker_strategy])
     rules = load_profile(profile)
     if rules.tableau is None:  # a game of choices: its own replay and tests
         if partial_out or dask_address:
@@ -114,30 +129,29 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
         # imported here: the solver's modules (networkx, scipy.optimize) cost ~0.4 s
         from analyzer.verify.table import verify_table_logs
 
-        verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
+        verdict = verify_table_logs(files, rules, decks, player_strategy,
                                     banker_strategy, alpha)
-        _report(verdict, fmt, junit)
+        _report(verdict, fmt, junit, started)
     if player_strategy is not None or banker_strategy is not None:
         raise AnalyzerError(f"--player/--banker: profile {rules.name!r} has a fixed tableau "
                             "(no choices to test)")
     options = LogOptions(log_format, parse_column_options(columns),
                          card_order, rounding, cards)  # type: ignore[arg-type]
-    partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,
+    partial, model = collect(files, profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:
         save_partial(partial, partial_out)
-    _report(finish(partial, model, alpha, detect, require_power), fmt, junit)
+    _report(finish(partial, model, alpha, detect, "power" in required, required), fmt, junit,
+            started)
 
 
-def _report(verdict: Verdict, fmt: str, junit: str | None) -> NoReturn:
-    """Print the verdict (and the JUnit report) and exit with its code."""
+def _report(verdict: Verdict, fmt: str, junit: str | None, started: float) -> NoReturn:
+    """Print the verdict (and the JUnit report, timed from ``started``) and exit with its
+    code."""
     click.echo(render_verdict(verdict, fmt), nl=False)
     if junit:
-        try:
-            with open(junit, "w", encoding="utf-8") as stream:
-                stream.write(render_junit(verdict))
-        except OSError as exc:
-            raise AnalyzerError(f"{junit}: cannot write JUnit report ({exc.strerror})") from None
+        stamp = datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds")
+        write_file(junit, render_junit(verdict, time.time() - started, stamp))
     sys.exit(verdict.exit_code)
 
 
@@ -168,6 +182,7 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
              players: tuple[str, ...], bankers: tuple[str, ...]) -> None:
     """Deal real shoes (shuffle, burn, cut card) and write a hand log with bets and payouts."""
     fmt = log_format or ("csv" if out and out.lower().endswith(".csv") else "jsonl")
+    refuse_inputs([("--out", out)], [profile, *players, *bankers])
     rules = load_profile(profile)
     if rules.tableau is None:
         if faults:
@@ -193,9 +208,6 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if out is None:
         deal(sys.stdout)
     else:
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as stream:
-                dealt = deal(stream)
-        except OSError as exc:
-            raise AnalyzerError(f"{out}: cannot write log ({exc.strerror})") from None
+        with output_stream(out, newline="") as stream:  # the log appears whole, or not
+            dealt = deal(stream)
         click.echo(f"{dealt} written to {out} (seed {seed})", err=True)

@@ -29,13 +29,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.columns import find_columns
 from analyzer.dealing.counts import read_counts
 from analyzer.dealing.handlog import (
     LogOptions,
     LogSniff,
     count_lines,
     detect_format,
-    find_columns,
     sniff_log,
 )
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
@@ -185,9 +185,11 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     if not paths:
         raise AnalyzerError("no log files given")
     rules = load_profile(profile) if isinstance(profile, str) else profile
-    # "draw" is a tie in the logs of a game without a bet called draw
+    # "draw" is a tie in the logs of a game without a bet called draw; bet columns and
+    # bet names are the profile's bets, by id, name or synonym
     options = replace(options or LogOptions(), draw_is_tie=not any(
-        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets))
+        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets),
+        bets=tuple((b.id, b.name) for b in rules.bets))
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
