@@ -22,6 +22,7 @@ from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
+from analyzer.verify.statistics import ALPHA
 from analyzer.verify.verdict import Verdict, check_levels, finish, parse_require
 
 __all__ = ["expand_logs", "simulate", "verify"]
@@ -48,7 +49,7 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
 @profile_option()
 @click.option("--decks", type=int, default=None,
               help="Decks per shoe [default: the profile's].")
-@click.option("--alpha", type=float, default=0.01, show_default=True,
+@click.option("--alpha", type=float, default=ALPHA, show_default=True,
               help="Family-wise significance level (Holm across all tests).")
 @click.option("--detect", type=float, default=0.001, show_default=True,
               help="RTP error the sample must be able to detect (0.001 = 0.1%).")

@@ -40,7 +40,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
 from analyzer.rules.profile import DEFAULT_PROCEDURE, Profile, load_profile, shipped_profiles
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import POWER, rtp_hands_needed
+from analyzer.verify.statistics import ALPHA, POWER, rtp_hands_needed
 
 __all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
            "par_sheet", "ParSheet", "POWER", "RARE", "REMOVAL_SAMPLES", "REMOVAL_SEED",
@@ -52,9 +52,9 @@ HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
 LEVELS = (0.90, 0.95, 0.99)
 #: The volatility index is this two-sided level's z times the SD (the slot PAR convention).
 VOLATILITY_LEVEL = 0.90
-#: Hands to verify: the RTP error to detect, with a two-sided test at ALPHA and power POWER.
+#: Hands to verify: the RTP error to detect, with a two-sided test at ALPHA (nine verify's
+#: default) and power POWER (both of :mod:`analyzer.verify.statistics`).
 RTP_ERROR = 0.001
-ALPHA = 0.05
 #: Seeded depleted shoes for the linear counts' correlation with the exact EV.
 REMOVAL_SAMPLES = 200
 REMOVAL_SEED = 1

@@ -47,6 +47,7 @@ from analyzer.inputs import read_lines
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
+from analyzer.verify.statistics import ALPHA
 from analyzer.verify.verdict import Verdict, finish
 
 __all__ = ["collect", "verify_logs", "Work"]
@@ -266,7 +267,7 @@ def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
                 decks: int | None = None, options: LogOptions | None = None,
-                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
+                model_name: str = "auto", alpha: float = ALPHA, detect: float = 0.001,
                 require_power: bool = False, jobs: int = 1,
                 dask: str | None = None, exact_hands: int = EXACT_HANDS) -> Verdict:
     """Check every log and return the verdict (see :func:`collect` and

@@ -61,7 +61,7 @@ from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 from analyzer.verify.distributions import chi2_sf, norm_sf
 from analyzer.verify.partial import IssueLog, Partial
-from analyzer.verify.statistics import holm, wald_test
+from analyzer.verify.statistics import ALPHA, holm, wald_test
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
 
 __all__ = ["verify_table_logs"]
@@ -299,7 +299,7 @@ class _Table:
 
 def verify_table_logs(paths: Sequence[str], profile: Profile | str, decks: int | None = None,
                       player: str | None = None, banker: str | None = None,
-                      alpha: float = 0.01) -> Verdict:
+                      alpha: float = ALPHA) -> Verdict:
     """Replay and test the logs of a game of choices (see the module docstring)."""
     check_levels(alpha, 0.001)
     rules = load_profile(profile) if isinstance(profile, str) else profile
