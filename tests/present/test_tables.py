@@ -99,7 +99,7 @@ def test_one_row_per_line(publication: Publication) -> None:
 
 def test_sample_sizes_follow_the_formula(publication: Publication) -> None:
     document = json.loads(publication.text("verification/sample-sizes.json"))
-    assert (document["alpha"], document["power"], document["rtp_error"]) == (0.05, 0.8, 0.001)
+    assert (document["alpha"], document["power"], document["rtp_error"]) == (0.01, 0.8, 0.001)
     banker = next(row for row in document["bets"]
                   if row["profile"] == "punto-banco" and row["bet"] == "banker")
     # (1.959964 + 0.841621)^2 * variance / 0.001^2, variance exact from the 8-deck counts

@@ -17,6 +17,7 @@ from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import decimal_text, fraction_text, percent, totals_text
 from analyzer.present.report.html import html_page
 from analyzer.present.report.lucky9 import render_edges
+from analyzer.present.report.sheet import print_css, provenance, with_contents
 
 __all__ = ["choice_par_blocks", "render_choice_par", "RULE_SECTIONS"]
 
@@ -45,6 +46,8 @@ def _head(sheet: ChoiceParSheet) -> list[Block]:
         ("meta", f"nine-analyzer {sheet.version} · profile `{profile.name}` · shoe "
                  f"{sheet.shoe} · each side sees {_SEES[sheet.equilibrium.by]} · made by "
                  f"`{sheet.command('par')}`"),
+        ("meta", provenance(profile.name, sheet.generated, sheet.profile_sha256,
+                            sheet.version)),
         ("p", "A probability accounting report of a game of choices. No tableau decides the "
               "third card: the player and the banker each choose whether to take one, so "
               "the figures are those of optimal play, the certified heads-up equilibrium "
@@ -252,7 +255,9 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
         "unit staked (central limit theorem), z for 90%, 95% and 99%.",
         f"**Hands to verify**: the coups a simulator must deal to detect a "
         f"{RTP_ERROR:.1%} error in the return with a two-sided test at alpha {ALPHA} and "
-        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up.",
+        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up. The "
+        f"same alpha {ALPHA} as `nine verify`'s default `--alpha` and the published sample "
+        "sizes: one stated level everywhere.",
     ]
     commands = [f"`{command}`" for _, command in sheet.commands]
     blocks: list[Block] = [("page", "method"), ("h2", "Method", "method"), ("list", items),
@@ -262,8 +267,9 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
 
 def choice_par_blocks(sheet: ChoiceParSheet) -> list[Block]:
     """The sheet laid out as blocks, in reading order."""
-    return (_head(sheet) + _summary(sheet) + _rules(sheet) + _equilibrium(sheet)
-            + _result(sheet) + _cards(sheet) + _table_sizes(sheet) + _method(sheet))
+    return with_contents(_head(sheet), _summary(sheet) + _rules(sheet) + _equilibrium(sheet)
+                         + _result(sheet) + _cards(sheet) + _table_sizes(sheet)
+                         + _method(sheet))
 
 
 def render_choice_par(sheet: ChoiceParSheet, fmt: str = "html") -> str:
@@ -272,4 +278,4 @@ def render_choice_par(sheet: ChoiceParSheet, fmt: str = "html") -> str:
     if fmt == "markdown":
         return blocks_markdown(blocks)
     title = f"PAR sheet: {sheet.profile.title}, {sheet.shoe}"
-    return html_page(title, blocks_html(blocks), _CSS)
+    return html_page(title, blocks_html(blocks), _CSS + print_css(title, sheet.generated))
