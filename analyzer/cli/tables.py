@@ -15,6 +15,7 @@ from analyzer.cli.common import friendly
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables.build import SECTIONS, build_tables
 from analyzer.present.tables.folder import check_writable, compare_tables, write_tables
+from analyzer.present.tables.printing import settle
 
 __all__ = ["tables"]
 
@@ -23,8 +24,9 @@ __all__ = ["tables"]
 @click.option("--out", "out_dir", default="tables/", show_default=True,
               type=click.Path(file_okay=False), help="Folder of the published tables.")
 @click.option("--check", is_flag=True,
-              help="Compare with the folder (PNG bytes too) instead of writing; exit 1 if "
-                   "stale or missing. With --section, only those sections.")
+              help="Compare with the folder (PNG bytes too; a PAR sheet's date aside; its PDF "
+                   "printed again and compared by text and page count) instead of writing; "
+                   "exit 1 if stale or missing. With --section, only those sections.")
 @click.option("--section", "sections", multiple=True, metavar="NAME",
               help="Only these sections (repeatable): odds, sample-sizes, lucky9, "
                    "chemin-de-fer, removal, formulas, drift, par. Other sections' files are kept.")
@@ -59,6 +61,8 @@ def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int,
     if strict and warnings:
         raise AnalyzerError(f"--strict: {len(warnings)} paytable warning"
                             f"{'s' if len(warnings) > 1 else ''}, the first: {warnings[0]}")
+    # the sheets' dates and PDFs against the folder (a check prints every PDF again)
+    settle(publication, out_dir, "print" if check else None)
     if check:
         problems = compare_tables(publication, out_dir)
         for problem in problems:
