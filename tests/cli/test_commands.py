@@ -3,6 +3,7 @@ listed by ``nine --help`` without importing any command module."""
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 
@@ -63,3 +64,19 @@ def test_version_and_python_dash_m() -> None:
     result = subprocess.run([sys.executable, "-m", "analyzer", "--version"],
                             capture_output=True, text=True, check=True)
     assert result.stdout.startswith("nine, version ")
+
+
+@pytest.mark.parametrize("name", ["nine", *sorted(main.list_commands(click.Context(main)))])
+def test_help_ends_with_two_examples_that_parse(name: str) -> None:
+    """Every command's ``--help`` ends with two examples, each a valid command line of it."""
+    args = ["--help"] if name == "nine" else [name, "--help"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+    assert lines[-3] == "Examples:", lines[-3:]
+    for example in lines[-2:]:
+        words = shlex.split(example)
+        assert words[0] == "nine" and (name == "nine" or words[1] == name), example
+        command = main.get_command(click.Context(main), words[1])
+        assert command is not None
+        command.make_context(f"nine {words[1]}", words[2:])  # raises on a bad option
