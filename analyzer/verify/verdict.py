@@ -48,6 +48,7 @@ from analyzer.engine.shoe_aware import (
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Bet
 from analyzer.verify.distributions import poisson_cdf, poisson_sf
+from analyzer.verify.outcomes import outcome_checks
 from analyzer.verify.partial import BetTally, Issue, Partial
 from analyzer.verify.shoes import shoe_composition
 from analyzer.verify.shuffle import shuffle_tests
@@ -307,13 +308,16 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         tests.extend(_frequency_tests(bet_model, tally, bet_odds, probabilities,
                                       null if shoe_model else None))
         test, rtp = _return_to_player(bet_model, tally, bet_odds, probabilities, shoe_model,
-                                      partial.counts_only)
+                                      partial.counts_only or partial.outcomes_only)
         tests.append(test)
         returns.append(rtp)
     if partial.counts_only:
         unsupported += ["replay (hand-by-hand rules and payouts): the counts hold no cards",
                         "card composition tests (values, ranks, suits)",
                         "shoe-aware model (needs each shoe's cards in dealt order)"]
+    elif partial.outcomes_only:  # a bead road (analyzer.verify.outcomes)
+        found, missing = outcome_checks(partial, model)
+        tests, unsupported = tests + [StatisticalTest(*t) for t in found], unsupported + missing
     elif partial.hands:
         tests.extend(_card_tests(partial, model, shoe_model))
     if partial.shuffle is not None:
