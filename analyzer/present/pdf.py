@@ -4,7 +4,7 @@
 'nine-analyzer[pdf]'``; it honours CSS Paged Media: page numbers, footers, a table of
 contents' page numbers), else with Chromium's print-to-PDF where installed (no page
 numbers or metadata there). :func:`pdf_pages` reads the text of each page (pypdf, of the
-same extra, else poppler's ``pdftotext``), to compare two printings by text and page count:
+same extra) or poppler's ``pdftotext``, to compare two printings by text and page count:
 a PDF's bytes carry the time it was printed (its embedded fonts' subsets are stamped).
 """
 
@@ -79,16 +79,16 @@ def _reader(data: bytes) -> object:
 
 
 def pdf_pages(data: bytes) -> tuple[str, ...]:
-    """The text of each page of a PDF (pypdf, else ``pdftotext``), whitespace-normalised."""
-    reader = _reader(data)
-    if reader is not None:
-        pages = [page.extract_text() or "" for page in reader.pages]  # type: ignore[attr-defined]
-    elif shutil.which("pdftotext"):
-        done = subprocess.run(["pdftotext", "-layout", "-", "-"], input=data,
+    """The text of each page of a PDF (poppler's ``pdftotext`` where installed: ten times
+    faster; else pypdf), whitespace-normalised."""
+    if shutil.which("pdftotext"):
+        done = subprocess.run(["pdftotext", "-enc", "UTF-8", "-", "-"], input=data,
                               capture_output=True, timeout=120, check=False)
         if done.returncode != 0:
             raise AnalyzerError("not a readable PDF (pdftotext failed)")
         pages = done.stdout.decode("utf-8", "replace").split("\f")[:-1]
+    elif (reader := _reader(data)) is not None:
+        pages = [page.extract_text() or "" for page in reader.pages]  # type: ignore[attr-defined]
     else:
         raise AnalyzerError("reading a PDF needs pypdf (pip install 'nine-analyzer[pdf]') or "
                             "poppler's pdftotext; neither is installed")
