@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from analyzer.choice.solver import solve
+from analyzer.choice.headsup.solver import solve
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 

@@ -1,25 +1,25 @@
-"""The exact multi-player Lucky 9 evaluation at one deck."""
+"""The exact multi-player Lucky 9 evaluation at one deck (the certified table's model)."""
 
 from __future__ import annotations
 
 import time
 
-from analyzer.choice.plans import LUCKY9_RULES, banker_from_strategy, house_banker, house_player
-from analyzer.choice.responses import seat_values
-from analyzer.choice.table import build_table
+from analyzer.choice.strategy import load_strategy
+from analyzer.choice.table import solve as table_solve
+from analyzer.choice.table.strategy import evaluate_strategies
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.shoe import Shoe
 
 
 def bench_table(repeats: int = 2) -> float:
-    """Seconds (best of ``repeats``) for the 3-person exact evaluation at one deck: build the
-    table, every seat's value and the banker's value, house rule on both sides."""
-    rules = LUCKY9_RULES()
+    """Seconds (best of ``repeats``) for the 3-person exact evaluation at one deck: every
+    subgame built, every side's exact value and regret, house rule on both sides."""
     best = float("inf")
     for _ in range(repeats):
+        table_solve._finite.cache_clear()  # noqa: SLF001 - uncached: subgames built
         begin = time.perf_counter()
-        game = build_table.__wrapped__(rules, Shoe.decks(1), 2)  # uncached: build included
-        plans = [house_player()] * 2
-        seat_values(game, plans, banker_from_strategy(game, house_banker()))
+        evaluate_strategies(LUCKY9, Shoe.decks(1), 2, "total",
+                            load_strategy("house", "player"), load_strategy("house", "banker"))
         best = min(best, time.perf_counter() - begin)
     return best
 

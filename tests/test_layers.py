@@ -1,8 +1,10 @@
 """The package's shape: imports point one way through the layers, no cycles, small modules.
 
 Layers, lowest first: ``errors`` < ``rules`` < ``engine`` < ``dealing`` < ``analysis`` and
-``choice`` (side by side, neither imports the other) < ``verify`` < ``present`` < ``cli``.
-Every import counts, including one written inside a function.
+``choice`` (side by side, neither imports the other) < ``verify`` < ``present`` < ``cli``;
+inside ``choice``: ``strategy`` < ``headsup`` < ``table`` < ``play``. Every import counts,
+including one written inside a function. A folder holds at most :data:`MAX_MODULES` modules,
+so the line cap makes folders that name their ideas rather than prefixes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 LAYERS = {"errors": 0, "inputs": 0, "outputs": 0, "rules": 1, "engine": 2, "dealing": 3,
           "analysis": 4, "choice": 4, "verify": 5, "present": 6, "cli": 7}
 MAX_LINES = 600
+#: Most modules in one folder (its ``__init__`` not counted).
+MAX_MODULES = 12
+#: The order inside ``choice``: each part imports only the parts before it.
+CHOICE = {"strategy": 0, "headsup": 1, "table": 2, "play": 3}
 
 
 def _module_name(path: Path) -> str:
@@ -71,9 +77,37 @@ def test_imports_point_down_the_layers() -> None:
     assert wrong == []
 
 
+def test_choice_parts_point_one_way() -> None:
+    wrong = []
+    for source, target in import_graph().edges:
+        s, t = source.split("."), target.split(".")
+        if len(s) > 2 and len(t) > 2 and s[1] == t[1] == "choice" and CHOICE[t[2]] > CHOICE[s[2]]:
+            wrong.append(f"{source} imports {target}")
+    assert wrong == []
+    assert {p.stem for p in (PACKAGE / "choice").iterdir()
+            if p.suffix == ".py" or p.is_dir()} - {"__init__", "__pycache__"} == set(CHOICE)
+
+
+def test_no_folder_holds_more_than_a_dozen_modules() -> None:
+    crowded = {}
+    for folder in [PACKAGE, *(p for p in PACKAGE.rglob("*") if p.is_dir())]:
+        modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+        if len(modules) > MAX_MODULES:
+            crowded[str(folder.relative_to(PACKAGE.parent))] = len(modules)
+    assert crowded == {}
+
+
 def test_the_package_root_imports_only_the_lowest_layers() -> None:
-    root = _imports(PACKAGE / "__init__.py")
-    assert all(_layer(m) is not None and _layer(m) <= 1 for m in root), root
+    """At run time; its lazy names (PEP 562) are imported on first use, and named for type
+    checkers under ``if TYPE_CHECKING:``, which is left out here."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    tree.body = [node for node in tree.body if not (
+        isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING")]
+    root = {node.module for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+            and node.module.startswith("analyzer")}
+    assert root and all(_layer(m) is not None and _layer(m) <= 1 for m in root), root
 
 
 def test_no_import_cycles() -> None:

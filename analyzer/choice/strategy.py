@@ -51,14 +51,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from analyzer.choice.game import ChoiceGame
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_toml, read_text
 from analyzer.rules.choice_rules import STOOD, hand_label, parse_hand
 
-__all__ = ["HOUSE_RULE", "Key", "MAX_PROBABILITY_TEXT", "Side", "Strategy", "banker_vector",
+__all__ = ["HOUSE_RULE", "Key", "MAX_PROBABILITY_TEXT", "Side", "Strategy",
            "check_observations", "context_key", "hand_label", "load_strategy", "parse_strategy",
-           "player_vector", "strategy_text"]
+           "strategy_text"]
 
 #: Which role a strategy is for.
 Side = Literal["player", "banker"]
@@ -287,31 +286,6 @@ def load_strategy(name_or_path: str, side: Side) -> Strategy:
     if name_or_path == "house":
         return parse_strategy(HOUSE_RULE, "house rule", side)
     return parse_strategy(read_text(name_or_path), name_or_path, side)
-
-
-def player_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:
-    """The strategy's draw probability in each of the game's player information sets."""
-    vector = []
-    for info in game.player_sets:
-        values = {strategy.draw(hand) for hand in info.hands}
-        if len(values) > 1:
-            raise AnalyzerError(f"{strategy.name}: the player's play differs within total "
-                                f"{info.total}; evaluate with --by cards")
-        vector.append(values.pop())
-    return vector
-
-
-def banker_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:
-    """The strategy's draw probability in each of the game's banker cells."""
-    check_observations(strategy, game.rules.observations, game.rules.name)
-    vector = []
-    for cell in game.banker_cells:
-        values = {strategy.draw(hand, cell.observation) for hand in cell.hands}
-        if len(values) > 1:
-            raise AnalyzerError(f"{strategy.name}: the banker's play differs within total "
-                                f"{cell.total}; evaluate with --by cards")
-        vector.append(values.pop())
-    return vector
 
 
 def strategy_text(side: Side, choices: Any, by: str, note: str = "") -> str:

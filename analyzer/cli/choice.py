@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import click
 
-from analyzer.choice import solver
-from analyzer.choice.advice import advise_bank, advise_seat
-from analyzer.choice.extensive import table_tree, to_efg
-from analyzer.choice.game import build_game
-from analyzer.choice.session import people_from_options, play_session
+from analyzer.choice.headsup import solver
+from analyzer.choice.headsup.game import build_game
+from analyzer.choice.play.session import play_session
+from analyzer.choice.play.table_log import table_people
 from analyzer.choice.strategy import load_strategy, strategy_text
-from analyzer.choice.table_report import table_report
-from analyzer.choice.table_strategy import evaluate_strategies, table_strategy_text
-from analyzer.choice.table_summary import by_size, summarize_table
+from analyzer.choice.table.advice import advise_bank, advise_seat
+from analyzer.choice.table.strategy import evaluate_strategies, table_strategy_text
+from analyzer.choice.table.summary import by_size, summarize_table
+from analyzer.choice.table.tree import table_tree, to_efg
 from analyzer.cli.common import (
     DEALING_DECKS,
     FORMAT_OPTION,
@@ -31,7 +31,6 @@ from analyzer.present.report.choice import (
     render_evaluation,
     render_session,
     render_strategy_card,
-    render_table_report,
 )
 from analyzer.present.report.lucky9 import (
     render_advice,
@@ -97,27 +96,11 @@ def _write(path: str | None, text: str) -> None:
 @click.option("--by-size", "table_sizes", is_flag=True,
               help="Instead, the bank's edge at every table size from 2 people to "
                    "--players + 1.")
-@click.option("--dynamics", is_flag=True,
-              help="--players 2 or more: instead, the earlier best-response dynamics from "
-                   "starting strategies (players who do not read later seats' naturals).")
-@click.option("--rounds", type=click.IntRange(1, 1_000), default=4, show_default=True,
-              help="--dynamics: rounds of best-response dynamics.")
-@click.option("--player", "player_start", default="house", show_default=True,
-              help="--dynamics: every player's starting strategy: a file, 'house' or "
-                   "'equilibrium' (heads-up).")
-@click.option("--banker", "banker_start", default="house", show_default=True,
-              help="--dynamics: the banker's starting strategy: a file, 'house', "
-                   "'equilibrium' (heads-up) or 'best-response'.")
-@click.option("--seed", type=SEED, default=1, show_default=True,
-              help="--dynamics with 3 or more players at a finite shoe: simulation seed.")
-@click.option("--own-hand", "own_hand", is_flag=True,
-              help="--dynamics: players' strategies see their own hand only.")
 @friendly
 def solve(profile: str, players: int, by: str | None, decks: int | None, infinite: bool,
           remove: str, shoe_file: str | None, card_order: str, fmt: str, as_card: bool,
           save_player: str | None, save_banker: str | None, no_costs: bool, starts: int,
-          table_sizes: bool, dynamics: bool, rounds: int, player_start: str,
-          banker_start: str, seed: int, own_hand: bool) -> None:
+          table_sizes: bool) -> None:
     """Exact certified equilibrium of a choice game, heads-up or a whole table.
 
     With --players 2 or more (home Lucky 9, 3 to 9 people): every seat's and the bank's
@@ -125,17 +108,12 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
     strategy cards (--card) for each seat and the bank.
     """
     refuse_inputs([("--save-player", save_player), ("--save-banker", save_banker)],
-                  [profile, shoe_file, player_start, banker_start])
+                  [profile, shoe_file])
     rules_profile, rules, shoe, information = _choice_setup(
         profile, by, decks, infinite, remove, shoe_file, card_order)
     if table_sizes:
         click.echo(render_edges(by_size(rules, shoe, players, _table_by(rules, shoe, by),
                                         rules_profile.title), fmt), nl=False)
-        return
-    if players >= 2 and dynamics:
-        report = table_report(rules, shoe, players, information, rounds, rules_profile.title,
-                              player_start, banker_start, seed=seed, informed=not own_hand)
-        click.echo(render_table_report(report, fmt), nl=False)
         return
     if players >= 2:
         summary = summarize_table(rules, shoe, players, _table_by(rules, shoe, by),
@@ -207,9 +185,11 @@ def evaluate(profile: str, player_strategy: str, banker_strategy: str, players: 
 @click.option("--stake", type=click.IntRange(1, 10**9), default=1, show_default=True,
               help="Counters staked per hand.")
 @click.option("--player", "players", multiple=True, metavar="FILE",
-              help="Player strategy ('house' or a file): once for everyone or once per person.")
+              help="Player strategy ('house', 'equilibrium' or a file): once for everyone or "
+                   "once per person.")
 @click.option("--banker", "bankers", multiple=True, metavar="FILE",
-              help="Banker strategy ('house' or a file): once for everyone or once per person.")
+              help="Banker strategy ('house', 'equilibrium' or a file): once for everyone or "
+                   "once per person.")
 @click.option("--decks", type=DEALING_DECKS, default=None, help="Decks [default: the profile's].")
 @click.option("--infinite", is_flag=True, help="Deal with replacement (the infinite deck).")
 @FORMAT_OPTION
@@ -221,7 +201,7 @@ def session(profile: str, people: int, rotations: int, seed: int, stake: int,
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
     shoe = build_shoe(rules_profile.default_decks, decks, infinite, "", None, "rank-first")
-    found = people_from_options(people, players, bankers)
+    found = table_people(rules, people, players, bankers)
     result = play_session(found, rotations, seed, shoe, rules, stake)
     click.echo(render_session(result, fmt), nl=False)
 

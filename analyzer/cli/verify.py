@@ -21,9 +21,9 @@ from analyzer.errors import AnalyzerError
 from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
+from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.statistics import ALPHA
 from analyzer.verify.verdict import Verdict, check_levels, finish, parse_require
 
 __all__ = ["expand_logs", "simulate", "verify"]
@@ -200,7 +200,7 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if rules.tableau is None:
         if faults:
             raise AnalyzerError("--inject: the faults break a fixed tableau's dealer")
-        from analyzer.choice.table_log import deal_table, table_people
+        from analyzer.choice.play.table_log import deal_table, table_people
 
         table = table_people(rules.choice_rules(), people or rules.choice_rules().people[0],
                              players, bankers)

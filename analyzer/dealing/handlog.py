@@ -120,9 +120,8 @@ from analyzer.dealing.records import (
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_DIGITS, MAX_LINE, peek_text, read_lines
-from analyzer.inputs import count_lines as _count_lines
 
-__all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", "count_lines",
+__all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES",
            "COUNTS_FORMAT", "detect_format", "FIELDS", "find_columns", "FORMATS", "Hand",
            "Header", "int_field", "LogOptions", "LogSniff", "LogStart", "make_hand",
            "normalize_outcome", "number_notation", "NUMBER_HANDS", "parse_column_options",
@@ -179,14 +178,6 @@ def detect_format(path: str | Path, declared: str = "auto") -> str:
     raise AnalyzerError(f"{path}: cannot tell the log format from the name, and its "
                         "first lines are not outcomes one per line (use "
                         ".jsonl, .csv, .tsv or .json, or give --log-format)")
-
-
-def count_lines(path: str | Path) -> int:
-    """How many lines a file holds (compressed or not); 0 when it cannot be read."""
-    try:
-        return _count_lines(path)
-    except AnalyzerError:
-        return 0  # unreadable: reported when the log itself is read
 
 
 def read_log(path: str | Path, options: LogOptions | None = None,

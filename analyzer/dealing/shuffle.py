@@ -24,7 +24,7 @@ from analyzer.rules.cards import DECK
 from analyzer.rules.procedure import Procedure
 from analyzer.rules.profile import Tableau
 
-__all__ = ["CARD_BURN", "CARD_VALUES", "NEW_DECK_ORDER", "ShoeEnd", "burned_cards",
+__all__ = ["CARD_BURN", "CARD_VALUES", "NEW_DECK_ORDER", "CutCardRule", "burned_cards",
            "deal_shoe", "hidden_burn", "new_decks", "play_coup", "riffled", "shuffled"]
 
 IntArray = npt.NDArray[np.int64]
@@ -95,7 +95,7 @@ def burned_cards(deck: Sequence[int], burn: str | int) -> int:
     return int(burn)
 
 
-class ShoeEnd:
+class CutCardRule:
     """When a shoe ends: the cut card lies ``cut_card`` cards from the end; the hand that
     reaches it (takes the last card before it, or passes it) is the last, then
     ``hands_after_cut`` more. So a hand starting exactly at the cut card is not dealt
@@ -149,13 +149,13 @@ def deal_shoe(tableau: Tableau, order: Sequence[int], procedure: Procedure) -> l
     """Positions in ``order`` (card indexes) where each hand of the shoe starts.
 
     Dealt exactly as ``nine simulate`` deals (:func:`analyzer.dealing.simulate.burned_cards` and
-    :class:`analyzer.dealing.simulate.ShoeEnd`): the burn comes first; the cut card lies
+    :class:`CutCardRule`): the burn comes first; the cut card lies
     ``cut_card`` cards from the end, the hand that reaches it is the last, then
     ``hands_after_cut`` more.
     """
     values = CARD_VALUES[np.asarray(order)].tolist()
     position = burned_cards(order, procedure.burn)
-    ending = ShoeEnd(len(order), position, procedure.cut_card, procedure.hands_after_cut)
+    ending = CutCardRule(len(order), position, procedure.cut_card, procedure.hands_after_cut)
     starts = []
     while ending.another_hand(position):
         starts.append(position)

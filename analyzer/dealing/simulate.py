@@ -40,7 +40,7 @@ from math import lcm
 from typing import IO, Any
 
 from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
-from analyzer.dealing.shuffle import ShoeEnd, burned_cards, new_decks, riffled, shuffled
+from analyzer.dealing.shuffle import CutCardRule, burned_cards, new_decks, riffled, shuffled
 from analyzer.dealing.writer import LogWriter
 from analyzer.engine.cardbets import card_coup_features
 from analyzer.engine.enumeration import PUNTO_BANCO_NATURALS, coup_features
@@ -167,7 +167,7 @@ def simulate(profile: Profile | str, decks: int | None = None, shoes: int = 1, s
             faulted.append((shoe_id, 0))
         position = burned_cards(deck, procedure.burn)
         burn = tuple(deck[:position])
-        ending = ShoeEnd(len(deck), position, procedure.cut_card, procedure.hands_after_cut)
+        ending = CutCardRule(len(deck), position, procedure.cut_card, procedure.hands_after_cut)
         if writer is not None:
             writer.shoe_start(shoe_id, decks, burn)
         hand_number = 0

@@ -8,10 +8,11 @@ number below 2**32). Only the final sums are turned back into Python integers
 (:func:`reconstruct`, Garner's mixed-radix form: a few vectorised int64 passes, then one
 Horner step per digit in Python ints).
 
-Used by the exact tally (:mod:`analyzer.engine.tally`) past about 27 decks; reusable by any
-exact count that outgrows int64 (a sum of products of non-negative integers with a known
-upper bound): pick :func:`primes_for` the bound, compute the sum modulo each prime in int64,
-then :func:`reconstruct`.
+Used by the exact tally (:mod:`analyzer.engine.tally`) past about 27 decks and by the table
+solver's exact evaluation (:mod:`analyzer.choice.table.exact.ring`, signed values); reusable
+by any exact count that outgrows int64 (a sum of products of integers with a known bound):
+pick :func:`primes_for` the bound, compute the sum modulo each prime in int64, then
+:func:`reconstruct` (or :func:`crt` for signed values).
 
 >>> primes = primes_for(10**30)
 >>> len(primes)
@@ -27,14 +28,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MODULI", "WRAP", "from_digits", "largest_primes", "PRIME_LIMIT", "primes_for",
-           "reconstruct", "reconstruct_wrapped", "wrapped_primes_for"]
+__all__ = ["crt", "MODULI", "WRAP", "from_digits", "largest_primes", "PRIME_COUNT",
+           "PRIME_LIMIT", "primes", "primes_for", "reconstruct", "reconstruct_wrapped",
+           "wrapped_primes_for"]
 
 #: int64 arithmetic that overflows is exact modulo 2**64: a free modulus (no reductions).
 WRAP = 2**64
@@ -83,24 +86,65 @@ MODULI = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549
           2147483543, 2147483497)
 
 
-def primes_for(bound: int) -> tuple[int, ...]:
-    """The fewest of :data:`MODULI` whose product exceeds ``bound`` (every value to be
-    reconstructed must lie in ``0 .. bound``).
+#: How many of the largest primes below 2**31 :func:`primes` offers (past :data:`MODULI`,
+#: sieved on first use: the table solver's bounds grow with its strategies' denominators).
+PRIME_COUNT = 400
 
-    >>> primes_for(2**62), len(primes_for(2**70))
-    ((2147483647, 2147483629, 2147483587), 3)
+
+@cache
+def _more_primes() -> tuple[int, ...]:
+    return largest_primes(PRIME_COUNT)
+
+
+def primes(count: int) -> tuple[int, ...]:
+    """The ``count`` largest primes below 2**31, largest first (:data:`MODULI`, then a sieve).
+
+    >>> primes(3)
+    (2147483647, 2147483629, 2147483587)
     """
-    product = 1
-    chosen: list[int] = []
-    for p in MODULI:
-        if product > bound:
-            break
-        chosen.append(p)
-        product *= p
-    if product <= bound:
-        raise AnalyzerError(f"exact arithmetic bound of {bound.bit_length()} bits is beyond "
-                            f"the {len(MODULI)} moduli ({product.bit_length()} bits)")
-    return tuple(chosen)
+    if count <= len(MODULI):
+        return MODULI[:count]
+    if count > PRIME_COUNT:
+        raise AnalyzerError(f"exact arithmetic asks for {count} primes; at most {PRIME_COUNT}")
+    return _more_primes()[:count]
+
+
+def primes_for(bound: int, signed: bool = False) -> tuple[int, ...]:
+    """The fewest of the largest primes whose product ``M`` recovers every value: in
+    ``0 .. bound`` by :func:`reconstruct` (``M > bound``) or, ``signed``, of absolute value
+    at most ``bound`` by :func:`crt` (``M > 2 * bound + 1``).
+
+    >>> primes_for(2**62), len(primes_for(2**70)), len(primes_for(2**92, signed=True))
+    ((2147483647, 2147483629, 2147483587), 3, 4)
+    """
+    above = 2 * bound + 1 if signed else bound
+    product, count = 1, 0
+    while product <= above:
+        count += 1
+        if count > PRIME_COUNT:
+            raise AnalyzerError(f"exact arithmetic bound of {bound.bit_length()} bits is beyond "
+                                f"the {PRIME_COUNT} largest primes below 2**31")
+        product *= primes(count)[-1]
+    return primes(count)
+
+
+def crt(residues: npt.ArrayLike, moduli: Sequence[int]) -> list[Any]:
+    """Signed integers from their residues (axis 0 runs over ``moduli``), each in the
+    symmetric range ``(-M/2, M/2]`` of the product ``M``; nested lists follow the remaining
+    axes. (:func:`reconstruct`, then the upper half of ``0 .. M - 1`` read as negative.)
+
+    >>> moduli = primes_for(10**20, signed=True)
+    >>> crt(np.array([[v % p for v in (-5, 10**20)] for p in moduli]), moduli)
+    [-5, 100000000000000000000]
+    """
+    r = np.asarray(residues, dtype=np.int64)
+    product = math.prod(moduli)
+    half = product // 2
+    values = [v - product if v > half else v
+              for v in reconstruct(r.reshape(len(moduli), -1), moduli)]
+    if r.ndim <= 1:
+        return values
+    return np.asarray(values, dtype=object).reshape(r.shape[1:]).tolist()  # type: ignore[no-any-return]
 
 
 def wrapped_primes_for(bound: int) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ removal; for a profile with a shoe procedure, the odds across the shoe. :func:`p
 builds the record from the exact engine (:func:`analyzer.engine.odds.odds`), the effects of
 removal (:func:`analyzer.analysis.removal.removal_effects`), the seeded shoes of
 :func:`analyzer.analysis.drift.simulate_shoes` and the sample sizes of
-:func:`analyzer.verify.statistics.rtp_hands_needed`, each stated with the ``nine`` command
+:func:`analyzer.verify.inference.statistics.rtp_hands_needed`, each stated with the ``nine`` command
 that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown. A game of
 choices has no tableau: :mod:`analyzer.present.par_choice` builds its sheet from the
 certified equilibrium.
@@ -48,7 +48,7 @@ from analyzer.rules.profile import (
     shipped_profiles,
 )
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import ALPHA, POWER, rtp_hands_needed
+from analyzer.verify.inference.statistics import ALPHA, POWER, rtp_hands_needed
 
 __all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
            "par_sheet", "ParSheet", "POWER", "profile_sha256", "RARE", "REMOVAL_SAMPLES",
@@ -62,7 +62,7 @@ LEVELS = (0.90, 0.95, 0.99)
 #: The volatility index is this two-sided level's z times the SD (the slot PAR convention).
 VOLATILITY_LEVEL = 0.90
 #: Hands to verify: the RTP error to detect, with a two-sided test at ALPHA (nine verify's
-#: default) and power POWER (both of :mod:`analyzer.verify.statistics`).
+#: default) and power POWER (both of :mod:`analyzer.verify.inference.statistics`).
 RTP_ERROR = 0.001
 #: Seeded depleted shoes for the linear counts' correlation with the exact EV.
 REMOVAL_SAMPLES = 200

@@ -1,14 +1,14 @@
 """PAR sheets of the choice games (home Lucky 9, chemin de fer): the certified equilibrium.
 
 A game of choices has no drawing tableau, so its accounting starts from how both sides play:
-the certified heads-up equilibrium (:func:`analyzer.choice.solver.solve`, the profile's own
+the certified heads-up equilibrium (:func:`analyzer.choice.headsup.solver.solve`, the profile's own
 shoe and information model). :func:`choice_par_sheet` gathers its game value per side, the
 banker's edge per unit the player stakes, the certificate and its exact regret, the exact
 probabilities of the player's win, push and loss when both sides play it
-(:func:`analyzer.choice.outcomes.equilibrium_outcomes`), the SD and the range of the bank's
+(:func:`analyzer.choice.headsup.outcomes.equilibrium_outcomes`), the SD and the range of the bank's
 win after 100 to 1,000,000 hands, the hands needed to verify, both strategy cards, and for a
 table game (home Lucky 9) the bank's edge by table size
-(:func:`analyzer.choice.table_summary.by_size`); each figure with the ``nine`` command that
+(:func:`analyzer.choice.table.summary.by_size`); each figure with the ``nine`` command that
 prints it. :func:`profile_par_sheet` builds either kind of sheet for any profile.
 
 >>> sheet = choice_par_sheet("chemin-de-fer")
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer import __version__
-from analyzer.choice.outcomes import Outcomes, equilibrium_outcomes
-from analyzer.choice.solver import Equilibrium, solve
-from analyzer.choice.table_summary import TableSummary, by_size
+from analyzer.choice.headsup.outcomes import Outcomes, equilibrium_outcomes
+from analyzer.choice.headsup.solver import Equilibrium, solve
+from analyzer.choice.table.summary import TableSummary, by_size
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import (
     ALPHA,
@@ -45,7 +45,7 @@ from analyzer.present.par import (
 )
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
            "TABLE_PLAYERS"]

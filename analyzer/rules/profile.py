@@ -37,9 +37,9 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.conditions import Condition, parse_condition
 from analyzer.rules.procedure import Procedure, parse_procedure
 
-__all__ = ["Bet", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file", "MAX_NAME",
-           "parse_profile", "PROFILE_NAME", "PayLine", "PayRule", "Profile", "profile_data",
-           "profile_text", "shipped_profiles", "Tableau"]
+__all__ = ["Bet", "choice_rules_of", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file",
+           "MAX_NAME", "parse_profile", "PROFILE_NAME", "PayLine", "PayRule", "Profile",
+           "profile_data", "profile_text", "shipped_profiles", "Tableau"]
 
 PayRule = Literal["highest", "all"]
 _TOTALS = frozenset(str(total) for total in range(10))
@@ -543,3 +543,15 @@ def load_profile(name_or_path: str | Path) -> Profile:
     near = did_you_mean(key, [*known, *(a for p in shipped_profiles() for a in p.aliases)])
     raise AnalyzerError(f"unknown profile {text!r}{near} (shipped: {', '.join(known)}; or "
                         "give a .toml file)")
+
+
+def choice_rules_of(profile: str | Path | Profile | ChoiceRules) -> ChoiceRules:
+    """A choice game's rules from a profile name, alias, path, :class:`Profile` or the rules
+    themselves (what every choice-game verb accepts).
+
+    >>> choice_rules_of("lucky9").name == choice_rules_of(load_profile("lucky9-home")).name
+    True
+    """
+    if isinstance(profile, ChoiceRules):
+        return profile
+    return (profile if isinstance(profile, Profile) else load_profile(profile)).choice_rules()

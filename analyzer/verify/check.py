@@ -4,7 +4,7 @@
 :class:`~analyzer.verify.shoes.ShoeTracker` (which shoe, which cards), the
 :class:`~analyzer.verify.replay.Settler` (rules, winner, result labels, payouts), the
 :class:`Tally` (exact counts and money) and, in the shoe-aware model,
-:class:`~analyzer.verify.moments.ShoeMoments`. Violations and malformed records go to the
+:class:`~analyzer.verify.inference.moments.ShoeMoments`. Violations and malformed records go to the
 file's :class:`~analyzer.verify.partial.IssueLog`, with their file, line, shoe and hand.
 Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.finish`).
 """
@@ -37,14 +37,14 @@ from analyzer.dealing.segments import BrokenSegment, Segment
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import card_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.rules.profile import Profile, load_profile
+from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
-from analyzer.verify.decks import DeckTally
-from analyzer.verify.moments import ShoeMoments
-from analyzer.verify.partial import BetTally, IssueLog, Partial
+from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.moments import ShoeMoments
+from analyzer.verify.inference.shuffle import ShuffleTally
+from analyzer.verify.partial import BetTally, IssueLog, Partial, check_written_for
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker, shoe_composition
-from analyzer.verify.shuffle import ShuffleTally
 
 __all__ = ["check_file", "check_header", "money_scale", "Tally", "value_profile"]
 
@@ -340,27 +340,11 @@ def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:
     yield from records
 
 
-def _profile_name(name: str) -> str | None:
-    """The profile a header names, by its canonical name (aliases resolved), or None."""
-    try:
-        return load_profile(name).name
-    except AnalyzerError:
-        return None
-
-
 def check_header(header: Header, model: Model, source: str) -> None:
     """Stop the run (AnalyzerError) when a log's header names another profile or deck
-    count than the run's: its hands would be judged by the wrong rules."""
-    profile = model.profile.name
-    wrong_profile = header.profile is not None and header.profile != profile and \
-        _profile_name(header.profile) != profile
-    if wrong_profile or (header.decks is not None and header.decks != model.decks):
-        said = f"profile {header.profile!r}" if header.profile is not None else "a profile"
-        decks = f" with {header.decks} decks" if header.decks is not None else ""
-        fix = f"--profile {header.profile}" if wrong_profile else f"--decks {header.decks}"
-        raise AnalyzerError(f"{source}: line {header.line}: the log's header says {said}"
-                            f"{decks}; this run verifies {profile} with {model.decks} decks "
-                            f"(give {fix})")
+    count than the run's (:func:`~analyzer.verify.partial.check_written_for`)."""
+    check_written_for(f"{source}: line {header.line}", "the log's header says",
+                      header.profile, header.decks, model.profile, model.decks)
 
 
 def _check_windows(rec: Hand, number: int, windows: dict[str, int], issues: IssueLog) -> None:

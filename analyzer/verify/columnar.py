@@ -52,10 +52,10 @@ from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, read_lines
 from analyzer.rules.bets import settle_codes
-from analyzer.verify.decks import DeckTally
-from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.moments import ShoeMoments
+from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.replay import Settler
-from analyzer.verify.shuffle import ShuffleTally
 
 __all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
 

@@ -39,12 +39,12 @@ from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
 from analyzer.outputs import write_file
-from analyzer.rules.profile import load_profile
-from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
+from analyzer.rules.profile import Profile, load_profile
+from analyzer.verify.inference.shuffle import ShuffleSums, merge_sums, sums_from_json
 
-__all__ = ["add_not_checked", "BetTally", "check_against", "counts_partial", "Issue", "IssueLog",
-           "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT", "partial_from_json",
-           "save_partial"]
+__all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", "counts_partial",
+           "Issue", "IssueLog", "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT",
+           "partial_from_json", "save_partial"]
 
 #: How many violations and malformed records are listed (all are counted).
 LISTED = 100
@@ -162,7 +162,7 @@ class Partial:
     #: runs of outcomes within named shoes: (adjacent pairs, pairs whose winners differ,
     #: shoes with a pair); empty when no shoe held two hands
     runs: tuple[int, ...] = ()
-    #: how many decks the whole shoes show (:mod:`analyzer.verify.decks`): each deck
+    #: how many decks the whole shoes show (:mod:`analyzer.verify.inference.decks`): each deck
     #: count's summed log-likelihood, the fewest decks holding every shoe, the shoes
     deck_fit: tuple[float, ...] = ()
     deck_floor: int = 0
@@ -442,21 +442,39 @@ def check_against(item: Partial, model: Model) -> None:
                                 f"profile's {len(bet.labels)}")
 
 
+def check_written_for(where: str, said: str, said_profile: str | None, said_decks: int | None,
+                      profile: Profile, decks: int) -> None:
+    """Refuse, in one line, a file that says it was written for another profile (by any of
+    its names) or deck count than the run's: its hands would be judged by the wrong rules.
+
+    >>> check_written_for("a.jsonl: line 1", "the log's header says", "baccarat", 6,
+    ...                   load_profile("punto-banco"), 8)
+    Traceback (most recent call last):
+    analyzer.errors.AnalyzerError: a.jsonl: line 1: the log's header says profile 'baccarat' \
+with 6 decks; this run verifies punto-banco with 8 decks (give --decks 6)
+    """
+    def named(name: str) -> bool:
+        try:
+            return name == profile.name or load_profile(name).name == profile.name
+        except AnalyzerError:
+            return False
+
+    wrong_profile = said_profile is not None and not named(said_profile)
+    if not wrong_profile and (said_decks is None or said_decks == decks):
+        return
+    what = " with ".join(part for part in (
+        f"profile {said_profile!r}" if said_profile is not None else "",
+        f"{said_decks} decks" if said_decks is not None else "") if part)
+    fix = f"--profile {said_profile}" if wrong_profile else f"--decks {said_decks}"
+    raise AnalyzerError(f"{where}: {said} {what}; this run verifies {profile.name} with "
+                        f"{decks} decks (give {fix})")
+
+
 def counts_partial(counts: Counts, model: Model) -> Partial:
     """A partial result from an aggregated-counts file (no replay, no card tests); its
     profile and deck count, when given, must be the run's."""
-    if counts.decks is not None and counts.decks != model.decks:
-        raise AnalyzerError(f"{counts.path}: counted with {counts.decks} decks, verifying "
-                            f"against {model.decks} (give --decks {counts.decks})")
-    if counts.profile is not None and counts.profile != model.profile.name:
-        try:
-            same = load_profile(counts.profile).name == model.profile.name
-        except AnalyzerError:
-            same = False
-        if not same:
-            raise AnalyzerError(f"{counts.path}: counted for profile {counts.profile!r}, "
-                                f"verifying against {model.profile.name!r} (give --profile "
-                                f"{counts.profile})")
+    check_written_for(str(counts.path), "counted for", counts.profile, counts.decks,
+                      model.profile, model.decks)
     bets = []
     by_id = {b.id: b for b in counts.bets}
     unknown = set(by_id) - {m.bet.id for m in model.bets}

@@ -36,7 +36,6 @@ from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.dealing.handlog import (
     LogOptions,
     LogSniff,
-    count_lines,
     detect_format,
     number_notation,
     sniff_log,
@@ -46,13 +45,13 @@ from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import read_lines
+from analyzer.inputs import count_lines, read_lines
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
-from analyzer.verify.decks import shown_decks
+from analyzer.verify.inference.decks import shown_decks
+from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
-from analyzer.verify.statistics import ALPHA
 from analyzer.verify.verdict import Verdict, finish
 
 __all__ = ["collect", "verify_logs", "Work"]
@@ -74,11 +73,24 @@ class Work(NamedTuple):
     segment: Segment | None = None
 
 
+def _as_given(saved: Partial, path: str) -> Partial:
+    """A saved partial result named by the path it was given as (when it holds one file)."""
+    return replace(saved, sources=(path,)) if len(saved.sources) == 1 else saved
+
+
+def _lines(path: str) -> int:
+    """A file's lines, for the size estimate; 0 when this process cannot read it (the
+    check of the file says why)."""
+    try:
+        return count_lines(path)
+    except AnalyzerError:
+        return 0
+
+
 def _check_one(work: Work) -> Partial:
     fmt = work.format or detect_format(work.path, work.options.format)
     if fmt == "partial":
-        saved = load_partial(work.path)
-        return replace(saved, sources=(work.path,)) if len(saved.sources) == 1 else saved
+        return _as_given(load_partial(work.path), work.path)
     rules = load_profile(work.profile)
     model = build_model(value_profile(rules) if work.options.values_level else rules,
                         work.decks)
@@ -201,7 +213,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
 
     **Decks.** Without ``decks``, a log header's deck count is taken, else the profile's
     default; when the whole shoes then show another count
-    (:func:`~analyzer.verify.decks.shown_decks`) the logs are checked again with it, and
+    (:func:`~analyzer.verify.inference.decks.shown_decks`) the logs are checked again with it, and
     the partial says so (``decks_from``: ``option``, ``log`` or ``profile``, and a note).
     With ``decks`` given, shoes that show another count are noted.
     """
@@ -220,7 +232,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
     _given_once(paths)
     formats = [_format(str(p), options) for p in paths]
-    digests = _counted_once(paths, formats)
+    # each saved partial result read once, here; its files are not checked again
+    saved = {str(p): load_partial(p) for p, fmt in zip(paths, formats, strict=True)
+             if fmt == "partial"}
+    digests = _counted_once(paths, formats, saved)
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
     headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
               and s.header.decks is not None}
@@ -230,7 +245,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
             check_header(sniff.header, model, str(path))
-    notations = _notations(paths, formats, sniffs, options)
+    notations = _notations(paths, formats, sniffs, options, saved)
     if options.values_level or "values" in notations or "ranks" in notations:
         options = replace(options, cards="values",
                           skip_bets=tuple(b.id for b in rules.bets if b.card_level))
@@ -238,11 +253,11 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     elif options.cards == "auto":
         options = replace(options, cards="cards")
     if model_name == "auto" and formats[0] == "partial":
-        model_name = load_partial(paths[0]).model
+        model_name = saved[str(paths[0])].model
     shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
                                           and sniffs[0].starts_whole)
     exact_card_bets = True
-    lines = sum(count_lines(p) for p in paths) if shoe_aware else 0
+    lines = sum(_lines(p) for p in paths) if shoe_aware else 0
     if shoe_aware and model.card_level and card_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
@@ -258,7 +273,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                  replace(options, cards=n) if n == "ranks" else options, shoe_aware,
                  exact_card_bets)
             for p, fmt, n in zip(paths, formats, notations, strict=True)]
-    partials = _map_dask(work, dask, jobs) if dask else _run_pieces(work, jobs)
+    logs = [w for w in work if w.path not in saved]
+    checked = iter(_map_dask(logs, dask, jobs) if dask else _run_pieces(logs, jobs))
+    partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
+                for w in work]
     models = {p.model for p in partials}
     if len(models) > 1:  # counts files are independent-only; re-read logs to match them
         if any(w.format == "partial" for w in work):
@@ -367,7 +385,8 @@ def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
 
 
 def _notations(paths: Sequence[str], formats: Sequence[str | None],
-               sniffs: Sequence[LogSniff | None], options: LogOptions) -> list[str | None]:
+               sniffs: Sequence[LogSniff | None], options: LogOptions,
+               saved: dict[str, Partial]) -> list[str | None]:
     """How each log writes its cards (``cards``, ``values`` or ``ranks``: ``--cards``, else
     told from its first hands; a saved partial's as saved; None for counts or a file not
     readable here). Without ``--cards``, logs of cards and logs of values or ranks are not
@@ -377,7 +396,7 @@ def _notations(paths: Sequence[str], formats: Sequence[str | None],
     for path, fmt, sniff in zip(paths, formats, sniffs, strict=True):
         notation: str | None = None
         if fmt == "partial":
-            notation = "values" if load_partial(path).values_only else "cards"
+            notation = "values" if saved[str(path)].values_only else "cards"
         elif sniff is None or fmt is None:
             notation = None
         elif options.cards in ("cards", "ranks"):
@@ -408,14 +427,15 @@ def file_digest(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def _counted_once(paths: Sequence[str], formats: Sequence[str | None]) -> list[str]:
+def _counted_once(paths: Sequence[str], formats: Sequence[str | None],
+                  saved: dict[str, Partial]) -> list[str]:
     """Every log's content hash, refusing content counted twice: a copy of a log, a log a
     given partial already holds, or two partials holding the same log."""
     seen: dict[str, str] = {}
     for path, fmt in zip(paths, formats, strict=True):
         if fmt is None:
             continue  # not readable here: the check of the file says why
-        held = load_partial(path).digests if fmt == "partial" else (file_digest(path),)
+        held = saved[str(path)].digests if fmt == "partial" else (file_digest(path),)
         for digest in held:
             if digest in seen:
                 raise AnalyzerError(f"{path}: holds the same log content as {seen[digest]} "
@@ -427,7 +447,7 @@ def _counted_once(paths: Sequence[str], formats: Sequence[str | None]) -> list[s
 def _shoes_once(partials: Sequence[Partial]) -> None:
     """No whole shoe (by its content hash) is in two inputs: the same shoes given twice in
     other files (a CSV and a JSON Lines copy of one run, a partial beside a log it holds)
-    would count twice. Exact up to :data:`~analyzer.verify.shuffle.SKETCH` whole shoes per
+    would count twice. Exact up to :data:`~analyzer.verify.inference.shuffle.SKETCH` whole shoes per
     input; beyond, each input's smallest hashes are compared (a bottom-k sketch), which
     still finds an input held whole in another."""
     owner: dict[int, str] = {}

@@ -20,7 +20,7 @@ told apart) the check is skipped and counted in :attr:`ShoeTracker.undelimited`.
 
 Every shoe followed from its start (a cut one too: its cards are a shorter prefix, as every
 shoe stopped at its cut card is) is handed, with its cards in dealt order, to the
-``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.shuffle`).
+``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.inference.shuffle`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import numpy as np
 from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE, VALUE_CARD, card_text
 from analyzer.dealing.handlog import Hand, ShoeStart
 from analyzer.engine.lookup import Model
-from analyzer.verify.decks import DeckTally
-from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 
 __all__ = ["OPEN_SHOES", "OpenShoe", "ShoeTracker", "shoe_composition"]

@@ -3,7 +3,7 @@ the cards and naturals tested, and the choices against declared strategies.
 
 A log holds ``table`` records (:class:`~analyzer.dealing.records.TableHand`): who banks,
 each player's cards in seat order from the banker's right, the bank's cards, and each
-player's stake and amount returned. The rules replayed (:mod:`analyzer.choice.table_log`),
+player's stake and amount returned. The rules replayed (:mod:`analyzer.choice.play.table_log`),
 each a violation of its kind, exit 3:
 
 * ``seating``/``rotation``: the players sit from the banker's right, and the bank passes
@@ -34,16 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.choice.plans import (
-    BankerPlan,
-    banker_from_strategy,
-    player_from_strategy,
-    vector_index,
-)
-from analyzer.choice.responses import regrets, seat_values
-from analyzer.choice.strategy import Strategy, load_strategy
-from analyzer.choice.table import EXACT_FINITE_PLAYERS, build_table
-from analyzer.choice.table_log import (
+from analyzer.choice.play.table_log import (
     bank_draw,
     deal_order,
     natural,
@@ -52,6 +43,9 @@ from analyzer.choice.table_log import (
     settle,
     table_strategy,
 )
+from analyzer.choice.strategy import Key, Strategy, load_strategy
+from analyzer.choice.table.strategy import evaluate_strategies, information_for
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.dealing.dialects import CARD_VALUE, LogOptions, card_text
 from analyzer.dealing.handlog import Hand, Header, Problem, ShoeStart, detect_format, read_log
 from analyzer.dealing.records import TableHand
@@ -59,9 +53,9 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.distributions import chi2_sf, norm_sf
-from analyzer.verify.partial import IssueLog, Partial
-from analyzer.verify.statistics import ALPHA, holm, wald_test
+from analyzer.verify.inference.distributions import chi2_sf, norm_sf
+from analyzer.verify.inference.statistics import ALPHA, holm, wald_test
+from analyzer.verify.partial import IssueLog, Partial, check_written_for
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
 
 __all__ = ["verify_table_logs"]
@@ -98,10 +92,11 @@ class _Choices:
 
 @dataclass
 class _Observed:
-    """Observed draw counts per holding (players) and per (holding, choice vector) (bank)."""
+    """Observed draw counts per holding (players) and per (holding, what the bank saw: ``N``,
+    ``D`` or ``S`` per seat) (bank)."""
 
     player: dict[int, list[int]] = field(default_factory=dict)
-    bank: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    bank: dict[tuple[int, str], list[int]] = field(default_factory=dict)
 
 
 class _Table:
@@ -130,20 +125,8 @@ class _Table:
         self.players_seen = 0
 
     def header(self, rec: Header, source: str) -> None:
-        name = self.profile.name
-        if rec.profile is not None and rec.profile != name:
-            try:
-                same = load_profile(rec.profile).name == name
-            except AnalyzerError:
-                same = False
-            if not same:
-                raise AnalyzerError(f"{source}: line {rec.line}: the log's header says profile "
-                                    f"{rec.profile!r}; this run verifies {name} (give "
-                                    f"--profile {rec.profile})")
-        if rec.decks is not None and rec.decks != self.decks:
-            raise AnalyzerError(f"{source}: line {rec.line}: the log's header says "
-                                f"{rec.decks} decks; this run verifies {self.decks} (give "
-                                f"--decks {rec.decks})")
+        check_written_for(f"{source}: line {rec.line}", "the log's header says", rec.profile,
+                          rec.decks, self.profile, self.decks)
         if rec.people:
             self.people = rec.people
 
@@ -248,7 +231,7 @@ class _Table:
         earlier: list[bool] = []
         vector = []
         for i, (cards, drew) in enumerate(zip(seats, choices, strict=True)):
-            vector.append(0 if drew is None else 1 if drew else 2)
+            vector.append("N" if drew is None else "D" if drew else "S")
             if drew is None:
                 continue
             total = (cards[0] + cards[1]) % 10
@@ -266,7 +249,7 @@ class _Table:
             return
         drew = len(bank) == 3
         holding = HANDS.index((min(bank[:2]), max(bank[:2])))
-        counts = self.observed.bank.setdefault((holding, vector_index(vector)), [0, 0])
+        counts = self.observed.bank.setdefault((holding, "".join(vector)), [0, 0])
         counts[0] += drew
         counts[1] += 1
         self.players_seen = max(self.players_seen, len(seats))
@@ -393,16 +376,13 @@ def _results(table: _Table) -> StatisticalTest | str:
     why = "the players' results against their exact expectation"
     if rules.banker_sees != "choice":
         return f"{why}: home Lucky 9 only (chemin de fer: nine evaluate gives the value)"
-    if len(table.sizes) != 1 or next(iter(table.sizes)) > EXACT_FINITE_PLAYERS:
-        return (f"{why}: exact for one table size of at most {EXACT_FINITE_PLAYERS} players "
-                f"at a finite shoe (this log: {sorted(table.sizes)})")
-    if any(s.uses_contexts for s in strategies) or n < 2:
-        return f"{why}: strategies that read only their own hand (and enough hands)"
+    if len(table.sizes) != 1 or next(iter(table.sizes)) > MAX_JOINT_SEATS or n < 2:
+        return (f"{why}: exact for one table size of at most {MAX_JOINT_SEATS} players "
+                f"at a finite shoe, and two hands or more (this log: {sorted(table.sizes)})")
     players = next(iter(table.sizes))
-    game = build_table(rules, Shoe.decks(table.decks), players)
-    values = seat_values(game, [player_from_strategy(strategies[0])] * players,
-                         banker_from_strategy(game, strategies[1]))
-    expected = float(sum(values.players))
+    values = evaluate_strategies(rules, Shoe.decks(table.decks), players,
+                                 information_for(strategies), *strategies)
+    expected = float(sum(values.seats))
     mean = total / n
     variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
     z = (mean - expected) / math.sqrt(variance / n) if variance > 0 else 0.0
@@ -424,30 +404,50 @@ def _natural_probability(rules: ChoiceRules, decks: int) -> float:
     return ways / (size * (size - 1))
 
 
+def _frequencies(cells: dict[tuple[int, int], list[int]], by: str) -> dict[Key, Fraction]:
+    """Observed draw counts per holding as draw probabilities, per holding or pooled by
+    total."""
+    pooled: dict[Key, list[int]] = {}
+    for hand, (drew, seen) in cells.items():
+        key: Key = ("hand", hand) if by == "cards" else ("total", sum(hand) % 10)
+        cell = pooled.setdefault(key, [0, 0])
+        cell[0] += drew
+        cell[1] += seen
+    return {key: Fraction(drew, seen) for key, (drew, seen) in pooled.items()}
+
+
+def _observed_strategies(table: _Table, by: str) -> tuple[Strategy, Strategy]:
+    """The observed draw frequencies as strategy files, the house rule wherever a cell was
+    never seen; the bank's tables keyed by what it saw (``NDS``: natural, drew, stood)."""
+    name = "observed draw frequencies"
+    house = load_strategy("house", "player")
+    cells = {HANDS[i]: c for i, c in table.observed.player.items()}
+    player = Strategy("player", house.default,
+                      {"any": {**house.tables.get("any", {}), **_frequencies(cells, by)}},
+                      name=name)
+    house = load_strategy("house", "banker")
+    by_view: dict[str, dict[tuple[int, int], list[int]]] = {}
+    for (i, view), counts in table.observed.bank.items():
+        by_view.setdefault(view, {})[HANDS[i]] = counts
+    tables = {view: _frequencies(found, by) for view, found in by_view.items()}
+    tables["any"] = dict(house.tables.get("any", {}))
+    return player, Strategy("banker", house.default, tables, name=name)
+
+
 def _best_response(table: _Table) -> list[str]:
     """Home Lucky 9 without declared strategies: the observed draw frequencies as
-    strategies, and each side's exact regret against them."""
+    strategies, and each side's exact regret against them in the rules' information model."""
     rules = table.rules
     if rules.banker_sees != "choice" or not table.observed.bank:
         return ["best-response check: home Lucky 9 logs only (its bank sees choices)"]
     players = max(table.players_seen, 1)
-    shoe = Shoe.decks(table.decks) if players <= EXACT_FINITE_PLAYERS else Shoe.infinite()
-    game = build_table(rules, shoe, players)
-    house = load_strategy("house", "player")
-    plan = tuple(Fraction(c[0], c[1]) if (c := table.observed.player.get(i)) else
-                 house.draw(hand) for i, hand in enumerate(HANDS))
-    bank_house = load_strategy("house", "banker")
-    rows = []
-    for i, hand in enumerate(HANDS):
-        row = []
-        for v in range(3 ** players):
-            seen = table.observed.bank.get((i, v))
-            row.append(Fraction(seen[0], seen[1]) if seen else bank_house.draw(hand))
-        rows.append(tuple(row))
-    found = regrets(game, [plan] * players, BankerPlan(players, tuple(rows)))
-    where = "exact" if shoe.is_infinite is False else "infinite-deck approximation"
+    exact = players <= MAX_JOINT_SEATS
+    shoe = Shoe.decks(table.decks) if exact else Shoe.infinite()
+    by = "cards" if exact else "total"
+    found = evaluate_strategies(rules, shoe, players, by, *_observed_strategies(table, by))
+    where = ("exact" if exact else "at the infinite deck, by total: exact card removal "
+             f"covers at most {MAX_JOINT_SEATS} players")
     return [f"best-response check ({where}, the observed draw frequencies as strategies): "
             f"against this bank's play a player could gain "
-            f"{float(max(found.players)):.5f} per hand staked; against the players' play "
-            f"the bank could gain {float(found.banker):.5f} per hand"]
-
+            f"{float(max(found.seat_regrets)):.5f} per hand staked; against the players' play "
+            f"the bank could gain {float(found.bank_regret):.5f} per hand"]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer.choice.game import build_game
-from analyzer.choice.strategy import banker_vector, load_strategy, parse_strategy
+from analyzer.choice.headsup.game import banker_vector, build_game
+from analyzer.choice.strategy import load_strategy, parse_strategy
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules

@@ -3,14 +3,17 @@ listed by ``nine --help`` without importing any command module."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
+from analyzer import __version__
 from analyzer.cli.commands import COMMANDS, LazyGroup, main
 
 
@@ -54,7 +57,7 @@ def test_a_command_imports_only_its_own_module() -> None:
     assert "analyzer.cli.odds" in odds
     assert not {"analyzer.cli.analysis", "analyzer.cli.choice", "analyzer.cli.verify",
                 "analyzer.cli.tables", "analyzer.analysis.drift", "analyzer.verify.run",
-                "analyzer.choice.solver", "analyzer.present.tables"} & odds
+                "analyzer.choice.headsup.solver", "analyzer.present.tables"} & odds
     listed = _modules_after("--help")
     assert not any(m.startswith(("analyzer.cli.", "analyzer.engine")) and m not in (
         "analyzer.cli.commands",) for m in listed), listed
@@ -64,6 +67,51 @@ def test_version_and_python_dash_m() -> None:
     result = subprocess.run([sys.executable, "-m", "analyzer", "--version"],
                             capture_output=True, text=True, check=True)
     assert result.stdout.startswith("nine, version ")
+
+
+#: One cheap run of every command whose ``--format`` offers ``json`` (each JSON form a
+#: command has: heads-up and table, seat and bank, by size), ``{log}`` a small seeded log.
+JSON_RUNS = {
+    "advise": [["--people", "3", "--cards", "5H TS", "--infinite"],
+               ["--banker", "--cards", "6H TS", "--choices", "stood,stood", "--infinite"]],
+    "eor": [["--profile", "punto-banco", "--decks", "1"]],
+    "evaluate": [["--infinite"], ["--players", "2", "--infinite"]],
+    "features": [[]],
+    "formula": [["--profile", "punto-banco", "--bet", "banker"]],
+    "odds": [["--profile", "punto-banco", "--decks", "1"]],
+    "profiles": [[]],
+    "session": [["--people", "3", "--rotations", "1", "--seed", "1"]],
+    "shoe": [["--profile", "punto-banco", "--decks", "1", "--shoes", "1", "--seed", "1"]],
+    "solve": [["--infinite"], ["--players", "2", "--infinite", "--no-costs"],
+              ["--players", "2", "--infinite", "--by-size"]],
+    "solve-payout": [["--profile", "punto-banco", "--bet", "tie", "--line", "tie",
+                      "--edge", "0.05"]],
+    "verify": [["{log}", "--profile", "punto-banco"]],
+}
+
+
+def _json_commands() -> set[str]:
+    context = click.Context(main)
+    return {name for name in main.list_commands(context)
+            if any("--format" in getattr(p, "opts", ()) and "json" in getattr(p.type, "choices", ())
+                   for p in main.get_command(context, name).params)}  # type: ignore[union-attr]
+
+
+def test_every_json_output_is_valid_json_stating_the_analyzer_version(tmp_path: Path) -> None:
+    assert _json_commands() == set(JSON_RUNS)  # a new JSON command needs a run here
+    log = tmp_path / "hands.csv"
+    runner = CliRunner()
+    made = runner.invoke(main, ["simulate", "--profile", "punto-banco", "--shoes", "1",
+                                "--seed", "1", "--out", str(log)])
+    assert made.exit_code == 0, made.output
+    for name, runs in JSON_RUNS.items():
+        for args in runs:
+            argv = [name, *(a.format(log=log) for a in args), "--format", "json"]
+            result = runner.invoke(main, argv)
+            assert result.exit_code == 0, (argv, result.output)
+            document = json.loads(result.stdout)
+            assert isinstance(document, dict), argv
+            assert document["analyzer_version"] == __version__, argv
 
 
 @pytest.mark.parametrize("name", ["nine", *sorted(main.list_commands(click.Context(main)))])

@@ -14,7 +14,6 @@ from analyzer.dealing.handlog import (
     Problem,
     ShoeEnd,
     ShoeStart,
-    count_lines,
     detect_format,
     parse_column_options,
     read_log,
@@ -143,4 +142,3 @@ def test_the_format_is_told_in_one_place(tmp_path: Path) -> None:
         detect_format("log.txt")
     with pytest.raises(AnalyzerError, match="holds no hands"):
         list(read_log(partial))
-    assert count_lines(lines) == 1 and count_lines(tmp_path / "missing.jsonl") == 0

@@ -6,12 +6,16 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sympy import isprime, prevprime
 
 from analyzer.engine.modular import (
     MODULI,
+    crt,
     from_digits,
     largest_primes,
+    primes,
     primes_for,
     reconstruct,
     reconstruct_wrapped,
@@ -61,9 +65,10 @@ def test_from_digits_is_the_mixed_radix_horner() -> None:
     assert from_digits(digits, primes) == [3 + 7 * (4 + 11 * 5)]
 
 
-def test_a_bound_beyond_every_modulus_is_refused() -> None:
-    with pytest.raises(AnalyzerError):
-        primes_for(2**300)
+def test_a_bound_beyond_every_prime_is_refused() -> None:
+    assert len(primes_for(2**300)) == 10  # past MODULI: the sieved table
+    with pytest.raises(AnalyzerError, match="beyond the 400 largest primes"):
+        primes_for(2**13000)
 
 
 @pytest.mark.parametrize("bits", [63, 64, 94, 95, 140])
@@ -79,3 +84,25 @@ def test_reconstruct_wrapped_inverts_int64_wrapping_and_residues(bits: int) -> N
     wrapped = [(v + 2**63) % 2**64 - 2**63 for v in values]
     residues = np.array([wrapped, *([v % p for v in values] for p in primes)], dtype=np.int64)
     assert reconstruct_wrapped(residues, primes) == values
+
+
+def test_primes_are_the_largest_below_two_to_the_31() -> None:
+    assert primes(3) == (2147483647, 2147483629, 2147483587)
+    assert all(p < 2**31 for p in primes(50))
+
+
+def test_enough_primes_for_a_bound() -> None:
+    chosen = primes_for(10**100, signed=True)
+    product = 1
+    for p in chosen:
+        product *= p
+    assert product > 2 * 10**100 + 1
+    assert product // chosen[-1] <= 2 * 10**100 + 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-10**40, 10**40), min_size=1, max_size=8))
+def test_crt_recovers_signed_integers(values: list[int]) -> None:
+    moduli = primes_for(10**40, signed=True)
+    residues = np.array([[v % p for v in values] for p in moduli], dtype=np.int64)
+    assert crt(residues, moduli) == values

@@ -89,7 +89,7 @@ def test_strategy_files_are_one_line(tmp_path: Path, text: str, message: str) ->
 
 @pytest.mark.parametrize(("args", "message"), [
     (["solve", "--players", "14"], "'--players': 14 is not in the range 1<=x<=8"),
-    (["solve", "--rounds", "-1"], "'--rounds': -1 is not in the range"),
+    (["solve", "--starts", "-1"], "'--starts': -1 is not in the range"),
     (["session", "--people", "9", "--rotations", "100000000", "--seed", "1"],
      "'--rotations': 100000000 is not in the range 0<=x<=5000"),
     (["session", "--people", "16", "--rotations", "1", "--seed", "1"], "'--people': 16 is not"),

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.choice.solver import solve
+from analyzer.choice.headsup.solver import solve
 from analyzer.engine.odds import odds
 from analyzer.present.report.common import fraction_text, percent
 from analyzer.rules.profile import shipped_profiles

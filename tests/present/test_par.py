@@ -18,7 +18,7 @@ from analyzer.present.par import ALPHA as PAR_ALPHA
 from analyzer.present.par import HANDS, LEVELS, RARE, ParSheet, par_sheet
 from analyzer.present.report.par import par_files, par_images, render_par
 from analyzer.present.tables import ALPHA as TABLES_ALPHA
-from analyzer.verify.statistics import ALPHA, rtp_hands_needed
+from analyzer.verify.inference.statistics import ALPHA, rtp_hands_needed
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ from statistics import NormalDist
 
 import pytest
 
-from analyzer.choice.outcomes import equilibrium_outcomes
-from analyzer.choice.solver import solve
-from analyzer.choice.table_summary import by_size
+from analyzer.choice.headsup.outcomes import equilibrium_outcomes
+from analyzer.choice.headsup.solver import solve
+from analyzer.choice.table.summary import by_size
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import HANDS, LEVELS
 from analyzer.present.par_choice import (
@@ -27,7 +27,7 @@ from analyzer.present.report.lucky9 import render_edges
 from analyzer.present.report.par import par_files, render_par
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 
 @pytest.fixture(scope="module")

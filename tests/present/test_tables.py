@@ -29,7 +29,7 @@ from analyzer.present.tables.printing import settle, undated
 from analyzer.present.tables.publication import GENERATE_COMMAND, Publication
 from analyzer.present.tables.sections import ALPHA, RTP_ERROR
 from analyzer.rules.profile import shipped_profiles
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 

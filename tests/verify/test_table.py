@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.choice.session import people_from_options
-from analyzer.choice.table_log import deal_table
+from analyzer.choice.play.table_log import deal_table, table_people
 from analyzer.rules.profile import load_profile
 from analyzer.verify.table import verify_table_logs
 from analyzer.verify.verdict import EXIT_INPUT, EXIT_PASS, EXIT_STATISTICS, EXIT_VIOLATIONS
@@ -22,7 +21,8 @@ MIXED = 'default = "stand"\n[draw]\n"0-3" = "draw"\n"4" = "1/2"\n"5" = "1/4"\n'
 def deal(path: Path, profile: str, people: int, hands: int, seed: int,
          player: tuple[str, ...] = ()) -> None:
     with path.open("w", encoding="utf-8") as stream:
-        deal_table(load_profile(profile), people_from_options(people, player, ()), hands, seed,
+        rules = load_profile(profile)
+        deal_table(rules, table_people(rules.choice_rules(), people, player, ()), hands, seed,
                    stream)
 
 
@@ -55,7 +55,7 @@ def test_a_correct_session_passes_with_and_without_strategies(lucky9: Path,
     assert verdict.hands == 200 and {t.name for t in verdict.tests} == {
         "naturals", "card point values", "player choices", "bank choices"}
     code, out, _ = cli("verify", str(lucky9), "--profile", "lucky9")
-    assert code == EXIT_PASS and "best-response check (infinite-deck approximation" in out
+    assert code == EXIT_PASS and "best-response check (at the infinite deck, by total" in out
     assert "a player could gain" in out
     chemmy = tmp_path / "chemmy.jsonl"
     deal(chemmy, "chemin-de-fer", 2, 200, 8)
@@ -164,7 +164,9 @@ def test_the_equilibrium_and_the_results_against_their_exact_expectation(
     verdict = verify_table_logs([str(log)], "lucky9-home", player="equilibrium",
                                 banker="equilibrium")
     assert verdict.exit_code == EXIT_PASS, verdict.failed_tests
-    assert any("own hand" in item for item in verdict.unsupported)  # contexts: no results
+    # strategies that read the table (contexts) have an exact expectation too
+    (results,) = [t for t in verdict.tests if t.name == "players' results"]
+    assert "exact expectation" in results.method and results.p_value > 0.001
     heads_up = tmp_path / "heads-up.jsonl"
     deal(heads_up, "lucky9-home", 2, 400, 4)
     verdict = verify_table_logs([str(heads_up)], "lucky9-home", player="house",

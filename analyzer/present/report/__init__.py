@@ -34,16 +34,13 @@ from analyzer.present.report.analysis import (
     shoe_json,
 )
 from analyzer.present.report.choice import (
-    DYNAMICS_METHOD,
     draw_text,
     equilibrium_json,
     render_equilibrium,
     render_evaluation,
     render_session,
     render_strategy_card,
-    render_table_report,
     session_json,
-    table_report_json,
 )
 from analyzer.present.report.common import (
     FORMATS,
@@ -78,7 +75,6 @@ from analyzer.present.report.odds import (
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
 __all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "decimal_text", "draw_text",
-           "DYNAMICS_METHOD",
            "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
            "odds_json", "payout_edges_json", "payout_json", "payout_text", "percent",
            "removal_json", "render_advice",
@@ -86,7 +82,6 @@ __all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "decimal_text", "draw_te
            "render_features", "render_junit", "render_odds", "render_payout",
            "render_payout_edges", "render_profiles", "render_removal",
            "render_session", "render_shoe", "render_strategy_card", "render_table_cards",
-           "render_table_evaluation", "render_table_report", "render_table_summary",
-           "render_verdict", "session_json", "shoe_json", "stable_floats", "summary_rows", "table",
-           "table_evaluation_json", "table_report_json", "table_summary_json", "totals_text",
-           "verdict_json", "warnings_json"]
+           "render_table_evaluation", "render_table_summary", "render_verdict", "session_json",
+           "shoe_json", "stable_floats", "summary_rows", "table", "table_evaluation_json",
+           "table_summary_json", "totals_text", "verdict_json", "warnings_json"]

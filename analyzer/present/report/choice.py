@@ -1,6 +1,6 @@
 """Rendering the choice games: heads-up equilibria and strategy cards (``nine solve``),
-strategy pairs (``nine evaluate``), tables of several players (``nine solve --players N``)
-and rotating-bank sessions (``nine session``).
+strategy pairs (``nine evaluate``) and rotating-bank sessions (``nine session``); whole
+tables are :mod:`analyzer.present.report.lucky9`'s.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from typing import Any
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, table
 
-__all__ = ["draw_text", "DYNAMICS_METHOD", "equilibrium_json", "render_equilibrium",
-           "render_evaluation", "render_session", "render_strategy_card",
-           "render_table_report", "session_json", "table_report_json"]
+__all__ = ["draw_text", "equilibrium_json", "render_equilibrium", "render_evaluation",
+           "render_session", "render_strategy_card", "session_json"]
 
 
 def draw_text(draw: Fraction, relevant: bool = True) -> str:
@@ -233,112 +232,6 @@ def render_strategy_card(result: Any, fmt: str = "text") -> str:
                  + "Your two cards x what the player did -> what to do.\n\n"
                  + table(rows, headers, fmt) + "\n")
     return "\n".join(parts)
-
-
-def _exact_cell(value: Fraction) -> list[str]:
-    return [fraction_text(value), f"{float(value):+.8f}"]
-
-
-#: How :func:`analyzer.choice.table.dynamics` moves (it is not Brown's fictitious play).
-DYNAMICS_METHOD = ("sequential best responses (seats in order to the newest responses, then "
-                   "the banker to all of them), each side then moving to the running average "
-                   "of its responses; exact regrets")
-
-
-def table_report_json(result: Any) -> dict[str, Any]:
-    """The JSON document of ``nine solve --players N`` (N >= 2)."""
-    document: dict[str, Any] = {
-        "profile": result.title, "shoe": result.shoe, "model": result.model,
-        "players": result.players, "by": result.by, "start": result.start,
-    }
-    if result.estimates:
-        document["estimate"] = True
-        document["seat_values"] = [{"seat": i + 1, "estimate": e.mean,
-                                    "ci95_half_width": e.half_width, "hands": e.hands}
-                                   for i, e in enumerate(result.estimates)]
-        return document
-    document["estimate"] = False
-    document["seat_values"] = [{"seat": i + 1, "value": fraction_text(v)}
-                               for i, v in enumerate(result.values.players)]
-    document["banker_value"] = fraction_text(result.values.banker)
-    document["banker_best_response_value"] = fraction_text(result.banker_best_response)
-    found = result.dynamics
-    document["dynamics"] = {
-        "method": DYNAMICS_METHOD,
-        "strategies": ("players: own hand and the earlier seats' choices" if found.informed
-                       else "players: own hand only") + "; banker: own hand and every choice",
-        "players_informed": found.informed,
-        "player_strategies_use_earlier_choices": [
-            bool(getattr(p, "uses_earlier_choices", False)) for p in found.plans],
-        "regrets_over": "full information sets (players: own hand and the earlier seats' "
-                        "choices; banker: own hand and every choice)",
-        "rounds": found.rounds,
-        "equilibrium": found.equilibrium,
-        "seat_values": [fraction_text(v) for v in found.values.players],
-        "banker_value": fraction_text(found.values.banker),
-        "player_regrets": [fraction_text(r) for r in found.regrets.players],
-        "player_regrets_own_hand_only": ([fraction_text(r) for r in found.regrets.own_hand]
-                                         if found.regrets.own_hand else None),
-        "banker_regret": fraction_text(found.regrets.banker),
-        "largest_regret": fraction_text(found.regrets.largest),
-        "history": [fraction_text(h) for h in found.history],
-    }
-    return document
-
-
-def render_table_report(result: Any, fmt: str = "text") -> str:
-    """Render ``nine solve --players N``: seat values, banker's best response, dynamics."""
-    if fmt == "json":
-        return json_text(table_report_json(result))
-    headers = ["quantity", "exact", "float"]
-    if result.estimates:
-        rows = [[f"seat {i + 1} value (estimate)", f"{e.mean:+.5f} +/- {e.half_width:.5f}",
-                 f"{e.mean:+.8f}"] for i, e in enumerate(result.estimates)]
-        banker = -sum(e.mean for e in result.estimates)
-        rows.append(["banker net (estimate, minus the seats' sum)", f"{banker:+.5f}",
-                     f"{banker:+.8f}"])
-        headers = ["quantity", "estimate +/- 95% half-width", "float"]
-    else:
-        rows = [[f"seat {i + 1} value (start)", *_exact_cell(v)]
-                for i, v in enumerate(result.values.players)]
-        rows.append(["banker net (start)", *_exact_cell(result.values.banker)])
-        rows.append(["banker's best response net", *_exact_cell(result.banker_best_response)])
-        found = result.dynamics
-        rows += [[f"seat {i + 1} value (dynamics)", *_exact_cell(v)]
-                 for i, v in enumerate(found.values.players)]
-        rows.append(["banker net (dynamics)", *_exact_cell(found.values.banker)])
-        rows += [[f"seat {i + 1} regret (own hand + earlier choices)", *_exact_cell(r)]
-                 for i, r in enumerate(found.regrets.players)]
-        rows += [[f"seat {i + 1} regret within own-hand strategies", *_exact_cell(r)]
-                 for i, r in enumerate(found.regrets.own_hand)]
-        rows.append(["banker regret", *_exact_cell(found.regrets.banker)])
-    if fmt == "csv":
-        return table(rows, headers, "csv")
-    title = (f"{result.title}: {result.players} players and the banker, {result.shoe}, "
-             f"by {result.by} ({result.model})")
-    lines = [f"Start: {result.start}", "Values are each player's result per unit staked; "
-             "the banker covers every stake."]
-    if result.dynamics is not None:
-        found = result.dynamics
-        verdict = ("zero regret for every side over its full information sets: an exact "
-                   "equilibrium" if found.equilibrium
-                   else f"not an equilibrium: largest regret {found.regrets.largest} "
-                        f"({float(found.regrets.largest):.3g})")
-        lines.append(f"Dynamics: {DYNAMICS_METHOD}; {found.rounds} round(s); {verdict}")
-        if found.informed:
-            lines.append("Strategies: players see their own hand and the earlier seats' "
-                         "choices (docs/rules/lucky9-home.md §7), the banker its own hand and "
-                         "every choice. Regrets are over those full information sets.")
-        else:
-            lines.append("Strategies: players see their own hand only, the banker its own "
-                         "hand and every choice. Regrets: a player's best response also sees "
-                         "the earlier seats' choices (docs/rules/lucky9-home.md §7); 'within "
-                         "own-hand strategies' is the restricted figure.")
-    else:
-        lines.append("ESTIMATE: seeded simulation with 95% confidence intervals, not exact")
-    heading = f"## {title}\n" if fmt == "markdown" else f"{title}\n"
-    body = "".join(f"- {line}\n" if fmt == "markdown" else f"{line}\n" for line in lines)
-    return f"{heading}{body}\n{table(rows, headers, fmt)}\n"
 
 
 def session_json(result: Any) -> dict[str, Any]:

@@ -14,13 +14,12 @@ as a fraction and a percentage with a way to randomise at the table from a clock
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from analyzer.errors import AnalyzerError
-from analyzer.present.report.common import fraction_text, percent, stable_floats, table
+from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
 __all__ = ["advice_json", "clock_rule", "render_advice", "render_edges", "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
@@ -259,7 +258,7 @@ def render_table_summary(summary: Any, fmt: str = "text") -> str:
     """``nine solve --players N``: certificate, values, edge, rule costs, subgames; a table
     not evaluated at its shoe says so and shows no exact value or regret there."""
     if fmt == "json":
-        return json.dumps(stable_floats(table_summary_json(summary)), indent=2) + "\n"
+        return json_text(stable_floats(table_summary_json(summary)))
     t = summary.table
     at = "" if t.exact else f" at the {t.solved_at}"
     parts = [_seat_rows(t, fmt)]
@@ -319,7 +318,7 @@ def render_advice(advice: Any, fmt: str = "text") -> str:
     """``nine advise``: the equilibrium's play and the value of each choice, saying at which
     shoe the values are computed when it is not the one asked for."""
     if fmt == "json":
-        return json.dumps(stable_floats(advice_json(advice)), indent=2) + "\n"
+        return json_text(stable_floats(advice_json(advice)))
     who = f"seat {advice.seat}" if advice.side == "seat" else "the bank"
     against = "the bank playing the house rule (draw on 4 or less)" if advice.side == "seat" \
         else "every seat playing the house rule (draw on 4 or less)"
@@ -362,7 +361,7 @@ def table_evaluation_json(result: Any) -> dict[str, Any]:
 def render_table_evaluation(result: Any, fmt: str = "text") -> str:
     """``nine evaluate --players N``: each side's exact value and regret."""
     if fmt == "json":
-        return json.dumps(stable_floats(table_evaluation_json(result)), indent=2) + "\n"
+        return json_text(stable_floats(table_evaluation_json(result)))
     rows = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r),
              percent(r, 4)] for i, (v, r) in enumerate(zip(result.seats, result.seat_regrets,
                                                            strict=True))]
@@ -390,7 +389,7 @@ def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
     headers = ["people", "players", *(["values at"] if mixed else []), "bank per hand (exact)",
                "bank per hand", "bank per player stake", "seat 1", "last seat", "certified"]
     if fmt == "json":
-        return json.dumps(stable_floats([
+        return json_text(stable_floats({"sizes": [
             {"people": s.table.players + 1, "players": s.table.players,
              "shoe": s.table.shoe, "solved_at": s.table.solved_at,
              "values_at": s.table.values_at, "exact": s.table.exact,
@@ -398,7 +397,7 @@ def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
              "per_stake": _number(s.edge.per_stake, s.table.exact),
              "seats": [_number(v, s.table.exact) for v in s.table.seat_values],
              "certified": s.table.certified, "max_regret": _optional(s.table.max_regret)}
-            for s in summaries]), indent=2) + "\n"
+            for s in summaries]}))
     body = table(rows, headers, fmt)
     if fmt == "csv":
         return str(body)

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -139,9 +138,9 @@ def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True
 def render_profiles(found: Sequence[Any], fmt: str = "text") -> str:
     """The list of ``nine profiles``."""
     if fmt == "json":
-        return json.dumps([{"name": p.name, "title": p.title, "aliases": list(p.aliases),
-                            "bets": [b.id for b in p.bets], "source": p.source}
-                           for p in found], indent=2) + "\n"
+        return json_text({"profiles": [
+            {"name": p.name, "title": p.title, "aliases": list(p.aliases),
+             "bets": [b.id for b in p.bets], "source": p.source} for p in found]})
     rows = [[p.name, ", ".join(p.aliases), p.title, str(len(p.bets)), p.source] for p in found]
     return table(rows, ["profile", "aliases", "title", "bets", "source"], fmt) + "\n"
 

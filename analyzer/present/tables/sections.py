@@ -23,8 +23,8 @@ from typing import Any
 from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
-from analyzer.choice.solver import Equilibrium, solve
-from analyzer.choice.table_summary import TableSummary, summarize_table
+from analyzer.choice.headsup.solver import Equilibrium, solve
+from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.checks import paytable_warnings
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
@@ -61,7 +61,7 @@ from analyzer.present.tables.publication import (
 )
 from analyzer.rules.profile import Profile, load_profile, shipped_profiles
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["ALPHA", "chemin_section", "DECKS", "drift_section", "DRIFT_PROFILES", "DRIFT_SEED",
            "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "Job", "lucky9_section",

@@ -1,0 +1,322 @@
+"""Advice at the table: what the equilibrium does in one information set, and what each choice
+is worth there.
+
+A seat asking knows (``docs/rules/lucky9-home.md`` section 7) its own two cards, which seats
+hold a natural (face up: at a finite shoe their cards too) and what the earlier live seats
+chose; :func:`advise_seat` returns the certified equilibrium's play there (``draw``,
+``stand`` or ``draw p/q``), the exact expected result of drawing and of standing against the
+equilibrium bank (the other seats playing the equilibrium too), the margin, and the best
+choice against a bank that plays the house rule (draw on 4 or less). :func:`advise_bank`
+does the same for the bank, which knows its own cards and every seat's natural or choice.
+Expected results are per unit staked, conditional on what the side knows.
+
+Bad input -- a table size outside 2 to 9 people, a seat outside the table, cards the shoe
+cannot deal (a duplicate from one deck), a natural declared for the seat asking, more
+choices than earlier seats -- is an :class:`~analyzer.errors.AnalyzerError` in one line.
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.rules.shoe import Shoe
+>>> advice = advise_seat(LUCKY9, Shoe.infinite(), people=4, seat=2, cards="TH 5S",
+...                      earlier="stood")
+>>> advice.action, advice.ev_draw == advice.ev_stand, advice.house_action
+('draw 32/65', True, 'draw')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from analyzer.choice.table.exact.evaluation import exact_counterfactual
+from analyzer.choice.table.solve import (
+    NATURAL,
+    Pattern,
+    TableEquilibrium,
+    check_players,
+    solve_table,
+)
+from analyzer.choice.table.subgame import InfoClass
+from analyzer.errors import AnalyzerError
+from analyzer.rules.cards import Card, parse_cards
+from analyzer.rules.choice_rules import ChoiceRules, hand_label
+from analyzer.rules.profile import Profile, choice_rules_of
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "parse_choices",
+           "parse_naturals"]
+
+_CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
+                 "s": "S", "natural": "N", "n": "N", "nat": "N"}
+
+
+def action_text(draw: Fraction) -> str:
+    """``draw``, ``stand`` or ``draw p/q``."""
+    return "draw" if draw == 1 else "stand" if draw == 0 else f"draw {draw}"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The equilibrium's play in one information set and what each choice is worth: the
+    expected results are computed at ``shoe`` when ``exact``, else at ``solved_at``."""
+
+    side: str  # "seat" or "bank"
+    people: int
+    seat: int | None  # 1-based; None for the bank
+    cards: str
+    holding: str
+    total: int
+    sees: str
+    shoe: str
+    by: str
+    model: str
+    certified: bool
+    exact: bool  # the values are computed at ``shoe`` (else at ``solved_at``, see ``scope``)
+    solved_at: str
+    scope: str  # "" or the table's sentence saying what is not computed at ``shoe``
+    draw: Fraction
+    ev_draw: Fraction
+    ev_stand: Fraction
+    house_draw: Fraction
+    house_ev_draw: Fraction
+    house_ev_stand: Fraction
+    note: str = ""
+
+    @property
+    def action(self) -> str:
+        """The equilibrium's play: ``draw``, ``stand`` or ``draw p/q``."""
+        return action_text(self.draw)
+
+    @property
+    def margin(self) -> Fraction:
+        """How much drawing beats standing (negative: standing is better)."""
+        return self.ev_draw - self.ev_stand
+
+    @property
+    def house_action(self) -> str:
+        """The best play against the house-rule opponents."""
+        return action_text(self.house_draw)
+
+
+def parse_choices(text: str | Sequence[str]) -> list[str]:
+    """``drew,stood,natural`` (or d/s/n) as ``D``/``S``/``N``."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    out = []
+    for item in (i.strip().lower() for i in items):
+        if not item:
+            continue
+        if item not in _CHOICE_WORDS:
+            raise AnalyzerError(f"choice {item!r}: expected drew, stood or natural")
+        out.append(_CHOICE_WORDS[item])
+    return out
+
+
+def parse_naturals(text: str, players: int) -> dict[int, tuple[Card, ...]]:
+    """``2,4`` or ``2=9H KD,4``: 1-based seats holding a natural, with their cards if given."""
+    out: dict[int, tuple[Card, ...]] = {}
+    for item in (i.strip() for i in text.split(",")):
+        if not item:
+            continue
+        seat_text, _, cards_text = item.partition("=")
+        if not seat_text.strip().isdigit():
+            raise AnalyzerError(f"--naturals {item!r}: expected a seat number, e.g. 2 or 2=9H KD")
+        seat = int(seat_text)
+        if not 1 <= seat <= players:
+            raise AnalyzerError(f"--naturals {seat}: the table has seats 1 to {players}")
+        if seat in out:
+            raise AnalyzerError(f"--naturals: seat {seat} is listed twice")
+        out[seat] = parse_cards(cards_text) if cards_text.strip() else ()
+    return out
+
+
+def _holding(rules: ChoiceRules, cards: Sequence[Card], who: str) -> tuple[int, int]:
+    if len(cards) != 2:
+        raise AnalyzerError(f"{who}: give exactly two cards, e.g. \"8H 7S\"")
+    low, high = sorted(c.points for c in cards)
+    return low, high
+
+
+def _check_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
+    if shoe.is_infinite:
+        return
+    for card, count in Counter(cards).items():
+        if count > shoe.count(card):
+            raise AnalyzerError(f"{card}: {shoe.describe()} holds {shoe.count(card)} of it, "
+                                f"the cards name {count}")
+
+
+def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
+    for index, info in enumerate(classes):
+        if holding in info.hands:
+            return index
+    raise AnalyzerError(f"holding {hand_label(holding)} is not a live hand")
+
+
+def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None) -> TableEquilibrium:
+    check_players(rules, players)
+    return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"))
+
+
+def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
+             rules: ChoiceRules) -> Pattern:
+    seats: list[Any] = [None] * table.players
+    for seat, cards in naturals.items():
+        if not cards:
+            if not table.exact or table.shoe == "infinite deck":
+                seats[seat - 1] = NATURAL
+                continue
+            raise AnalyzerError(f"--naturals {seat}: at a finite shoe a natural's cards change "
+                                f"the odds; give them, e.g. {seat}=9H KD")
+        holding = _holding(rules, cards, f"--naturals {seat}")
+        if sum(holding) % 10 not in rules.naturals:
+            raise AnalyzerError(f"--naturals {seat}: {' '.join(map(str, cards))} is not a "
+                                "natural")
+        seats[seat - 1] = holding if table.exact and table.shoe != "infinite deck" else NATURAL
+    return Pattern(None, tuple(seats), Fraction(0))
+
+
+def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int],
+            house: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
+    """Equilibrium draw probability, EV of standing and drawing, and the same two against
+    house-rule opponents (``house``: which side plays the house rule)."""
+    solution = table.solution(pattern.key)
+    game = solution.game
+    side, context, cls = cell
+    seats = [[list(row) for row in rows] for rows in solution.seats]
+    bank = [list(row) for row in solution.bank]
+
+    def at(seat_rows: list[list[list[Fraction]]], bank_rows: list[list[Fraction]],
+           ) -> tuple[Fraction, Fraction]:
+        seat_cf, bank_cf = exact_counterfactual(game, seat_rows, bank_rows)
+        if side < game.live:
+            reach = game.seat_reach(seat_rows, side, context, cls)
+            stand, draw = seat_cf[side][context][cls]
+        else:
+            reach = game.bank_reach(seat_rows, context, cls)
+            stand, draw = bank_cf[cls][context]
+        if reach == 0:
+            raise AnalyzerError("this situation cannot arise under the equilibrium play")
+        return stand / reach, draw / reach
+
+    stand, draw = at(seats, bank)
+    if house == "bank":
+        house_bank = [[Fraction(int(info.total <= 4))] * game.vectors
+                      for info in game.bank_classes]
+        house_stand, house_draw = at(seats, house_bank)
+    else:
+        house_seats = [[[Fraction(int(info.total <= 4)) for info in game.seat_classes]
+                        for _ in rows] for rows in seats]
+        house_stand, house_draw = at(house_seats, bank)
+    equilibrium = (solution.seats[side][context][cls] if side < game.live
+                   else solution.bank[cls][context])
+    return equilibrium, stand, draw, house_stand, house_draw
+
+
+def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
+                seat: int | None = None, naturals: str = "", earlier: str = "",
+                by: str | None = None) -> Advice:
+    """The advice for a seat (1-based; default: the next to choose after ``earlier``);
+    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    rules = choice_rules_of(profile)
+    players = people - 1
+    if not 2 <= people <= 9:
+        raise AnalyzerError(f"--people {people}: home Lucky 9 is played by 2 to 9 people")
+    choices = parse_choices(earlier)
+    if seat is None:
+        seat = len(choices) + 1
+    if not 1 <= seat <= players:
+        raise AnalyzerError(f"--seat {seat}: a table of {people} people has seats 1 to "
+                            f"{players}")
+    declared = parse_naturals(naturals, players)
+    if seat in declared:
+        raise AnalyzerError(f"--naturals {seat}: the seat asking cannot hold a natural (it "
+                            "has nothing to choose)")
+    own_cards = parse_cards(cards)
+    holding = _holding(rules, own_cards, "--cards")
+    if sum(holding) % 10 in rules.naturals:
+        raise AnalyzerError(f"--cards {cards}: a natural {sum(holding) % 10} is settled at "
+                            "once; there is nothing to choose")
+    if len(choices) > seat - 1:
+        raise AnalyzerError(f"--earlier: {len(choices)} choices, but seat {seat} has "
+                            f"{seat - 1} earlier seat{'s' if seat != 2 else ''}")
+    if len(choices) == seat - 1:  # one entry per earlier seat, naturals included
+        for index, choice in enumerate(choices, start=1):
+            if choice == "N" and index not in declared:
+                declared[index] = ()
+            elif choice != "N" and index in declared:
+                raise AnalyzerError(f"--earlier: seat {index} holds a natural, it did not "
+                                    "choose")
+        live_choices = [c for c in choices if c != "N"]
+    else:
+        if "N" in choices:
+            raise AnalyzerError("--earlier: list every earlier seat (natural ones as "
+                                "'natural') or only the live ones")
+        live_choices = choices
+    live_before = [j for j in range(1, seat) if j not in declared]
+    if len(live_choices) != len(live_before):
+        raise AnalyzerError(f"--earlier: seat {seat} has {len(live_before)} live seat"
+                            f"{'s' if len(live_before) != 1 else ''} before it; give "
+                            f"{'each' if live_before else 'no'} choice")
+    _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
+    table = _table(rules, shoe, players, by)
+    pattern = _pattern(table, declared, rules)
+    game = table.solution(pattern.key).game
+    position = pattern.live.index(seat - 1)
+    context = sum((1 << (position - 1 - i)) for i, c in enumerate(live_choices) if c == "D")
+    cls = _class_index(game.seat_classes, holding)
+    draw, stand_ev, draw_ev, house_stand, house_draw = _values(
+        table, pattern, (position, context, cls), "bank")
+    sees = (f"live seat {position + 1} of {len(pattern.live)}; earlier live choices: "
+            f"{''.join(live_choices) or 'none'}; naturals: "
+            f"{', '.join(str(s) for s in sorted(declared)) or 'none'}")
+    return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
+                  sum(holding) % 10, sees, table.shoe, table.by, table.model, table.certified,
+                  table.exact, table.solved_at, table.scope, draw, draw_ev, stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand)
+
+
+def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
+                people: int | None = None, naturals: str = "", by: str | None = None,
+                ) -> Advice:
+    """The advice for the bank after every seat's natural or choice (seat order);
+    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    rules = choice_rules_of(profile)
+    seen = parse_choices(choices)
+    if people is not None and not 2 <= people <= 9:
+        raise AnalyzerError(f"--people {people}: home Lucky 9 is played by 2 to 9 people")
+    players = len(seen) if people is None else people - 1
+    if not seen or len(seen) != players:
+        raise AnalyzerError(f"--choices: give one entry per seat ({players} seat"
+                            f"{'s' if players != 1 else ''}): natural, drew or stood")
+    declared = parse_naturals(naturals, players)
+    for index, choice in enumerate(seen, start=1):
+        if choice == "N":
+            declared.setdefault(index, ())
+        elif index in declared:
+            raise AnalyzerError(f"--choices: seat {index} holds a natural, it did not choose")
+    own_cards = parse_cards(cards)
+    holding = _holding(rules, own_cards, "--cards")
+    if sum(holding) % 10 in rules.naturals:
+        raise AnalyzerError(f"--cards {cards}: the bank's natural ends the hand at once")
+    _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
+    table = _table(rules, shoe, players, by)
+    pattern = _pattern(table, declared, rules)
+    live = [c for c in seen if c != "N"]
+    if not live:
+        raise AnalyzerError("every seat holds a natural: the bank's choice changes nothing")
+    game = table.solution(pattern.key).game
+    vector = sum(1 << (len(live) - 1 - i) for i, c in enumerate(live) if c == "D")
+    cls = _class_index(game.bank_classes, holding)
+    draw, stand_ev, draw_ev, house_stand, house_draw = _values(
+        table, pattern, (game.live, vector, cls), "seats")
+    settled = len(seen) - len(live)
+    note = (f"{settled} natural seat{'s' if settled != 1 else ''} already paid; the values "
+            "are the bank's net on the live seats" if settled else
+            "the values are the bank's net on every seat")
+    return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
+                  hand_label(holding), sum(holding) % 10, "".join(seen), table.shoe, table.by,
+                  table.model, table.certified, table.exact, table.solved_at, table.scope, draw,
+                  draw_ev, stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand, note)

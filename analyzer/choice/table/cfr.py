@@ -1,0 +1,146 @@
+"""CFR+ on a subgame's compiled arrays: floating-point iterations that find the support.
+
+Counterfactual regret minimisation (Zinkevich et al. 2007) with the CFR+ regret floor
+(Tammelin 2014) and *predictive* strategies (Farina, Kroer & Sandholm 2021): each side plays
+the positive part of its accumulated regret plus its last instantaneous regret, and the
+reported strategy is the average weighted by ``t**2`` (quadratic averaging). Updates
+alternate: the seats update from one pass of
+:meth:`~analyzer.choice.table.subgame.Subgame.counterfactual`, the bank from a second pass against
+the seats' new play (measured: about 15 times fewer iterations heads-up, 3 times fewer at 9
+people, than simultaneous updates, at the same cost per iteration).
+A multi-player general-sum game carries no convergence guarantee; what the iterations give
+is a candidate whose *regrets* are measured (here in floats, :func:`float_regrets`; the
+certified solver re-derives the answer exactly, :mod:`analyzer.choice.table.indifference`).
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.choice.table.subgame import infinite_subgame
+>>> run = cfr_plus(infinite_subgame(LUCKY9, 1, "total"), iterations=2000)
+>>> round(float(run.seats[0][0, 5, 1]), 3), run.regret < 1e-5
+(0.545, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.choice.table.exact.ring import Array, Float
+from analyzer.choice.table.subgame import Subgame
+
+__all__ = ["CfrRun", "cfr_plus", "float_regrets", "METHOD", "uniform"]
+
+METHOD = ("predictive CFR+ (regret floor, last-regret prediction, alternating updates, "
+          "quadratic averaging)")
+
+
+@dataclass(frozen=True, eq=False)
+class CfrRun:
+    """Average strategies after ``iterations`` and their largest float regret (per unit of
+    the subgame's value)."""
+
+    seats: tuple[Array, ...]
+    bank: Array
+    iterations: int
+    regret: float
+    seconds: float
+    method: str = METHOD
+
+
+def uniform(game: Subgame) -> tuple[list[Array], Array]:
+    """Every side drawing with probability 1/2 (the rules' forced plays applied)."""
+    seats = [np.full((2**k, len(game.seat_classes), 2), 0.5) for k in range(game.live)]
+    bank = np.full((len(game.bank_classes), game.vectors, 2), 0.5)
+    return _forced(game, seats, bank)
+
+
+def _forced(game: Subgame, seats: list[Array], bank: Array) -> tuple[list[Array], Array]:
+    seat_forced, bank_forced = game.seat_forced(), game.bank_forced()
+    if any(f is not None for f in seat_forced):
+        for c, forced in enumerate(seat_forced):
+            if forced is not None:
+                for s in seats:
+                    s[:, c, :] = (1 - forced, forced)
+    if any(f is not None for f in bank_forced):
+        for c, forced in enumerate(bank_forced):
+            if forced is not None:
+                bank[c, :, :] = (1 - forced, forced)
+    return seats, bank
+
+
+def _play(regret: Array, prediction: Array) -> Array:
+    positive = np.maximum(regret + prediction, 0.0)
+    total = positive.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 0.5)
+
+
+def float_regrets(game: Subgame, seats: Sequence[Array], bank: Array) -> list[float]:
+    """Each side's regret (seats in order, then the bank): what switching alone to its best
+    response would gain, in floats."""
+    seat_values, bank_values = game.counterfactual(Float(), seats, bank)
+    out = [float(v.max(axis=-1).sum() - (v * s).sum())
+           for v, s in zip(seat_values, seats, strict=True)]
+    out.append(float(bank_values.max(axis=-1).sum() - (bank_values * bank).sum()))
+    return out
+
+
+def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
+             check_every: int = 100, start: tuple[list[Array], Array] | None = None,
+             alternate: bool = True) -> CfrRun:
+    """Run predictive CFR+ for at most ``iterations``; stop early once the average's
+    largest regret is at most ``tolerance`` (checked every ``check_every`` iterations).
+    ``start`` seeds the first prediction (another start finds another equilibrium when
+    there are several)."""
+    begin = time.perf_counter()
+    ring = Float()
+    seats0, bank0 = uniform(game)
+    regret_seats = [np.zeros_like(s) for s in seats0]
+    regret_bank = np.zeros_like(bank0)
+    last_seats = [np.zeros_like(s) for s in seats0]
+    last_bank = np.zeros_like(bank0)
+    if start is not None:
+        last_seats = [np.asarray(s, dtype=float) - 0.5 for s in start[0]]
+        last_bank = np.asarray(start[1], dtype=float) - 0.5
+    sum_seats = [np.zeros_like(s) for s in seats0]
+    sum_bank = np.zeros_like(bank0)
+    done = 0
+    worst = float("inf")
+    for t in range(1, iterations + 1):
+        seats, bank = _forced(game, [_play(r, p) for r, p in zip(regret_seats, last_seats,
+                                                                  strict=True)],
+                              _play(regret_bank, last_bank))
+        seat_values, bank_values = game.counterfactual(ring, seats, bank,
+                                                       "seats" if alternate else "all")
+        weight = float(t) * t
+        for k, (values, play) in enumerate(zip(seat_values, seats, strict=True)):
+            instant = values - (values * play).sum(axis=-1, keepdims=True)
+            regret_seats[k] = np.maximum(regret_seats[k] + instant, 0.0)
+            last_seats[k] = instant
+            sum_seats[k] += weight * play
+        if alternate:
+            seats, _ = _forced(game, [_play(r, p) for r, p in zip(regret_seats, last_seats,
+                                                                   strict=True)], bank)
+            _, bank_values = game.counterfactual(ring, seats, bank, "bank")
+        instant = bank_values - (bank_values * bank).sum(axis=-1, keepdims=True)
+        regret_bank = np.maximum(regret_bank + instant, 0.0)
+        last_bank = instant
+        sum_bank += weight * bank
+        done = t
+        if tolerance > 0 and t % check_every == 0:
+            worst = max(float_regrets(game, *_average(game, sum_seats, sum_bank)))
+            if worst <= tolerance:
+                break
+    average_seats, average_bank = _average(game, sum_seats, sum_bank)
+    if done % check_every or tolerance <= 0:
+        worst = max(float_regrets(game, average_seats, average_bank))
+    return CfrRun(tuple(average_seats), average_bank, done, worst,
+                  time.perf_counter() - begin)
+
+
+def _average(game: Subgame, sum_seats: Sequence[Array], sum_bank: Array,
+             ) -> tuple[list[Array], Array]:
+    seats = [s / np.maximum(s.sum(axis=-1, keepdims=True), 1e-300) for s in sum_seats]
+    bank = sum_bank / np.maximum(sum_bank.sum(axis=-1, keepdims=True), 1e-300)
+    return _forced(game, seats, bank)

@@ -1,0 +1,167 @@
+"""Exact counterfactual values of a subgame at rational strategies, and exact regrets.
+
+A profile's draw probabilities become integer action weights over one scale per side
+(:class:`Integers`); :func:`evaluate` runs the subgame's counterfactual pass once per prime
+(residues in int64, :mod:`analyzer.choice.table.exact.ring`) and rebuilds the exact integers by CRT,
+with enough primes for the bound ``live * base_scale * product of the strategy scales``
+(every normalised counterfactual value is at most the number of seats in absolute value).
+:func:`exact_regrets` is the certificate: each side's exact value and regret -- the sum over
+its information sets of the best action's counterfactual value minus the played one's --
+so a profile is an exact equilibrium of the subgame when every regret is 0.
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.choice.table.subgame import infinite_subgame
+>>> game = infinite_subgame(LUCKY9, 1, "total")
+>>> stand = [[[Fraction(0)] * 9]], [[Fraction(0)] * 2 for _ in range(9)]
+>>> values, regrets, _ = exact_regrets(game, *stand)
+>>> values[0] == -values[1] == 0, regrets[0] > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from typing import Any
+
+import numpy as np
+
+from analyzer.choice.table.exact.ring import Modular
+from analyzer.choice.table.subgame import Subgame
+from analyzer.engine.modular import crt, primes_for
+
+__all__ = ["assemble", "Cell", "evaluate", "exact_counterfactual", "exact_regrets", "Integers",
+           "Strategies"]
+
+Cell = tuple[int, int, int]  # (side, context, class): side ``live`` is the bank
+Strategies = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
+
+
+def _integers(rows: Sequence[Sequence[Fraction]]) -> tuple[np.ndarray, int]:
+    """Draw probabilities as integer action weights ``[..., stand, draw]`` over one scale."""
+    fractions = [[v if type(v) is Fraction else Fraction(v) for v in r] for r in rows]
+    denominator = reduce(math.lcm, {v.denominator for r in fractions for v in r}, 1)
+    draws = [[v.numerator * (denominator // v.denominator) for v in r] for r in fractions]
+    kind: Any = np.int64 if denominator < 2**62 else object
+    return np.asarray([[[denominator - v, v] for v in r] for r in draws], dtype=kind), (
+        denominator)
+
+
+@dataclass(frozen=True, eq=False)
+class Integers:
+    """A profile as integer action weights, each side over its own scale."""
+
+    seats: list[np.ndarray]
+    seat_scales: list[int]
+    bank: np.ndarray
+    bank_scale: int
+
+    @classmethod
+    def of(cls, seats: Sequence[Sequence[Sequence[Fraction]]],
+           bank: Sequence[Sequence[Fraction]]) -> Integers:
+        converted = [_integers(rows) for rows in seats]
+        bank_array, bank_scale = _integers(bank)
+        return cls([a for a, _ in converted], [s for _, s in converted], bank_array,
+                   bank_scale)
+
+    def with_bank(self, cell: tuple[int, int], draw: int) -> Integers:
+        """The same profile with one bank cell pure (``draw`` 0 or 1)."""
+        bank = self.bank.copy()
+        bank[cell[0], cell[1]] = [self.bank_scale * (1 - draw), self.bank_scale * draw]
+        return Integers(self.seats, self.seat_scales, bank, self.bank_scale)
+
+
+def evaluate(game: Subgame, profile: Integers, pick: Any = None,
+              ) -> tuple[list[int], list[int]]:
+    """Exact counterfactual values as integers: every seat's flattened in order, then the
+    bank's (or only the entries ``pick(seat arrays, bank array)`` returns), and the scale
+    of each returned entry's side (seats then bank, per entry when picked)."""
+    everyone = math.prod(profile.seat_scales) * profile.bank_scale
+    moduli = primes_for(max(game.live, 1) * game.base_scale * everyone, signed=True)
+    results = []
+    for prime in moduli:
+        ring = Modular(prime)
+        seat_values, bank_values = game.counterfactual(
+            ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank))
+        if pick is None:
+            results.append(np.concatenate([v.reshape(-1) for v in seat_values]
+                                          + [bank_values.reshape(-1)]))
+        else:
+            results.append(np.asarray(pick(seat_values, bank_values), dtype=np.int64))
+    seat_scale = [game.base_scale * everyone // s for s in profile.seat_scales]
+    bank_scale = game.base_scale * everyone // profile.bank_scale
+    return crt(np.stack(results), moduli), [*seat_scale, bank_scale]
+
+
+def exact_counterfactual(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
+                         bank: Sequence[Sequence[Fraction]],
+                         ) -> tuple[list[list[list[list[Fraction]]]], list[list[list[Fraction]]]]:
+    """Every information set's exact counterfactual values ``[..., stand, draw]``."""
+    flat, scales = evaluate(game, Integers.of(seats, bank))
+    out_seats = []
+    at = 0
+    for k in range(game.live):
+        shape = (2**k, len(game.seat_classes), 2)
+        size = math.prod(shape)
+        values = [Fraction(v, scales[k]) for v in flat[at:at + size]]
+        out_seats.append(np.asarray(values, dtype=object).reshape(shape).tolist())
+        at += size
+    bank_values = [Fraction(v, scales[-1]) for v in flat[at:]]
+    shape = (len(game.bank_classes), game.vectors, 2)
+    return out_seats, np.asarray(bank_values, dtype=object).reshape(shape).tolist()
+
+
+def exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
+                  bank: Sequence[Sequence[Fraction]],
+                  ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], list[Cell]]:
+    """Each side's exact value and regret (seats, then the bank), and the cells where a
+    pure deviation gains (the best response differs from the strategy).
+
+    Sums run over integers: a side's counterfactual values share one scale ``S`` and its
+    action weights ``(D - d, d)`` one scale ``D``, so the played value of a cell is
+    ``((D - d) stand + d draw) / (S D)`` and its best ``max(stand, draw) / S``; only each
+    side's two totals become fractions."""
+    profile = Integers.of(seats, bank)
+    flat, scales = evaluate(game, profile)
+    weights = [*profile.seats, profile.bank]
+    sizes = [*profile.seat_scales, profile.bank_scale]
+    values: list[Fraction] = []
+    regrets: list[Fraction] = []
+    gaining: list[Cell] = []
+    at = 0
+    for side, (array, scale, size) in enumerate(zip(weights, scales, sizes, strict=True)):
+        if side < game.live:
+            shape = (2**side, len(game.seat_classes))
+        else:  # the bank's values run (class, vector), its weights [class][vector]
+            shape = (len(game.bank_classes), game.vectors)
+        cells = shape[0] * shape[1]
+        counterfactual = flat[at:at + 2 * cells]
+        at += 2 * cells
+        stand_weights = array[..., 0].reshape(-1).tolist()
+        draw_weights = array[..., 1].reshape(-1).tolist()
+        played_total = best_total = 0
+        for cell in range(cells):
+            stand_value, draw_value = counterfactual[2 * cell], counterfactual[2 * cell + 1]
+            played = stand_weights[cell] * stand_value + draw_weights[cell] * draw_value
+            best = size * max(stand_value, draw_value)
+            played_total += played
+            best_total += best
+            if best > played:
+                first, second = divmod(cell, shape[1])
+                gaining.append((side, first, second) if side < game.live
+                               else (side, second, first))
+        values.append(Fraction(played_total, scale * size))
+        regrets.append(Fraction(best_total - played_total, scale * size))
+    return tuple(values), tuple(regrets), gaining
+
+
+def assemble(game: Subgame, values: dict[Cell, Fraction]) -> Strategies:
+    """A profile from every cell's draw probability."""
+    seats = [[[values[(k, e, c)] for c in range(len(game.seat_classes))] for e in range(2**k)]
+             for k in range(game.live)]
+    bank = [[values[(game.live, v, c)] for v in range(game.vectors)]
+            for c in range(len(game.bank_classes))]
+    return seats, bank

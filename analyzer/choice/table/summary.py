@@ -1,0 +1,68 @@
+"""What ``nine solve --players N`` reports for home Lucky 9: the certified equilibrium of the
+table with its bank edge, the exact cost of simple rules, and every side's plan by what it
+sees (the strategy cards and the JSON ``strategy`` fields).
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.rules.shoe import Shoe
+>>> summary = summarize_table(LUCKY9, Shoe.infinite(), 2, "total", costs=False)
+>>> summary.table.certified, len(summary.seat_plans), summary.edge.players
+(True, 2, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
+from analyzer.choice.table.solve import (
+    Alternative,
+    TableEquilibrium,
+    alternatives,
+    solve_table,
+)
+from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
+from analyzer.rules.choice_rules import ChoiceRules
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["by_size", "INFORMATION", "summarize_table", "TableSummary"]
+
+#: What each side sees when it chooses (docs/rules/lucky9-home.md section 7), in words.
+INFORMATION = ("a seat sees its own two cards, every seat's natural (the later seats' too; "
+               "at a finite shoe their cards) and the earlier live seats' choices; the bank "
+               "sees its own two cards, every natural and every choice; third cards stay "
+               "face down")
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A solved table and everything reported about it."""
+
+    table: TableEquilibrium
+    edge: BankEdge
+    costs: tuple[RuleCost, ...]
+    seat_plans: tuple[tuple[Situation, ...], ...]
+    bank_plan: tuple[Situation, ...]
+    alternatives: tuple[Alternative, ...] = ()
+    information: str = INFORMATION
+
+
+def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
+                    title: str = "", costs: bool = True, starts: int = 0) -> TableSummary:
+    """Solve and certify the table (:func:`~analyzer.choice.table.solve.solve_table`), with
+    the bank's edge, the simple rules' exact costs (``costs``), each side's plan, and
+    ``starts`` other equilibria from seeded CFR+ starts when the equations leave a
+    continuum."""
+    table = solve_table(rules, shoe, players, by, title)
+    found = rule_costs(table) if costs else ()
+    others = alternatives(table, starts) if starts and any(r.solution.free
+                                                            for r in table.subgames) else ()
+    return TableSummary(table, bank_edge(table), found,
+                        tuple(tuple(seat_plan(table, seat)) for seat in range(1, players + 1)),
+                        tuple(bank_plan(table)), others)
+
+
+def by_size(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
+            title: str = "") -> tuple[TableSummary, ...]:
+    """Every table from one player to ``players`` (the bank's edge by table size)."""
+    return tuple(summarize_table(rules, shoe, n, by, title, costs=False)
+                 for n in range(1, players + 1))
