@@ -58,7 +58,7 @@ def friendly(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-#: ``--strict``: a paytable warning (:mod:`analyzer.engine.checks`) exits 2.
+#: ``--strict``: a paytable warning (:mod:`analyzer.analysis.checks`) exits 2.
 STRICT_OPTION = click.option("--strict", is_flag=True,
                              help="Exit 2 if there is any warning (the player's edge, a line "
                                   "that never pays on this shoe, overlapping lines).")

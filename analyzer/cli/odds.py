@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import click
 
+from analyzer.analysis.checks import paytable_warnings
 from analyzer.cli.common import (
     FORMAT_OPTION,
     STRICT_OPTION,
@@ -17,7 +18,6 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.engine import odds as engine
-from analyzer.engine.checks import paytable_warnings
 from analyzer.present.report.odds import render_features, render_odds, render_profiles
 from analyzer.rules.conditions import glossary
 from analyzer.rules.profile import load_profile, profile_text, shipped_profiles

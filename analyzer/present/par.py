@@ -34,9 +34,9 @@ from pathlib import Path
 from statistics import NormalDist
 
 from analyzer import __version__
+from analyzer.analysis.checks import PaytableWarning, paytable_warnings
 from analyzer.analysis.drift import ShoeRun, simulate_shoes
 from analyzer.analysis.removal import LinearCount, RemovalTable, removal_effects
-from analyzer.engine.checks import PaytableWarning, paytable_warnings
 from analyzer.engine.odds import BetOdds, OddsTable, odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
@@ -151,7 +151,7 @@ class ParSheet:
     rules: str
     notes: tuple[str, ...] = ()
     version: str = __version__
-    #: The paytable's warnings on this shoe (:mod:`analyzer.engine.checks`).
+    #: The paytable's warnings on this shoe (:mod:`analyzer.analysis.checks`).
     warnings: tuple[PaytableWarning, ...] = ()
     #: The day the sheet was made (ISO 8601) and the SHA-256 of the merged profile text.
     generated: str = ""

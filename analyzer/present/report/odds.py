@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from analyzer.engine.checks import PaytableWarning
+from analyzer.analysis.checks import PaytableWarning
 from analyzer.engine.odds import BetOdds, OddsTable
 from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
 from analyzer.rules.conditions import GlossaryEntry
@@ -27,7 +27,7 @@ def _bet_rows(bet: BetOdds) -> list[list[str]]:
 
 
 def warnings_json(warnings: Sequence[PaytableWarning]) -> list[dict[str, Any]]:
-    """The ``"warnings"`` of a JSON document (:mod:`analyzer.engine.checks`)."""
+    """The ``"warnings"`` of a JSON document (:mod:`analyzer.analysis.checks`)."""
     return [{"kind": w.kind, "bet": w.bet, "lines": list(w.lines), "message": w.message}
             for w in warnings]
 

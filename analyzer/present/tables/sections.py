@@ -20,12 +20,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from analyzer.analysis.checks import paytable_warnings
 from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
 from analyzer.choice.headsup.solver import Equilibrium, solve
 from analyzer.choice.table.summary import TableSummary, summarize_table
-from analyzer.engine.checks import paytable_warnings
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import (

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from analyzer.analysis.checks import paytable_warnings
 from analyzer.cli.commands import main
-from analyzer.engine.checks import paytable_warnings
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile, shipped_profiles
 from analyzer.rules.shoe import Shoe
