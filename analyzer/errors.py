@@ -1,24 +1,37 @@
-"""The one error type the library raises for bad input, and the test that tells a failure
-that means "out of memory" (a library that cannot be loaded under a memory limit says so
-only in its own words).
+"""The one error type the library raises for bad input, the nearest names a mistyped name
+is offered (:func:`did_you_mean`), and the test that tells a failure that means "out of
+memory" (a library that cannot be loaded under a memory limit says so only in its own words).
 
 >>> issubclass(AnalyzerError, ValueError)
 True
+>>> did_you_mean("player_suited_pair", ["player_pair", "player_suited", "winner"])
+' (did you mean player_suited or player_pair?)'
 """
 
 from __future__ import annotations
 
+import difflib
 import errno
+from collections.abc import Iterable
 
 try:
     import resource
 except ImportError:  # not on Windows
     resource = None  # type: ignore[assignment]
 
-__all__ = ["AnalyzerError", "is_out_of_memory", "OUT_OF_MEMORY"]
+__all__ = ["AnalyzerError", "did_you_mean", "is_out_of_memory", "OUT_OF_MEMORY"]
 
 #: What a command says when it runs out of memory.
 OUT_OF_MEMORY = "out of memory (see the limits in the README)"
+
+
+def did_you_mean(name: str, known: Iterable[str], most: int = 3) -> str:
+    """`` (did you mean a or b?)`` with the known names nearest ``name``, or ``""``."""
+    near = difflib.get_close_matches(name.lower(), list(known), n=most, cutoff=0.6)
+    if not near:
+        return ""
+    listed = near[0] if len(near) == 1 else ", ".join(near[:-1]) + f" or {near[-1]}"
+    return f" (did you mean {listed}?)"
 
 
 class AnalyzerError(ValueError):

@@ -53,7 +53,8 @@ from analyzer.errors import AnalyzerError
 __all__ = ["EXPANSION_FLOOR", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPANSION", "MAX_FILE",
            "MAX_LINE", "MAX_LINES", "count_lines", "decode", "is_integer_text", "limits",
            "is_gzip", "nesting_depth", "open_binary", "open_regular", "parse_json",
-           "parse_number", "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text"]
+           "parse_number", "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text",
+           "toml_text"]
 
 #: Longest line of a log (characters). The longest legitimate record, a Lucky 9 hand of
 #: nine seats with every stake written out, is well under 10,000 characters.
@@ -483,3 +484,69 @@ def _check_integers(value: Any, where: str) -> None:
             _check_integers(item, where)
     elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 333:
         raise AnalyzerError(f"{where}: an integer of more than {MAX_DIGITS} digits")
+
+
+_BARE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def _toml_key(key: str) -> str:
+    return key if key and set(key) <= _BARE_KEY else json.dumps(key, ensure_ascii=False)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}"
+                                for k, v in value.items()) + " }"
+    raise AnalyzerError(f"cannot write {type(value).__name__} as TOML")
+
+
+def _toml_rows(value: Any) -> str:
+    """A value, an array of inline tables one to a line."""
+    if not _is_table_array(value):
+        return _toml_value(value)
+    return "[\n" + "".join(f"  {_toml_value(v)},\n" for v in value) + "]"
+
+
+def _is_table_array(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def toml_text(data: dict[str, Any], prefix: str = "") -> str:
+    """TOML text of parsed TOML data (what :func:`parse_toml` reads back unchanged):
+    plain keys first, then tables (``[a.b]``) and arrays of tables (``[[bets]]``, their
+    own arrays of tables written inline, one to a line), in the data's order.
+
+    >>> print(toml_text({"name": "x", "tableau": {"naturals": [8, 9]},
+    ...                  "bets": [{"id": "b", "lines": [{"pays": 1}]}]}), end="")
+    name = "x"
+    <BLANKLINE>
+    [tableau]
+    naturals = [8, 9]
+    <BLANKLINE>
+    [[bets]]
+    id = "b"
+    lines = [
+      { pays = 1 },
+    ]
+    """
+    plain = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items()
+             if not isinstance(v, dict) and not _is_table_array(v)]
+    parts = ["\n".join(plain) + "\n"] if plain else []
+    for key, value in data.items():
+        name = f"{prefix}{_toml_key(key)}"
+        if isinstance(value, dict):
+            inner = toml_text(value, name + ".")
+            parts.append(f"[{name}]\n" + (inner if not inner.startswith("[") else "\n" + inner))
+        elif _is_table_array(value):
+            for item in value:
+                body = "\n".join(f"{_toml_key(k)} = {_toml_rows(v)}" for k, v in item.items())
+                parts.append(f"[[{name}]]\n{body}\n")
+    return "\n".join(parts)

@@ -23,6 +23,7 @@ from analyzer.inputs import MAX_EXPANSION, MAX_LINES, open_regular
 from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
+from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
 from analyzer.verify.verdict import Verdict, check_levels, finish, parse_require
@@ -54,7 +55,7 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
 @profile_option()
 @click.option("--decks", type=int, default=None,
               help="Decks per shoe [default: the profile's].")
-@click.option("--alpha", type=float, default=0.01, show_default=True,
+@click.option("--alpha", type=float, default=ALPHA, show_default=True,
               help="Family-wise significance level (Holm across all tests).")
 @click.option("--detect", type=float, default=0.001, show_default=True,
               help="RTP error the sample must be able to detect (0.001 = 0.1%).")

@@ -49,6 +49,7 @@ from analyzer.processes import worker_pool
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.inference.decks import shown_decks
+from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
@@ -362,7 +363,7 @@ def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
                 decks: int | None = None, options: LogOptions | None = None,
-                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
+                model_name: str = "auto", alpha: float = ALPHA, detect: float = 0.001,
                 require_power: bool = False, jobs: int = 1,
                 dask: str | None = None, exact_hands: int = EXACT_HANDS) -> Verdict:
     """Check every log and return the verdict (see :func:`collect` and

@@ -135,4 +135,5 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
                 else:
                     merged.entries += section.entries
                     merged.missing += section.missing
+                    merged.warnings += section.warnings
     return publication
