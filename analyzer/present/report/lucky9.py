@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
+
+if TYPE_CHECKING:
+    from analyzer.choice.table.advice import Advice
+    from analyzer.choice.table.costs import BankEdge
+    from analyzer.choice.table.solve import TableEquilibrium, TableValues
+    from analyzer.choice.table.strategy import Situation
+    from analyzer.choice.table.summary import TableSummary
 
 __all__ = ["advice_json", "clock_rule", "render_advice", "render_edges", "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
@@ -67,7 +74,7 @@ def _ranges(totals: Sequence[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def _card_lines(situations: Sequence[Any]) -> list[str]:
+def _card_lines(situations: Sequence[Situation]) -> list[str]:
     """One side's card: fixed plays first (by total), then each varying holding's plays."""
     labels: list[tuple[str, int]] = []
     for label, total, _ in situations[0].draws:
@@ -105,22 +112,23 @@ def _card_lines(situations: Sequence[Any]) -> list[str]:
     return lines
 
 
-def _header(summary: Any) -> str:
+def _header(summary: TableSummary) -> str:
     t = summary.table
     return (f"{t.title}: {t.players + 1} people ({t.players} player"
             f"{'s' if t.players != 1 else ''} and the bank), {t.shoe}, by {t.by}")
 
 
-def _certificate(t: Any) -> str:
-    if not t.exact:
+def _certificate(t: TableEquilibrium) -> str:
+    regret = t.max_regret  # None exactly when not computed at the shoe asked for
+    if regret is None:
         return str(t.scope)
     if t.certified:
         return "certified equilibrium: every side's exact regret is 0"
-    return (f"NOT certified: largest exact regret {fraction_text(t.max_regret)} "
-            f"(about {float(t.max_regret):.3g}), a certified epsilon")
+    return (f"NOT certified: largest exact regret {fraction_text(regret)} "
+            f"(about {float(regret):.3g}), a certified epsilon")
 
 
-def render_table_cards(summary: Any, fmt: str = "text") -> str:
+def render_table_cards(summary: TableSummary, fmt: str = "text") -> str:
     """A strategy card per seat and the bank's card."""
     if fmt not in ("text", "markdown", "csv"):
         raise AnalyzerError(f"--card prints text, markdown or csv, not {fmt}")
@@ -156,7 +164,7 @@ def render_table_cards(summary: Any, fmt: str = "text") -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _plan_json(situations: Sequence[Any]) -> dict[str, Any]:
+def _plan_json(situations: Sequence[Situation]) -> dict[str, Any]:
     base: dict[str, str] = {}
     counts: dict[tuple[str, Fraction], int] = {}
     for situation in situations:
@@ -175,7 +183,7 @@ def _plan_json(situations: Sequence[Any]) -> dict[str, Any]:
     return {"base": base, "situations": out}
 
 
-def table_summary_json(summary: Any) -> dict[str, Any]:
+def table_summary_json(summary: TableSummary) -> dict[str, Any]:
     """The JSON document of ``nine solve --players N --format json``: ``certified``,
     ``max_regret`` (null when not computed) and every regret are at ``shoe``, the shoe asked
     for; ``values_at`` names the shoe the values are computed at, ``solved_at`` the shoe the
@@ -226,7 +234,7 @@ def table_summary_json(summary: Any) -> dict[str, Any]:
     }
 
 
-def _seat_rows(t: Any, fmt: str) -> str:
+def _seat_rows(t: TableEquilibrium, fmt: str) -> str:
     """Each side's value, with its exact fraction and regret only when computed at the shoe
     asked for."""
     if not t.exact:
@@ -240,13 +248,14 @@ def _seat_rows(t: Any, fmt: str) -> str:
     return str(table(rows, ["side", "value (exact)", "value", "regret"], fmt))
 
 
-def _edge_rows(t: Any, edge: Any, fmt: str) -> str:
+def _edge_rows(t: TableEquilibrium, edge: BankEdge, fmt: str) -> str:
     people = t.players + 1
-    rows = [["per hand, all stakes", edge.total],
-            ["per player stake", edge.per_stake],
-            [f"per rotation ({people} hands): each person as the bank", edge.rotation_banking],
-            ["per rotation: each person's net (banks once, sits once in every seat)",
-             edge.rotation_net]]
+    rows: list[tuple[str, Fraction]] = [
+        ("per hand, all stakes", edge.total),
+        ("per player stake", edge.per_stake),
+        (f"per rotation ({people} hands): each person as the bank", edge.rotation_banking),
+        ("per rotation: each person's net (banks once, sits once in every seat)",
+         edge.rotation_net)]
     if not t.exact:
         return str(table([[name, percent(v, 4)] for name, v in rows],
                          [f"the bank's edge at the {t.solved_at}", "about"], fmt))
@@ -254,7 +263,7 @@ def _edge_rows(t: Any, edge: Any, fmt: str) -> str:
                      ["the bank's edge", "exact", "about"], fmt))
 
 
-def render_table_summary(summary: Any, fmt: str = "text") -> str:
+def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
     """``nine solve --players N``: certificate, values, edge, rule costs, subgames; a table
     not evaluated at its shoe says so and shows no exact value or regret there."""
     if fmt == "json":
@@ -293,7 +302,7 @@ def render_table_summary(summary: Any, fmt: str = "text") -> str:
     return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
 
 
-def advice_json(advice: Any) -> dict[str, Any]:
+def advice_json(advice: Advice) -> dict[str, Any]:
     """The JSON document of ``nine advise --format json``: the expected results and margin
     are computed at ``values_at`` (``shoe`` when ``exact``)."""
     return {
@@ -314,7 +323,7 @@ def advice_json(advice: Any) -> dict[str, Any]:
     }
 
 
-def render_advice(advice: Any, fmt: str = "text") -> str:
+def render_advice(advice: Advice, fmt: str = "text") -> str:
     """``nine advise``: the equilibrium's play and the value of each choice, saying at which
     shoe the values are computed when it is not the one asked for."""
     if fmt == "json":
@@ -345,7 +354,7 @@ def render_advice(advice: Any, fmt: str = "text") -> str:
     return "\n".join(lines) + "\n"
 
 
-def table_evaluation_json(result: Any) -> dict[str, Any]:
+def table_evaluation_json(result: TableValues) -> dict[str, Any]:
     """The JSON document of ``nine evaluate --players N --format json``."""
     return {"seats": [{"seat": i + 1, "value": fraction_text(v), "value_float": float(v),
                        "regret": fraction_text(r), "regret_float": float(r)}
@@ -358,7 +367,7 @@ def table_evaluation_json(result: Any) -> dict[str, Any]:
             "certified": result.max_regret == 0}
 
 
-def render_table_evaluation(result: Any, fmt: str = "text") -> str:
+def render_table_evaluation(result: TableValues, fmt: str = "text") -> str:
     """``nine evaluate --players N``: each side's exact value and regret."""
     if fmt == "json":
         return json_text(stable_floats(table_evaluation_json(result)))
@@ -375,7 +384,7 @@ def render_table_evaluation(result: Any, fmt: str = "text") -> str:
     return body + f"\n{verdict}\n"
 
 
-def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
+def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
     """The bank's edge by table size (one summary per size, smallest first); a size not
     evaluated at the shoe asked for shows its values at the shoe it was solved at, says so
     in a ``values at`` column and a closing sentence, and has no exact value."""
