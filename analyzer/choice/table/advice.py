@@ -40,7 +40,7 @@ from analyzer.choice.table.solve import (
 )
 from analyzer.choice.table.subgame import InfoClass
 from analyzer.errors import AnalyzerError
-from analyzer.rules.cards import Card, parse_cards
+from analyzer.rules.cards import Card, HandCard, Suit, parse_hand
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
 from analyzer.rules.shoe import Shoe
 
@@ -49,6 +49,8 @@ __all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "parse_choices
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
                  "s": "S", "natural": "N", "n": "N", "nat": "N"}
+#: Seats given a natural's cards, or none (their seat number only).
+Naturals = dict[int, tuple[HandCard, ...]]
 
 
 def action_text(draw: Fraction) -> str:
@@ -96,8 +98,8 @@ class Advice:
 
 
 def parse_choices(text: str | Sequence[str]) -> list[str]:
-    """``drew,stood,natural`` (or d/s/n) as ``D``/``S``/``N``."""
-    items = text.split(",") if isinstance(text, str) else list(text)
+    """``drew,stood,natural`` (or d/s/n, commas or spaces) as ``D``/``S``/``N``."""
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     out = []
     for item in (i.strip().lower() for i in items):
         if not item:
@@ -108,38 +110,56 @@ def parse_choices(text: str | Sequence[str]) -> list[str]:
     return out
 
 
-def parse_naturals(text: str, players: int) -> dict[int, tuple[Card, ...]]:
-    """``2,4`` or ``2=9H KD,4``: 1-based seats holding a natural, with their cards if given."""
-    out: dict[int, tuple[Card, ...]] = {}
-    for item in (i.strip() for i in text.split(",")):
+def parse_naturals(text: str, players: int) -> Naturals:
+    """``2,4`` (or ``2 4``) or ``2=9H KD,4`` (suits optional: ``2=9K``): 1-based seats holding
+    a natural, with their cards if given."""
+    out: Naturals = {}
+    items = text.split(",") if "=" in text else text.replace(",", " ").split()
+    for item in (i.strip() for i in items):
         if not item:
             continue
         seat_text, _, cards_text = item.partition("=")
         if not seat_text.strip().isdigit():
-            raise AnalyzerError(f"--naturals {item!r}: expected a seat number, e.g. 2 or 2=9H KD")
+            raise AnalyzerError(f"--naturals {item!r}: expected a seat number, e.g. 2 or 2=9K")
         seat = int(seat_text)
         if not 1 <= seat <= players:
             raise AnalyzerError(f"--naturals {seat}: the table has seats 1 to {players}")
         if seat in out:
             raise AnalyzerError(f"--naturals: seat {seat} is listed twice")
-        out[seat] = parse_cards(cards_text) if cards_text.strip() else ()
+        out[seat] = parse_hand(cards_text) if cards_text.strip() else ()
     return out
 
 
-def _holding(rules: ChoiceRules, cards: Sequence[Card], who: str) -> tuple[int, int]:
+def _holding(rules: ChoiceRules, cards: Sequence[HandCard], who: str) -> tuple[int, int]:
     if len(cards) != 2:
-        raise AnalyzerError(f"{who}: give exactly two cards, e.g. \"8H 7S\"")
+        raise AnalyzerError(f"{who}: give exactly two cards, e.g. \"8 7\"")
     low, high = sorted(c.points for c in cards)
     return low, high
 
 
-def _check_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
+def _check_shoe(shoe: Shoe, cards: Sequence[HandCard]) -> None:
+    """The shoe can deal ``cards``: each suited card, and each rank however suited."""
     if shoe.is_infinite:
         return
-    for card, count in Counter(cards).items():
-        if count > shoe.count(card):
-            raise AnalyzerError(f"{card}: {shoe.describe()} holds {shoe.count(card)} of it, "
+    suited = Counter(Card(c.rank, c.suit) for c in cards if c.suit is not None)
+    for card, count in suited.items():
+        held = shoe.count(card)
+        if count > held:
+            raise AnalyzerError(f"{card}: {shoe.describe()} holds {held} of it, the cards "
+                                f"name {count}")
+    for rank, count in Counter(c.rank for c in cards).items():
+        held = sum(shoe.count(Card(rank, suit)) for suit in Suit)
+        if count > held:
+            raise AnalyzerError(f"{rank.symbol}: {shoe.describe()} holds {held} of that rank, "
                                 f"the cards name {count}")
+
+
+def _naturals_words(declared: Naturals) -> str:
+    if not declared:
+        return "no natural showing"
+    return "naturals showing at seat" + ("s " if len(declared) > 1 else " ") + ", ".join(
+        f"{seat}" + (f" ({' '.join(map(str, cards))})" if cards else "")
+        for seat, cards in sorted(declared.items()))
 
 
 def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
@@ -154,7 +174,7 @@ def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None) -> Tabl
     return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"))
 
 
-def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
+def _pattern(table: TableEquilibrium, naturals: Naturals,
              rules: ChoiceRules) -> Pattern:
     seats: list[Any] = [None] * table.players
     for seat, cards in naturals.items():
@@ -163,7 +183,7 @@ def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
                 seats[seat - 1] = NATURAL
                 continue
             raise AnalyzerError(f"--naturals {seat}: at a finite shoe a natural's cards change "
-                                f"the odds; give them, e.g. {seat}=9H KD")
+                                f"the odds; give them, e.g. {seat}=9K")
         holding = _holding(rules, cards, f"--naturals {seat}")
         if sum(holding) % 10 not in rules.naturals:
             raise AnalyzerError(f"--naturals {seat}: {' '.join(map(str, cards))} is not a "
@@ -226,7 +246,7 @@ def advise_seat(rules: ChoiceRules, shoe: Shoe, people: int, cards: str,
     if seat in declared:
         raise AnalyzerError(f"--naturals {seat}: the seat asking cannot hold a natural (it "
                             "has nothing to choose)")
-    own_cards = parse_cards(cards)
+    own_cards = parse_hand(cards)
     holding = _holding(rules, own_cards, "--cards")
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: a natural {sum(holding) % 10} is settled at "
@@ -261,9 +281,12 @@ def advise_seat(rules: ChoiceRules, shoe: Shoe, people: int, cards: str,
     cls = _class_index(game.seat_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw = _values(
         table, pattern, (position, context, cls), "bank")
-    sees = (f"live seat {position + 1} of {len(pattern.live)}; earlier live choices: "
-            f"{''.join(live_choices) or 'none'}; naturals: "
-            f"{', '.join(str(s) for s in sorted(declared)) or 'none'}")
+    words = {"D": "drew", "S": "stood"}
+    after = len(pattern.live) - position - 1
+    sees = (f"{_naturals_words(declared)}; before you "
+            + (", ".join(words[c] for c in live_choices) if live_choices else "no live seat")
+            + f"; after you {after} live seat{'s' if after != 1 else ''} (live: no natural, "
+            "still to choose)")
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
                   sum(holding) % 10, sees, table.shoe, table.by, table.model, table.certified,
                   draw, draw_ev, stand_ev, Fraction(int(house_draw > house_stand)),
@@ -287,7 +310,7 @@ def advise_bank(rules: ChoiceRules, shoe: Shoe, cards: str, choices: str,
             declared.setdefault(index, ())
         elif index in declared:
             raise AnalyzerError(f"--choices: seat {index} holds a natural, it did not choose")
-    own_cards = parse_cards(cards)
+    own_cards = parse_hand(cards)
     holding = _holding(rules, own_cards, "--cards")
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: the bank's natural ends the hand at once")
@@ -306,7 +329,9 @@ def advise_bank(rules: ChoiceRules, shoe: Shoe, cards: str, choices: str,
     note = (f"{settled} natural seat{'s' if settled != 1 else ''} already paid; the values "
             "are the bank's net on the live seats" if settled else
             "the values are the bank's net on every seat")
+    words = {"D": "drew", "S": "stood", "N": "natural"}
+    sees = "seat by seat: " + ", ".join(f"{i} {words[c]}" for i, c in enumerate(seen, start=1))
     return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
-                  hand_label(holding), sum(holding) % 10, "".join(seen), table.shoe, table.by,
+                  hand_label(holding), sum(holding) % 10, sees, table.shoe, table.by,
                   table.model, table.certified, draw, draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note)

@@ -53,6 +53,7 @@ from analyzer.present.report.common import (
 )
 from analyzer.present.report.lucky9 import (
     advice_json,
+    advice_sentence,
     clock_rule,
     render_advice,
     render_edges,
@@ -65,7 +66,8 @@ from analyzer.present.report.lucky9 import (
 from analyzer.present.report.odds import odds_json, render_odds, render_profiles, summary_rows
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
-__all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "decimal_text", "draw_text",
+__all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "decimal_text",
+           "draw_text",
            "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
            "odds_json", "payout_json", "payout_text", "percent", "removal_json", "render_advice",
            "render_edges", "render_equilibrium", "render_evaluation", "render_formula",
