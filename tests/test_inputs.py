@@ -11,6 +11,7 @@ import pytest
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import (
     MAX_DEPTH,
+    count_lines,
     parse_json,
     parse_toml,
     read_lines,
@@ -87,3 +88,12 @@ def test_nesting_integers_and_non_finite_numbers_are_bounded() -> None:
     with pytest.raises(AnalyzerError, match="not a finite number"):
         parse_toml("a = nan", "p.toml")
     assert parse_toml("a = [1, {b = 2.5}]", "p.toml") == {"a": [1, {"b": 2.5}]}
+
+
+def test_lines_are_counted_plain_or_gzipped_and_an_unreadable_file_is_one_line(
+        tmp_path: Path) -> None:
+    plain = _write(tmp_path, "a.csv", b"shoe,hand\n1,2\n1,3")
+    packed = _write(tmp_path, "a.csv.gz", gzip.compress(b"x\n" * 70_000))
+    assert count_lines(plain) == 2 and count_lines(packed) == 70_000
+    with pytest.raises(AnalyzerError, match="missing.csv: cannot read"):
+        count_lines(tmp_path / "missing.csv")

@@ -10,7 +10,8 @@ import click
 
 from analyzer.choice.headsup import solver
 from analyzer.choice.headsup.game import build_game
-from analyzer.choice.play.session import people_from_options, play_session
+from analyzer.choice.play.session import play_session
+from analyzer.choice.play.table_log import table_people
 from analyzer.choice.strategy import load_strategy, strategy_text
 from analyzer.choice.table.advice import advise_bank, advise_seat
 from analyzer.choice.table.strategy import evaluate_strategies, table_strategy_text
@@ -215,9 +216,11 @@ def evaluate(profile: str, player_strategy: str, banker_strategy: str, people: i
 @click.option("--stake", type=click.IntRange(1, 10**9), default=1, show_default=True,
               help="Counters staked per hand.")
 @click.option("--player", "player_files", multiple=True, metavar="FILE",
-              help="Player strategy ('house' or a file): once for everyone or once per person.")
+              help="Player strategy ('house', 'equilibrium' or a file): once for everyone or "
+                   "once per person.")
 @click.option("--banker", "banker_files", multiple=True, metavar="FILE",
-              help="Banker strategy ('house' or a file): once for everyone or once per person.")
+              help="Banker strategy ('house', 'equilibrium' or a file): once for everyone or "
+                   "once per person.")
 @click.option("--decks", type=DEALING_DECKS, default=None, help="Decks [default: the profile's].")
 @click.option("--infinite", is_flag=True, help="Deal with replacement (the infinite deck).")
 @click.option("--exact", "show_exact", is_flag=True,
@@ -235,7 +238,7 @@ def session(profile: str, people: int | None, players: int | None, rotations: in
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
     shoe = build_shoe(rules_profile.default_decks, decks, infinite, "", None, "rank-first")
-    found = people_from_options(seats + 1, player_files, banker_files)
+    found = table_people(rules, seats + 1, player_files, banker_files)
     result = play_session(found, rotations, seed, shoe, rules, stake)
     click.echo(render_session(result, fmt, show_exact), nl=False)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import glob
 import sys
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -19,7 +21,7 @@ from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
-from analyzer.verify.verdict import Verdict, check_levels, finish
+from analyzer.verify.verdict import Verdict, check_levels, finish, parse_require
 
 __all__ = ["expand_logs", "simulate", "verify"]
 
@@ -53,8 +55,11 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               type=click.Choice(["text", "json", "markdown"]), help="Report format.")
 @click.option("--junit", type=click.Path(dir_okay=False), default=None,
               help="Also write a JUnit XML report here.")
-@click.option("--require-power", is_flag=True,
-              help="Exit 4 when a bet's detectable RTP error exceeds --detect.")
+@click.option("--require", "require", multiple=True, metavar="CHECKS",
+              help="Exit 4 when one of these checks could not run (comma-separated, "
+                   "repeatable): payouts, outcomes, cards, shoes, shuffle, burn, decks, "
+                   "power (every bet's detectable RTP error within --detect).")
+@click.option("--require-power", is_flag=True, help="The same as --require power.")
 @click.option("--jobs", type=int, default=2, show_default=True,
               help="Check files in this many parallel processes.")
 @click.option("--model", "model_name", default="auto", show_default=True,
@@ -63,8 +68,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "cards (auto: shoe-aware when the log holds whole shoes).")
 @click.option("--column", "columns", multiple=True, metavar="FIELD=HEADER",
               help="CSV column holding a field (shoe, hand, player_cards, banker_cards, "
-                   "outcome, burn, <bet>_stake, <bet>_returned); a card field may name "
-                   "several columns, one card each (player_cards=pcard1,pcard2,pcard3). "
+                   "outcome, burn, <bet>_stake, <bet>_returned, <bet>_profit; one bet a "
+                   "row: bet_on, stake, returned, profit); a card field may name several "
+                   "columns, one card each (player_cards=pcard1,pcard2,pcard3). "
                    "Repeatable.")
 @click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
               default="rank-first", show_default=True, help="Card notation: 9d or d9.")
@@ -93,7 +99,8 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
               help="A game of choices: the bank's strategy file (or house).")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
-           detect: float, fmt: str, junit: str | None, require_power: bool, jobs: int,
+           detect: float, fmt: str, junit: str | None, require: tuple[str, ...],
+           require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
            log_format: str, partial_out: str | None, dask_address: str | None,
            rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
@@ -101,8 +108,12 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
 
     LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
     --partial-out; globs are expanded. Exit codes: 0 pass, 1 statistical failure, 2 unusable
-    input or usage, 3 rule or payout violations, 4 underpowered (only with --require-power).
+    input or usage, 3 rule or payout violations, 4 not enough to conclude (only with
+    --require: a required check could not run, or a bet is underpowered). The report lists
+    every check that could not run, and every column used or ignored.
     """
+    started = time.time()
+    required = parse_require(require + (("power",) if require_power else ()))
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     check_levels(alpha, detect)
@@ -116,7 +127,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
 
         verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
                                     banker_strategy, alpha)
-        _report(verdict, fmt, junit)
+        _report(verdict, fmt, junit, started)
     if player_strategy is not None or banker_strategy is not None:
         raise AnalyzerError(f"--player/--banker: profile {rules.name!r} has a fixed tableau "
                             "(no choices to test)")
@@ -126,16 +137,19 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
                              dask_address)
     if partial_out:
         save_partial(partial, partial_out)
-    _report(finish(partial, model, alpha, detect, require_power), fmt, junit)
+    _report(finish(partial, model, alpha, detect, "power" in required, required), fmt, junit,
+            started)
 
 
-def _report(verdict: Verdict, fmt: str, junit: str | None) -> NoReturn:
-    """Print the verdict (and the JUnit report) and exit with its code."""
+def _report(verdict: Verdict, fmt: str, junit: str | None, started: float) -> NoReturn:
+    """Print the verdict (and the JUnit report, timed from ``started``) and exit with its
+    code."""
     click.echo(render_verdict(verdict, fmt), nl=False)
     if junit:
+        stamp = datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds")
         try:
             with open(junit, "w", encoding="utf-8") as stream:
-                stream.write(render_junit(verdict))
+                stream.write(render_junit(verdict, time.time() - started, stamp))
         except OSError as exc:
             raise AnalyzerError(f"{junit}: cannot write JUnit report ({exc.strerror})") from None
     sys.exit(verdict.exit_code)

@@ -17,7 +17,8 @@ without case, spaces, ``_`` or ``-``) or named with ``--column FIELD=HEADER``; a
 may be split over several columns, one card each (``--column
 player_cards=pcard1,pcard2,pcard3``), found automatically under names such as ``pcard1``,
 ``player_card_1``, ``P1`` (:data:`SPLIT_NAMES`). An empty cell (or ``-``) is a card not
-drawn.
+drawn. :mod:`analyzer.dealing.columns` matches a header to its field, bet columns
+included.
 
 >>> normalize_outcome("Banker wins"), normalize_outcome("PLAYER_WIN"), normalize_outcome("draw")
 ('banker', 'player', 'tie')
@@ -28,19 +29,17 @@ drawn.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import DECK, CardOrder
 
 __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "CardCache", "card_cache",
-           "CARD_NOTATIONS", "Columns", "COMMON_NAMES", "FIELDS", "find_columns",
-           "is_values_field", "LogOptions", "MAX_ID", "normalize_outcome", "OUTCOME_WORDS",
-           "parse_column_options", "short", "SPLIT_NAMES", "token_card", "VALUE_CARD"]
+           "BET_ROW_FIELDS", "CARD_NOTATIONS", "COMMON_NAMES", "FIELDS", "is_values_field",
+           "LogOptions", "MAX_ID", "normalize_outcome", "OUTCOME_WORDS", "parse_column_options",
+           "short", "SPLIT_NAMES", "token_card", "VALUE_CARD"]
 
 #: Point value of each card index 0-51 (``Card.index``).
 CARD_VALUE: tuple[int, ...] = tuple(card.points for card in DECK)
@@ -59,6 +58,9 @@ MAX_ID = 100
 
 #: The log fields a ``--column FIELD=HEADER`` option can name (besides per-bet columns).
 FIELDS = ("shoe", "hand", "player_cards", "banker_cards", "outcome", "burn")
+#: The fields of a one-bet-a-row log (:mod:`analyzer.dealing.columns`): the column naming
+#: the bet, its stake, and what it returned (stake included) or its profit.
+BET_ROW_FIELDS = ("bet_on", "stake", "returned", "profit")
 #: Header names recognized for each field, in order of preference (compared without case,
 #: spaces, ``_`` or ``-``: ``Shoe No`` is ``shoe_no``).
 COMMON_NAMES: dict[str, tuple[str, ...]] = {
@@ -258,6 +260,9 @@ class LogOptions:
     cards: str = "auto"
     draw_is_tie: bool = True
     skip_bets: tuple[str, ...] = ()
+    #: the profile's bets as (id, name): how bet columns and bet names are recognized
+    #: (:func:`analyzer.dealing.columns.bet_spellings`)
+    bets: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.cards not in CARD_NOTATIONS:
@@ -282,9 +287,11 @@ def parse_column_options(options: tuple[str, ...] | list[str]) -> tuple[tuple[st
         field = field.strip().lower()
         if not sep or not field or not header.strip():
             raise AnalyzerError(f"--column {option!r}: expected FIELD=HEADER, e.g. hand=Round")
-        if field not in FIELDS and not field.endswith(("_stake", "_returned")):
+        if field not in FIELDS + BET_ROW_FIELDS and not field.endswith(
+                ("_stake", "_returned", "_profit")):
             raise AnalyzerError(f"--column {option!r}: unknown field {field!r} (fields: "
-                                f"{', '.join(FIELDS)}, <bet>_stake, <bet>_returned)")
+                                f"{', '.join(FIELDS + BET_ROW_FIELDS)}, <bet>_stake, "
+                                "<bet>_returned, <bet>_profit)")
         if "," in header and field not in ("player_cards", "banker_cards", "burn"):
             raise AnalyzerError(f"--column {option!r}: only a card field (player_cards, "
                                 "banker_cards, burn) may name several columns")
@@ -292,95 +299,3 @@ def parse_column_options(options: tuple[str, ...] | list[str]) -> tuple[tuple[st
             raise AnalyzerError(f"--column {option!r}: an empty column name")
         pairs.append((field, header.strip()))
     return tuple(pairs)
-
-
-def _plain(name: str) -> str:
-    """A header as it is compared: lower case, without spaces, ``_``, ``-`` or ``.``."""
-    return re.sub(r"[\s_.-]+", "", name.strip().lower())
-
-
-class Columns(NamedTuple):
-    """Where each field of a CSV log is: ``single`` field -> column, per bet its (stake,
-    returned) columns, and ``split`` card field -> its columns (one card each)."""
-
-    single: dict[str, int]
-    bets: dict[str, tuple[int, int]]
-    split: dict[str, tuple[int, ...]]
-
-
-def _split_columns(plain: list[str]) -> dict[str, tuple[int, ...]]:
-    """Card fields found split over numbered columns under :data:`SPLIT_NAMES`."""
-    found: dict[str, tuple[int, ...]] = {}
-    for field, stems in SPLIT_NAMES.items():
-        for stem in stems:
-            columns = []
-            for number in (1, 2, 3):
-                name = f"{stem}{number}"
-                if name not in plain:
-                    break
-                columns.append(plain.index(name))
-            if len(columns) >= 2:
-                found[field] = tuple(columns)
-                break
-    return found
-
-
-def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) -> Columns:
-    """The column of each field of a CSV log (see the module docstring)."""
-    remap = options.columns
-    plain = [_plain(h) for h in headers]
-    listing = ", ".join(headers)
-    listing = listing if len(listing) <= 200 else f"{listing[:196]}..."
-    lowered = [h.strip().lower() for h in headers]
-    wanted_of = dict(remap)
-    single: dict[str, int] = {}
-    split: dict[str, tuple[int, ...]] = {}
-
-    def column(name: str, field: str) -> int:
-        if _plain(name) not in plain:
-            raise AnalyzerError(f"{path}: --column {field}={wanted_of[field]}: no such column "
-                                f"{short(name)} (columns: {listing})")
-        return plain.index(_plain(name))
-
-    for field in FIELDS:
-        if field in wanted_of:
-            names = wanted_of[field].split(",")
-            if len(names) > 1:
-                split[field] = tuple(column(name, field) for name in names)
-            else:
-                single[field] = column(names[0], field)
-            continue
-        for name in COMMON_NAMES[field]:
-            if _plain(name) in plain:
-                single[field] = plain.index(_plain(name))
-                break
-    for field, columns in _split_columns(plain).items():
-        if field not in single and field not in split:
-            split[field] = columns
-    for field in ("player_cards", "banker_cards"):
-        if field not in single and field not in split:
-            looked = " or ".join(COMMON_NAMES[field][:2])
-            looked += f" or {SPLIT_NAMES[field][0]}1,{SPLIT_NAMES[field][0]}2,..."
-            raise AnalyzerError(f"{path}: missing column {field!r} (looked for {looked}; "
-                                f"columns: {listing}; remap with "
-                                f"--column {field}=HEADER)")
-    bets: dict[str, list[int | None]] = {}
-    for index, name in enumerate(lowered):
-        for suffix, slot in (("_stake", 0), ("_returned", 1)):
-            if name.endswith(suffix) and name[:-len(suffix)]:
-                bets.setdefault(name[:-len(suffix)], [None, None])[slot] = index
-    for field, header in remap:
-        for suffix, slot in (("_stake", 0), ("_returned", 1)):
-            if field.endswith(suffix):
-                wanted = header.strip().lower()
-                if wanted not in lowered:
-                    raise AnalyzerError(f"{path}: --column {field}={header}: no such column")
-                bets.setdefault(field[:-len(suffix)], [None, None])[slot] = lowered.index(wanted)
-    pairs: dict[str, tuple[int, int]] = {}
-    for bet_id, (stake, returned) in bets.items():
-        if stake is None or returned is None:
-            missing = f"{bet_id}_returned" if returned is None else f"{bet_id}_stake"
-            raise AnalyzerError(f"{path}: bet {short(bet_id)} needs both a stake and a "
-                                f"returned column (missing {short(missing)})")
-        pairs[bet_id] = (stake, returned)
-    return Columns(single, pairs, split)

@@ -29,10 +29,13 @@ that opens with one, or whose first hand is number 1, is a *whole* shoe: every c
 dealt from it is in the log, which the shoe-aware statistics need.
 
 **CSV** (``.csv``; ``.tsv`` tab-separated), one hand per row. Columns are found by common
-names or named with ``--column`` (:func:`~analyzer.dealing.dialects.find_columns`): ``shoe``;
+names or named with ``--column`` (:func:`~analyzer.dealing.columns.find_columns`): ``shoe``;
 ``hand`` or ``round``; ``player_cards`` and ``banker_cards`` (cards separated by spaces,
 or one card per column: ``pcard1,pcard2,pcard3``); ``winner`` or ``outcome``; optional
-``burn``; and per bet ``<bet>_stake`` and ``<bet>_returned``.
+``burn``; and per bet its stake and what it returned or its profit (``Banker Stake``,
+``BankWin``, ``tie_profit`` ...), or one bet a row (``bet_on``, ``stake``, ``payout``);
+amounts in minor units or exact decimals. The reader yields a :class:`Layout` first: what
+each column was used for, and the columns ignored.
 
 Cards are rank-first by default (``9d``, ``Td``, ``10d``, ``K♠``), suit-first (``d9``)
 with ``card_order="suit-first"``, or point values only (``7``, ``0``) with
@@ -63,9 +66,11 @@ import json
 import operator
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.columns import Columns, bet_spellings, find_columns, json_layout, plain
 from analyzer.dealing.dialects import (
     CARD_RANK,
     CARD_TEXT,
@@ -77,7 +82,6 @@ from analyzer.dealing.dialects import (
     LogOptions,
     card_cache,
     card_text,
-    find_columns,
     is_values_field,
     normalize_outcome,
     parse_column_options,
@@ -86,8 +90,10 @@ from analyzer.dealing.dialects import (
 )
 from analyzer.dealing.records import (
     BIG,
+    Amount,
     Hand,
     Header,
+    Layout,
     LogStart,
     Problem,
     Record,
@@ -95,10 +101,12 @@ from analyzer.dealing.records import (
     ShoeStart,
     bets_field,
     csv_bets,
+    decimal_number,
     header_record,
     id_field,
     int_field,
     make_hand,
+    money_pair,
     new_hand,
     outcome_table,
     split_text,
@@ -107,9 +115,8 @@ from analyzer.dealing.records import (
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_DIGITS, MAX_LINE, peek_text, read_lines
-from analyzer.inputs import count_lines as _count_lines
 
-__all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES", "count_lines",
+__all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES",
            "COUNTS_FORMAT", "detect_format", "FIELDS", "find_columns", "FORMATS", "Hand",
            "Header", "int_field", "LogOptions", "LogSniff", "LogStart", "make_hand",
            "normalize_outcome", "parse_column_options", "PARTIAL_FORMAT",
@@ -127,6 +134,9 @@ PARTIAL_FORMAT = "nine-partial"
 #: keeps the fraction, the default), ``nearest`` (halves round up) or ``either``
 #: neighbouring unit.
 ROUNDING = ("down", "nearest", "either")
+#: How many different key sets of JSON Lines records are told apart for the report of
+#: used and ignored keys (beyond, a hostile log's further shapes are not listed).
+_SHAPES = 10_000
 
 
 def detect_format(path: str | Path, declared: str = "auto") -> str:
@@ -156,14 +166,6 @@ def detect_format(path: str | Path, declared: str = "auto") -> str:
         return plain[-3:]
     raise AnalyzerError(f"{path}: cannot tell the log format from the name "
                         "(use .jsonl, .csv, .tsv or .json, or give --log-format)")
-
-
-def count_lines(path: str | Path) -> int:
-    """How many lines a file holds (compressed or not); 0 when it cannot be read."""
-    try:
-        return _count_lines(path)
-    except AnalyzerError:
-        return 0  # unreadable: reported when the log itself is read
 
 
 def read_log(path: str | Path, options: LogOptions | None = None,
@@ -220,7 +222,10 @@ def _read_jsonl(path: str | Path, options: LogOptions,
                 segment: Segment | None = None) -> Iterator[Record]:
     cards: CardCache | None = None
     outcomes = outcome_table(options.draw_is_tie)
-    loads = json.loads
+    loads = json.JSONDecoder(parse_float=decimal_number).decode  # decimals exact
+    shapes: set[tuple[str, tuple[str, ...]]] = set()  # each record kind's keys, as seen
+    last = 0
+    complete = True
     later = segment is not None and segment.lines_before > 0  # a run after the first
     first = not later
     lines = read_lines(path) if segment is None else segment_lines(path, segment, False)
@@ -242,6 +247,11 @@ def _read_jsonl(path: str | Path, options: LogOptions,
             yield Problem(number, "expected a JSON object")
             continue
         kind = data.get("type", "hand")
+        last = number
+        if len(shapes) < _SHAPES:
+            shapes.add((kind if type(kind) is str else "?", tuple(data)))
+        else:
+            complete = False
         try:
             if kind == "hand":
                 player = data.get("player", data.get("player_cards"))
@@ -308,15 +318,15 @@ def _read_jsonl(path: str | Path, options: LogOptions,
             yield Problem(number, f"malformed record ({type(exc).__name__}: "
                                   f"{short(str(exc), 200)})")
         first = False
+    if shapes:
+        yield Layout(last, *json_layout(shapes, complete))
 
 
 def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
               segment: Segment | None = None) -> Iterator[Record]:
     csv.field_size_limit(MAX_LINE)  # a field is bounded by the line (the input layer)
-    cards: CardCache | None = None
     # a run of whole shoes: its header line first, then lines after lines_before
     shift = segment.lines_before - 1 if segment is not None else 0
-    later = shift > 0
     reader = csv.reader(read_lines(path) if segment is None else
                         segment_lines(path, segment, True), delimiter=delimiter)
     try:
@@ -325,7 +335,56 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
         raise AnalyzerError(f"{path}: empty CSV log (no header row)") from None
     except csv.Error as exc:
         raise AnalyzerError(f"{path}: line 1: unreadable CSV header ({exc})") from None
-    single, bet_columns, split = find_columns(headers, options, path)
+    columns = find_columns(headers, options, path)
+    yield Layout(1 + shift, columns.used, columns.ignored, columns.roles)
+    yield from columns.not_checked
+    rows = _csv_hands(reader, headers, columns, options, shift)
+    if "bet_on" in columns.single and "hand" in columns.single:
+        rows = _merge_bet_rows(rows)
+    yield from rows
+
+
+def _merge_bet_rows(records: Iterator[Record]) -> Iterator[Record]:
+    """A one-bet-a-row log: consecutive rows of the same hand (same shoe, hand number and
+    cards) are one hand with all their bets (each hand counted once)."""
+    pending: Hand | None = None
+    for rec in records:
+        if type(rec) is not Hand:
+            yield rec
+            continue
+        if pending is not None and (rec.shoe, rec.hand, rec.player, rec.banker) == (
+                pending.shoe, pending.hand, pending.player, pending.banker):
+            pending = pending._replace(bets=pending.bets + rec.bets)
+            continue
+        if pending is not None:
+            yield pending
+        pending = rec
+    if pending is not None:
+        yield pending
+
+
+def _row_bet(spellings: dict[str, str], columns: tuple[int, int, int], profit: bool,
+             row: list[str]) -> tuple[tuple[str, Amount, Amount], ...]:
+    """The one bet of a row of a one-bet-a-row log (none when not staked)."""
+    name_text, stake_text, back_text = (row[i] for i in columns)
+    if not stake_text.strip() and not back_text.strip():
+        return ()
+    bet_id = spellings.get(plain(name_text)) or name_text.strip().lower()
+    stake, returned = money_pair(bet_id or "?", stake_text, back_text, profit)
+    if not bet_id:
+        if stake or returned:
+            raise AnalyzerError(f"a stake of {stake_text.strip()} on no bet (the bet column "
+                                "is empty)")
+        return ()
+    return ((bet_id, stake, returned),) if stake > 0 or returned != 0 else ()
+
+
+def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOptions,
+               shift: int) -> Iterator[Record]:
+    """The hands of a CSV log's rows (after its header)."""
+    later = shift > 0
+    cards: CardCache | None = None
+    single, bet_columns, split = columns.single, columns.bets, columns.split
     shoe_col = single.get("shoe")
     hand_col = single.get("hand")
     numbered: dict[str, int] = {}  # without a hand column: the hands seen per shoe
@@ -337,7 +396,13 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
     outcomes = outcome_table(options.draw_is_tie)
     money_columns = [c for _, columns in bet_list for c in columns]
     money_of = operator.itemgetter(*money_columns) if len(money_columns) > 1 else None
-    money_cache: dict[Any, tuple[tuple[str, int, int], ...]] = {}
+    money_cache: dict[Any, tuple[tuple[str, Amount, Amount], ...]] = {}
+    net = columns.net
+    row_bet = None
+    if "bet_on" in single:
+        back = single["returned"] if "returned" in single else single["profit"]
+        row_bet = partial(_row_bet, bet_spellings(options.bets),
+                          (single["bet_on"], single["stake"], back), "profit" in single)
 
     player_col, player_split = fields["player_cards"]
     banker_col, banker_split = fields["banker_cards"]
@@ -370,14 +435,15 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
                         outcome = normalize_outcome(outcome_text, options.draw_is_tie)
                     burn = row[burn_col] if burn_col is not None else \
                         split_text(row, burn_split) if burn_split else ""
-                    if money_of is None:
-                        bets: tuple[tuple[str, int, int], ...] = (
-                            csv_bets(bet_list, row) if bet_list else ())
+                    if row_bet is not None:
+                        bets: tuple[tuple[str, Amount, Amount], ...] = row_bet(row)
+                    elif money_of is None:
+                        bets = csv_bets(bet_list, row, net) if bet_list else ()
                     else:
                         money_text = money_of(row)
                         found = money_cache.get(money_text)
                         if found is None:
-                            found = csv_bets(bet_list, row)
+                            found = csv_bets(bet_list, row, net)
                             if sum(map(len, money_text)) <= CardCache.KEY:
                                 if len(money_cache) >= CardCache.LIMIT:
                                     money_cache.clear()

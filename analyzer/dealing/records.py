@@ -17,17 +17,23 @@ analyzer.errors.AnalyzerError: hand: an integer of 101 digits (at most 100)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, short
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_DIGITS
 
-__all__ = ["bets_field", "BIG", "csv_bets", "Hand", "Header", "header_record", "id_field",
-           "int_field", "LogStart", "make_hand", "MAX_DECKS", "new_hand", "outcome_table",
+__all__ = ["Amount", "amount_field", "bets_field", "BIG", "csv_bets", "decimal_number", "Hand",
+           "Header", "header_record", "id_field", "int_field", "Layout", "LogStart", "make_hand",
+           "MAX_DECKS", "money_pair", "new_hand", "NOT_CHECKED", "NotChecked", "outcome_table",
            "Problem", "Record", "ShoeEnd", "ShoeStart", "split_text", "table_record", "TableHand",
            "TableSeat", "MAX_PEOPLE"]
+
+#: An amount of money as logged: whole minor units, or an exact decimal (``19.5``).
+Amount = int | Fraction
 
 MAX_DECKS = 10_000
 #: Most people round a table of a game of choices (a log's header and hands).
@@ -49,7 +55,7 @@ class Hand(NamedTuple):
     banker: tuple[int, ...]
     burn: tuple[int, ...]
     outcome: str | None
-    bets: tuple[tuple[str, int, int], ...]
+    bets: tuple[tuple[str, Amount, Amount], ...]
     player_values: tuple[int, ...] = ()
     banker_values: tuple[int, ...] = ()
 
@@ -133,7 +139,92 @@ class Problem(NamedTuple):
     message: str
 
 
-Record = Hand | TableHand | ShoeStart | ShoeEnd | Header | LogStart | Problem
+class Layout(NamedTuple):
+    """What a log's columns (CSV/TSV) or keys (JSON Lines) were used for: ``used`` (name,
+    meaning) pairs, the ``ignored`` names, and the ``roles`` found (see
+    :data:`analyzer.dealing.columns.ROLES`). A reader yields one before its first hand
+    (CSV) or after its last record (JSON Lines, whose keys vary by record)."""
+
+    line: int
+    used: tuple[tuple[str, str], ...]
+    ignored: tuple[str, ...]
+    roles: tuple[str, ...]
+
+
+#: The checks a verdict can report as not run (:class:`NotChecked`).
+NOT_CHECKED = ("payouts", "outcomes", "cards", "shoe model", "shuffle", "burn", "decks")
+
+
+class NotChecked(NamedTuple):
+    """A check the input could not support: ``what`` (one of :data:`NOT_CHECKED`) and
+    ``why``, in words. A reader may yield one (e.g. an outcome-only log: ``cards``); the
+    verifier adds those it finds itself, and the verdict lists them all.
+
+    >>> NotChecked.of("cards", "the log holds outcomes only")
+    NotChecked(what='cards', why='the log holds outcomes only')
+    """
+
+    what: str
+    why: str
+
+    @classmethod
+    def of(cls, what: str, why: str) -> NotChecked:
+        """A record of a check not run, ``what`` checked against :data:`NOT_CHECKED`."""
+        if what not in NOT_CHECKED:
+            raise ValueError(f"unknown check {what!r} (one of {', '.join(NOT_CHECKED)})")
+        return cls(what, why)
+
+
+Record = Hand | TableHand | ShoeStart | ShoeEnd | Header | LogStart | Problem | Layout \
+    | NotChecked
+
+_DECIMAL = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]*))?|([+-]?)\.([0-9]+)")
+
+
+def decimal_number(text: str) -> Amount:
+    """A decimal number read exactly (never through a binary float): an int when it is
+    whole (``195.0``), else a Fraction (``19.5``); ValueError unless it is plain ASCII
+    digits with an optional sign and point, at most :data:`~analyzer.inputs.MAX_DIGITS`
+    digits. Also JSON's ``parse_float``.
+
+    >>> decimal_number("195.0"), decimal_number("19.5"), decimal_number("-0.95")
+    (195, Fraction(39, 2), Fraction(-19, 20))
+    """
+    found = _DECIMAL.fullmatch(text.strip())
+    if found is None or len(text) > MAX_DIGITS + 2:
+        raise ValueError(f"not a decimal number: {short(text)}")
+    sign, whole, fraction = (found[1], found[2], found[3]) if found[2] is not None else \
+        (found[4], "0", found[5])
+    fraction = (fraction or "").rstrip("0")
+    value = Fraction(int(whole + fraction), 10 ** len(fraction))
+    if sign == "-":
+        value = -value
+    return value.numerator if value.denominator == 1 else value
+
+
+def amount_field(value: Any, name: str, signed: bool = False) -> Amount:
+    """An amount of money: an integer, or an exact decimal (text, or a Fraction from
+    :func:`decimal_number`); negative only when ``signed`` (a profit)."""
+    if isinstance(value, str):
+        digits = sum(c.isdigit() for c in value)
+        if digits > MAX_DIGITS:
+            kind = "a number" if "." in value else "an integer"
+            raise AnalyzerError(f"{name}: {kind} of {digits:,} digits (at most {MAX_DIGITS})")
+        try:
+            number = decimal_number(value)
+        except ValueError:
+            raise AnalyzerError(f"{name} must be a number (minor units, or a decimal such as "
+                                f"19.5), got {short(value)}") from None
+    elif isinstance(value, int | Fraction) and not isinstance(value, bool):
+        number = value if isinstance(value, int) or value.denominator != 1 else \
+            value.numerator
+        if isinstance(number, int) and not -BIG < number < BIG:
+            int_field(number, name)
+    else:
+        raise AnalyzerError(f"{name} must be a number, got {short(value)}")
+    if number < 0 and not signed:
+        raise AnalyzerError(f"{name}: negative amount {short(value)}")
+    return number
 
 def int_field(value: Any, name: str) -> int:
     """An integer field of a record (an int or its text, at most
@@ -166,7 +257,9 @@ def id_field(value: Any, name: str) -> str:
     return text
 
 
-def bets_field(raw: Any) -> tuple[tuple[str, int, int], ...]:
+def bets_field(raw: Any) -> tuple[tuple[str, Amount, Amount], ...]:
+    """The bets of a JSON Lines hand: bet id -> [stake, returned] (or an object), amounts
+    in whole minor units or exact decimals."""
     if not isinstance(raw, dict):
         raise AnalyzerError("bets must be an object of bet id -> [stake, returned]")
     bets = []
@@ -179,11 +272,10 @@ def bets_field(raw: Any) -> tuple[tuple[str, int, int], ...]:
             stake, returned = money
         else:
             raise AnalyzerError(f"bet {short(bet_id)}: expected [stake, returned]")
-        if (not isinstance(stake, int) or not isinstance(returned, int)
-                or isinstance(stake, bool) or isinstance(returned, bool)):
-            raise AnalyzerError(f"bet {short(bet_id)}: stake and returned must be integers "
-                                "(minor units)")
-        if not (stake < BIG and returned < BIG):
+        if type(stake) is not int or type(returned) is not int:
+            stake = amount_field(stake, f"bet {short(bet_id)} stake")
+            returned = amount_field(returned, f"bet {short(bet_id)} returned")
+        elif not (stake < BIG and returned < BIG):
             int_field(stake, f"bet {short(bet_id)} stake")
             int_field(returned, f"bet {short(bet_id)} returned")
         if stake < 0 or returned < 0:
@@ -273,27 +365,38 @@ def split_text(row: list[str], columns: tuple[int, ...]) -> str:
     return " ".join(cell for cell in (row[i].strip() for i in columns) if cell and cell != "-")
 
 
-def csv_bets(bet_list: list[tuple[str, tuple[int, int]]], row: list[str]
-              ) -> tuple[tuple[str, int, int], ...]:
-    """The (bet, stake, returned) of a CSV row; a bet with both cells empty was not made."""
+def csv_bets(bet_list: list[tuple[str, tuple[int, int]]], row: list[str],
+             net: frozenset[str] = frozenset()) -> tuple[tuple[str, Amount, Amount], ...]:
+    """The (bet, stake, returned) of a CSV row; a bet with both cells empty was not made.
+    Amounts are whole minor units or exact decimals; a bet in ``net`` logs its profit
+    (net of the stake), so what it returned is the stake plus the profit."""
     bets = []
     for bet_id, (stake_col, returned_col) in bet_list:
         stake_text, returned_text = row[stake_col], row[returned_col]
         if not stake_text.strip() and not returned_text.strip():
             continue
-        try:
-            if len(stake_text) < 19 and len(returned_text) < 19:
-                stake, returned = int(stake_text), int(returned_text)
-            else:
-                stake = int_field(stake_text, f"bet {short(bet_id)} stake")
-                returned = int_field(returned_text, f"bet {short(bet_id)} returned")
-        except (AnalyzerError, ValueError) as exc:
-            if "digits" in str(exc):
-                raise
-            raise AnalyzerError(f"bet {short(bet_id)}: stake and returned must be integers "
-                                "(minor units)") from None
-        if stake < 0 or returned < 0:
-            raise AnalyzerError(f"bet {short(bet_id)}: negative stake or returned")
-        if stake > 0 or returned > 0:  # 0 and 0: not staked; a payment on 0 is checked
+        stake, returned = money_pair(bet_id, stake_text, returned_text, bet_id in net)
+        if stake > 0 or returned != 0:  # 0 and 0: not staked; a payment on 0 is checked
             bets.append((bet_id, stake, returned))
     return tuple(bets)
+
+
+def money_pair(bet_id: str, stake_text: str, back_text: str,
+               profit: bool = False) -> tuple[Amount, Amount]:
+    """A bet's (stake, returned) from its cells: the second is what came back (stake
+    included) or, with ``profit``, the net of the stake. A profit below minus the stake
+    gives a negative amount returned: a payout the paytable cannot make (a violation)."""
+    stake: Amount
+    back: Amount
+    try:  # the hot path: short whole numbers
+        if len(stake_text) < 19 and len(back_text) < 19:
+            stake, back = int(stake_text), int(back_text)
+        else:
+            raise ValueError
+    except ValueError:
+        stake = amount_field(stake_text, f"bet {short(bet_id)} stake")
+        back = amount_field(back_text, f"bet {short(bet_id)} "
+                                       f"{'profit' if profit else 'returned'}", profit)
+    if stake < 0 or (back < 0 and not profit):
+        raise AnalyzerError(f"bet {short(bet_id)}: negative stake or returned")
+    return stake, stake + back if profit else back

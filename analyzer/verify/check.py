@@ -11,9 +11,11 @@ Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.fi
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +31,20 @@ from analyzer.dealing.handlog import (
     read_log,
     sniff_log,
 )
+from analyzer.dealing.records import Amount, Layout, NotChecked
 from analyzer.dealing.segments import BrokenSegment, Segment
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import card_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.rules.profile import Profile, load_profile
+from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
 from analyzer.verify.moments import ShoeMoments
-from analyzer.verify.partial import BetTally, IssueLog, Partial
+from analyzer.verify.partial import BetTally, IssueLog, Partial, check_written_for
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker, shoe_composition
 from analyzer.verify.shuffle import ShuffleTally
 
-__all__ = ["check_file", "check_header", "Tally", "value_profile"]
+__all__ = ["check_file", "check_header", "money_scale", "Tally", "value_profile"]
 
 
 class Tally:
@@ -58,7 +61,8 @@ class Tally:
         self.settler = settler
         self.bet_index = model.bet_index()
         self.counts = [0] * settler.labels
-        self.money = [[0, 0, 0, 0] for _ in model.bets]  # hands, stake, stake², returned
+        # hands, stake, stake², returned (exact: ints, or Fractions of decimal amounts)
+        self.money: list[list[Any]] = [[0, 0, 0, 0] for _ in model.bets]
         self.hands = 0
         self.unsettled = 0  # hands too short to settle (a violation each)
         # (flat labels, bets) -> [hands, violations of those payouts]
@@ -162,13 +166,15 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     route, deal = shoes.hand, shoes.deal
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
-    stakes_of: dict[Payouts, list[int]] = {}
+    stakes_of: dict[Payouts, list[Amount]] = {}
     records: Iterator[Record] = iter(()) if fast is not None else \
         read_log(path, options, segment)
     later = segment is not None and segment.lines_before > (
         1 if options.format in ("csv", "tsv") else 0)  # a run after the file's first
     if later:
         records = _opening(records, source)
+    layouts: list[Layout] = []
+    noted: list[tuple[str, str, str]] = []
     for rec in records:
         if type(rec) is Hand:
             shoe = shoes.current  # the hot path: the next hand of the same shoe
@@ -221,6 +227,10 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
             shoes.shoe_end(rec.shoe)
         elif type(rec) is Header:
             check_header(rec, model, source)
+        elif type(rec) is Layout:
+            layouts.append(rec)
+        elif type(rec) is NotChecked:
+            noted.append((rec.what, rec.why, source))
     if later and shoes.unopened:
         first_line = (segment or Segment(0, 0, 0)).lines_before + 1
         raise BrokenSegment(f"{source}: rows of a shoe begun before line {first_line} "
@@ -232,25 +242,81 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         shoes.shoes = shoes.whole_shoes = fast.shoes
         shoes.card_counts = fast.card_counts
         shoe_aware_hands = fast.hands if moments is not None else 0
+        if fast.columns is not None:
+            layouts.append(Layout(1, fast.columns.used, fast.columns.ignored,
+                                  fast.columns.roles))
+            noted.extend((n.what, n.why, source) for n in fast.columns.not_checked)
     if moments is not None:
         moments.flush()
+    used, ignored, roles = _layout(layouts)
+    scale = money_scale(tally.money)
     return Partial(model.profile.name, model.decks,
                    "shoe" if moments is not None else "independent", (source,),
                    tally.hands + tally.unsettled, shoes.shoes, shoes.whole_shoes,
                    shoe_aware_hands, issues.malformed_count, tuple(issues.malformed),
                    issues.violation_count, tuple(issues.violations),
-                   tuple(sorted(issues.kinds.items())), _bet_tallies(model, tally, moments),
+                   tuple(sorted(issues.kinds.items())),
+                   _bet_tallies(model, tally, moments, scale),
                    tuple(shoes.card_counts), *_rank_moments(moments),
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else (),
                    values_only=values, skipped_bets=options.skip_bets,
-                   shuffle=shuffle.sums())
+                   shuffle=shuffle.sums(), columns_used=used, columns_ignored=ignored,
+                   not_checked=(*noted, *_unlogged(roles, source, model.decks)),
+                   money_scale=scale)
+
+
+def _layout(layouts: list[Layout]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...],
+                                             set[str]]:
+    """The columns (or keys) a file's readers used and ignored, and the roles found."""
+    used: dict[str, str] = {}
+    for layout in layouts:
+        for name, meaning in layout.used:
+            used.setdefault(name, meaning)
+    ignored = dict.fromkeys(n for layout in layouts for n in layout.ignored if n not in used)
+    return (tuple(used.items()), tuple(ignored),
+            {role for layout in layouts for role in layout.roles})
+
+
+def _unlogged(roles: set[str], source: str, decks: int) -> list[tuple[str, str, str]]:
+    """The checks a file's columns (or keys) could not support: (what, why, source)."""
+    found = []
+    if "money" not in roles:
+        found.append(("payouts", "no stake and returned (or profit) columns", source))
+    if "outcome" not in roles:
+        found.append(("outcomes", "no outcome column (the winner the simulator claims)",
+                      source))
+    if "burn" not in roles:
+        found.append(("burn", "no burn column: the cards burned are not in the log", source))
+    if "decks" not in roles:
+        found.append(("decks", f"the log does not state its deck count ({decks} decks "
+                               "assumed: the profile's, or --decks)", source))
+    return found
+
+
+def money_scale(money: list[list[Any]]) -> int:
+    """The smallest whole number making every money sum whole (stakes and amounts returned
+    times it, squared stakes times its square): 1 unless amounts were logged as decimals.
+
+    >>> from fractions import Fraction
+    >>> money_scale([[2, 20, 200, Fraction(39, 2)]])
+    2
+    """
+    scale = 1
+    for sums in money:
+        for value in sums[1:]:
+            if isinstance(value, Fraction):
+                scale = math.lcm(scale, value.denominator)
+    return scale
 
 
 def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:
     """The records of a run of whole shoes after a file's first: its first record must
     open a shoe (a shoe record, or hand 1), else :class:`BrokenSegment`."""
     for rec in records:
+        if isinstance(rec, Layout | NotChecked):
+            yield rec
+            continue
         if not (type(rec) is ShoeStart or (type(rec) is Hand and rec.hand == 1)):
             raise BrokenSegment(f"{source}: line {rec.line}: a run of the file does not "
                                 "open a shoe here: the file is checked whole")
@@ -259,27 +325,11 @@ def _opening(records: Iterator[Record], source: str) -> Iterator[Record]:
     yield from records
 
 
-def _profile_name(name: str) -> str | None:
-    """The profile a header names, by its canonical name (aliases resolved), or None."""
-    try:
-        return load_profile(name).name
-    except AnalyzerError:
-        return None
-
-
 def check_header(header: Header, model: Model, source: str) -> None:
     """Stop the run (AnalyzerError) when a log's header names another profile or deck
-    count than the run's: its hands would be judged by the wrong rules."""
-    profile = model.profile.name
-    wrong_profile = header.profile is not None and header.profile != profile and \
-        _profile_name(header.profile) != profile
-    if wrong_profile or (header.decks is not None and header.decks != model.decks):
-        said = f"profile {header.profile!r}" if header.profile is not None else "a profile"
-        decks = f" with {header.decks} decks" if header.decks is not None else ""
-        fix = f"--profile {header.profile}" if wrong_profile else f"--decks {header.decks}"
-        raise AnalyzerError(f"{source}: line {header.line}: the log's header says {said}"
-                            f"{decks}; this run verifies {profile} with {model.decks} decks "
-                            f"(give {fix})")
+    count than the run's (:func:`~analyzer.verify.partial.check_written_for`)."""
+    check_written_for(f"{source}: line {header.line}", "the log's header says",
+                      header.profile, header.decks, model.profile, model.decks)
 
 
 def _check_windows(rec: Hand, number: int, windows: dict[str, int], issues: IssueLog) -> None:
@@ -293,9 +343,9 @@ def _check_windows(rec: Hand, number: int, windows: dict[str, int], issues: Issu
                                             f"closes after hand {last}")
 
 
-def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[int]:
+def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[Amount]:
     """Each bet's stake on a hand, in the model's bet order (0 when not staked)."""
-    stakes = [0] * count
+    stakes: list[Amount] = [0] * count
     for bet_id, stake, _ in bets:
         i = bet_index.get(bet_id)
         if i is not None:
@@ -303,21 +353,24 @@ def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[int]:
     return stakes
 
 
-def _bet_tallies(model: Model, tally: Tally,
-                 moments: ShoeMoments | None) -> tuple[BetTally, ...]:
-    """Per bet: its result counts and money, and its shoe-aware moments if any."""
+def _bet_tallies(model: Model, tally: Tally, moments: ShoeMoments | None,
+                 scale: int = 1) -> tuple[BetTally, ...]:
+    """Per bet: its result counts and money (in units of 1/``scale``), and its shoe-aware
+    moments if any."""
     bets = []
     offsets = tally.settler.offsets
     for i, b in enumerate(model.bets):
         results = tuple(tally.counts[offsets[i]:offsets[i] + len(b.labels)])
-        m = tally.money[i]
+        hands, stake, squares, returned = tally.money[i]
+        m = (hands, int(stake * scale), int(squares * scale * scale), int(returned * scale))
         if moments is not None:
             bets.append(BetTally(
                 b.bet.id, results, m[0], m[1], m[2], m[3],
                 tuple(float(x) for x in moments.expected[i]),
                 tuple(float(x) for x in moments.covariance[i].reshape(-1)),
                 float(moments.ev_sum[i]), float(moments.variance_sum[i]),
-                float(moments.money_ev[i]), float(moments.money_variance[i])))
+                float(moments.money_ev[i]) * scale,
+                float(moments.money_variance[i]) * scale * scale))
         else:
             bets.append(BetTally(b.bet.id, results, m[0], m[1], m[2], m[3]))
     return tuple(bets)

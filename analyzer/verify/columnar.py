@@ -33,13 +33,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.dealing.columns import Columns, find_columns
 from analyzer.dealing.dialects import (
     _TOKENS,
     CARD_RANK,
     CARD_VALUE,
     MAX_ID,
     LogOptions,
-    find_columns,
     normalize_outcome,
 )
 from analyzer.dealing.records import outcome_table
@@ -71,13 +71,15 @@ _MONEY_LIMIT = 1 << 31
 @dataclass
 class ColumnSums:
     """What a clean log adds up to (the rest goes straight into the moments and shuffle
-    tallies given to :func:`replay_columns`)."""
+    tallies given to :func:`replay_columns`), and what its columns were used for (the
+    reader's :class:`~analyzer.dealing.columns.Columns`)."""
 
     hands: int
     shoes: int
     counts: list[int]
     money: list[list[int]]
     card_counts: list[int]
+    columns: Columns | None = None
 
     def add(self, other: ColumnSums) -> None:
         """Add another run's sums to these."""
@@ -183,23 +185,25 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             return None
         headers = next(csv.reader([first], delimiter=delimiter))
         try:
-            single, bet_columns, split = find_columns(headers, options, path)
+            found = find_columns(headers, options, path)
         except AnalyzerError:
             return None
-        if split or "player_cards" not in single or "banker_cards" not in single \
-                or "shoe" not in single:
+        single, bet_columns, split = found.single, found.bets, found.split
+        # the reference reads profits, one bet a row and decimal amounts
+        if split or found.net or "bet_on" in single or "player_cards" not in single \
+                or "banker_cards" not in single or "shoe" not in single:
             return None
         total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
-                           [0] * 52)
+                           [0] * 52, found)
         seen: set[str] = set()
         for columns in _chunks(lines, delimiter, len(headers), single["shoe"]):
             if columns is None:
                 return None
-            found = _replay(columns, single, bet_columns, model, options, settler, moments,
-                            shuffle, seen)
-            if found is None:
+            sums = _replay(columns, single, bet_columns, model, options, settler, moments,
+                           shuffle, seen)
+            if sums is None:
                 return None
-            total.add(found)
+            total.add(sums)
         return total if total.hands else None
     except (csv.Error, AnalyzerError):
         return None

@@ -12,6 +12,7 @@ shoes at a time. Unlogged burn cards do no harm: unseen cards are exchangeable.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
@@ -44,7 +45,7 @@ class ShoeMoments:
         self.model = model
         self.evaluator = evaluator if evaluator is not None else shoe_aware_evaluator(model)
         self.rows: list[list[int]] = []
-        self.stakes: list[list[int]] = []
+        self.stakes: list[Sequence[float | Fraction]] = []  # exact decimals: to float
         nbets = len(model.bets)
         self.expected = [np.zeros(len(b.labels)) for b in model.bets]
         self.covariance = [np.zeros((len(b.labels), len(b.labels))) for b in model.bets]
@@ -61,7 +62,7 @@ class ShoeMoments:
                                Sequence[int] | None, bool]] = []
         self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
 
-    def add(self, remaining: list[int], stakes: list[int]) -> None:
+    def add(self, remaining: list[int], stakes: Sequence[int | Fraction]) -> None:
         """Queue one hand: the shoe it was dealt from, and each bet's stake on it."""
         self.rows.append(remaining)
         self.stakes.append(stakes)

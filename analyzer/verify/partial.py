@@ -17,15 +17,16 @@ becomes a partial directly (:func:`counts_partial`). A replay notes its issues i
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial as bind
 from pathlib import Path
 from typing import Any
 
 from analyzer.dealing.counts import CountedBet, Counts
 from analyzer.dealing.handlog import PARTIAL_FORMAT, Hand
-from analyzer.dealing.records import MAX_DECKS
+from analyzer.dealing.records import MAX_DECKS, NOT_CHECKED, NotChecked
 from analyzer.dealing.schema import (
     check_count,
     check_int,
@@ -37,12 +38,12 @@ from analyzer.dealing.schema import (
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
-from analyzer.rules.profile import load_profile
+from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
 
-__all__ = ["BetTally", "check_against", "counts_partial", "Issue", "IssueLog", "LISTED",
-           "load_partial", "merge", "Partial", "PARTIAL_FORMAT", "partial_from_json",
-           "save_partial"]
+__all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", "counts_partial",
+           "Issue", "IssueLog", "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT",
+           "partial_from_json", "save_partial"]
 
 #: How many violations and malformed records are listed (all are counted).
 LISTED = 100
@@ -154,6 +155,38 @@ class Partial:
     digests: tuple[str, ...] = ()
     #: the shuffle sums of the whole shoes (None: no hand log)
     shuffle: ShuffleSums | None = None
+    #: each column (CSV/TSV) or key (JSON Lines) used, with its meaning, and those ignored
+    columns_used: tuple[tuple[str, str], ...] = ()
+    columns_ignored: tuple[str, ...] = ()
+    #: checks an input could not support: (what, why, file), ``what`` one of
+    #: :data:`~analyzer.dealing.records.NOT_CHECKED` (:func:`add_not_checked`)
+    not_checked: tuple[tuple[str, str, str], ...] = ()
+    #: money sums are in units of 1/money_scale (logs of decimal amounts)
+    money_scale: int = 1
+
+
+def add_not_checked(partial: Partial, what: str, why: str, source: str = "") -> Partial:
+    """The partial with one more check it could not support (``what``: one of
+    :data:`~analyzer.dealing.records.NOT_CHECKED`; ``source``: the file, default its
+    first). A reader may instead yield a :class:`~analyzer.dealing.records.NotChecked`.
+
+    >>> one = Partial("punto-banco", 8, "independent", ("a.txt",), 1, 0, 0, 0, 0, (), 0, (),
+    ...               (), (), ())
+    >>> add_not_checked(one, "cards", "the log holds outcomes only").not_checked
+    (('cards', 'the log holds outcomes only', 'a.txt'),)
+    """
+    item = NotChecked.of(what, why)
+    where = source or (partial.sources[0] if partial.sources else "")
+    return replace(partial, not_checked=(*partial.not_checked, (item.what, item.why, where)))
+
+
+def _rescaled(bets: Sequence[BetTally], factor: int) -> list[BetTally]:
+    """Bets' money in units ``factor`` times smaller (see :attr:`Partial.money_scale`)."""
+    if factor == 1:
+        return list(bets)
+    return [replace(b, stake=b.stake * factor, stake_squares=b.stake_squares * factor ** 2,
+                    returned=b.returned * factor, money_ev_sum=b.money_ev_sum * factor,
+                    money_variance_sum=b.money_variance_sum * factor ** 2) for b in bets]
 
 
 def _add(a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
@@ -175,7 +208,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
                                                            first.model):
             raise AnalyzerError("cannot merge results of different profiles, decks or models")
     kinds: dict[str, int] = {}
-    bets = list(first.bets)
+    scale = math.lcm(*(i.money_scale for i in items))
+    bets = _rescaled(first.bets, scale // first.money_scale)
     for other in items[1:]:
         bets = [BetTally(a.id, _add(a.results, b.results), a.staked_hands + b.staked_hands,
                          a.stake + b.stake, a.stake_squares + b.stake_squares,
@@ -183,7 +217,8 @@ def merge(partials: Iterable[Partial]) -> Partial:
                          _add(a.covariance, b.covariance), a.ev_sum + b.ev_sum,
                          a.variance_sum + b.variance_sum, a.money_ev_sum + b.money_ev_sum,
                          a.money_variance_sum + b.money_variance_sum)
-                for a, b in zip(bets, other.bets, strict=True)]
+                for a, b in zip(bets, _rescaled(other.bets, scale // other.money_scale),
+                                strict=True)]
     for item in items:
         for kind, n in item.violation_kinds:
             kinds[kind] = kinds.get(kind, 0) + n
@@ -197,6 +232,12 @@ def merge(partials: Iterable[Partial]) -> Partial:
     if len({i.values_only for i in items if not i.counts_only}) > 1:
         raise AnalyzerError("cannot merge logs of point values only with logs of cards: "
                             "verify them separately")
+    meanings: dict[str, str] = {}
+    for item in items:
+        for name, meaning in item.columns_used:
+            meanings.setdefault(name, meaning)
+    used = tuple(meanings.items())
+    ignored = dict.fromkeys(n for i in items for n in i.columns_ignored if n not in meanings)
     nulls = {i.bet_nulls for i in items if i.bet_nulls}
     if len(nulls) > 1:
         raise AnalyzerError("cannot merge results whose bets were tested against different "
@@ -218,7 +259,10 @@ def merge(partials: Iterable[Partial]) -> Partial:
         nulls.pop() if nulls else (), any(i.values_only for i in items),
         tuple(dict.fromkeys(b for i in items for b in i.skipped_bets)),
         digests=tuple(d for i in items for d in i.digests),
-        shuffle=merge_sums([i.shuffle for i in items]))
+        shuffle=merge_sums([i.shuffle for i in items]),
+        columns_used=used, columns_ignored=tuple(ignored),
+        not_checked=tuple(dict.fromkeys(n for i in items for n in i.not_checked)),
+        money_scale=scale)
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
@@ -246,6 +290,13 @@ def _issue(value: Any, where: str, path: str) -> Issue:
         "hand": lambda v, w, p: None if v is None else check_int(v, w, p),
         "kind": lambda v, w, p: check_string(v, w, p, 100), "message": "string"}, path=path)
     return Issue(**fields)
+
+
+def _not_checked(value: Any, where: str, path: str) -> tuple[str, str, str]:
+    what, why, source = check_list(value, where, path, check_string, (3,))
+    if what not in NOT_CHECKED:
+        raise AnalyzerError(f"{where}: {path}[0]: must be one of {', '.join(NOT_CHECKED)}")
+    return what, why, source
 
 
 def _hex_digest(value: Any, where: str, path: str) -> str:
@@ -301,7 +352,12 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "bet_nulls": texts, "values_only": "bool", "skipped_bets": texts,
         "digests": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: _hex_digest(
             x, w2, p2)),
-        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p)},
+        "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p),
+        "columns_used": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: tuple(
+            check_list(x, w2, p2, check_string, (2,))), limit=10_000),
+        "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
+        "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
+        "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30)},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]
@@ -348,21 +404,39 @@ def check_against(item: Partial, model: Model) -> None:
                                 f"profile's {len(bet.labels)}")
 
 
+def check_written_for(where: str, said: str, said_profile: str | None, said_decks: int | None,
+                      profile: Profile, decks: int) -> None:
+    """Refuse, in one line, a file that says it was written for another profile (by any of
+    its names) or deck count than the run's: its hands would be judged by the wrong rules.
+
+    >>> check_written_for("a.jsonl: line 1", "the log's header says", "baccarat", 6,
+    ...                   load_profile("punto-banco"), 8)
+    Traceback (most recent call last):
+    analyzer.errors.AnalyzerError: a.jsonl: line 1: the log's header says profile 'baccarat' \
+with 6 decks; this run verifies punto-banco with 8 decks (give --decks 6)
+    """
+    def named(name: str) -> bool:
+        try:
+            return name == profile.name or load_profile(name).name == profile.name
+        except AnalyzerError:
+            return False
+
+    wrong_profile = said_profile is not None and not named(said_profile)
+    if not wrong_profile and (said_decks is None or said_decks == decks):
+        return
+    what = " with ".join(part for part in (
+        f"profile {said_profile!r}" if said_profile is not None else "",
+        f"{said_decks} decks" if said_decks is not None else "") if part)
+    fix = f"--profile {said_profile}" if wrong_profile else f"--decks {said_decks}"
+    raise AnalyzerError(f"{where}: {said} {what}; this run verifies {profile.name} with "
+                        f"{decks} decks (give {fix})")
+
+
 def counts_partial(counts: Counts, model: Model) -> Partial:
     """A partial result from an aggregated-counts file (no replay, no card tests); its
     profile and deck count, when given, must be the run's."""
-    if counts.decks is not None and counts.decks != model.decks:
-        raise AnalyzerError(f"{counts.path}: counted with {counts.decks} decks, verifying "
-                            f"against {model.decks} (give --decks {counts.decks})")
-    if counts.profile is not None and counts.profile != model.profile.name:
-        try:
-            same = load_profile(counts.profile).name == model.profile.name
-        except AnalyzerError:
-            same = False
-        if not same:
-            raise AnalyzerError(f"{counts.path}: counted for profile {counts.profile!r}, "
-                                f"verifying against {model.profile.name!r} (give --profile "
-                                f"{counts.profile})")
+    check_written_for(str(counts.path), "counted for", counts.profile, counts.decks,
+                      model.profile, model.decks)
     bets = []
     by_id = {b.id: b for b in counts.bets}
     unknown = set(by_id) - {m.bet.id for m in model.bets}

@@ -24,6 +24,7 @@ from functools import cache
 from typing import Any
 
 from analyzer.dealing.handlog import ROUNDING, Hand
+from analyzer.dealing.records import Amount
 from analyzer.dealing.simulate import hand_features
 from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
@@ -36,7 +37,7 @@ __all__ = ["Payouts", "replay_rules", "Settled", "SettledCoups", "settled_coups"
 #: and each bet's label by bet id.
 Settled = tuple[tuple[str, str] | None, str, tuple[int, ...], dict[str, int]]
 #: Logged bets of a hand: (bet id, stake, returned) each.
-Payouts = tuple[tuple[str, int, int], ...]
+Payouts = tuple[tuple[str, Amount, Amount], ...]
 
 
 def replay_rules(tableau: Tableau) -> Callable[[tuple[int, ...], tuple[int, ...]],

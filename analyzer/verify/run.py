@@ -29,13 +29,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.columns import find_columns
 from analyzer.dealing.counts import read_counts
 from analyzer.dealing.handlog import (
     LogOptions,
     LogSniff,
-    count_lines,
     detect_format,
-    find_columns,
     sniff_log,
 )
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
@@ -43,7 +42,7 @@ from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import read_lines
+from analyzer.inputs import count_lines, read_lines
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
@@ -68,11 +67,24 @@ class Work(NamedTuple):
     segment: Segment | None = None
 
 
+def _as_given(saved: Partial, path: str) -> Partial:
+    """A saved partial result named by the path it was given as (when it holds one file)."""
+    return replace(saved, sources=(path,)) if len(saved.sources) == 1 else saved
+
+
+def _lines(path: str) -> int:
+    """A file's lines, for the size estimate; 0 when this process cannot read it (the
+    check of the file says why)."""
+    try:
+        return count_lines(path)
+    except AnalyzerError:
+        return 0
+
+
 def _check_one(work: Work) -> Partial:
     fmt = work.format or detect_format(work.path, work.options.format)
     if fmt == "partial":
-        saved = load_partial(work.path)
-        return replace(saved, sources=(work.path,)) if len(saved.sources) == 1 else saved
+        return _as_given(load_partial(work.path), work.path)
     rules = load_profile(work.profile)
     model = build_model(value_profile(rules) if work.options.cards == "values" else rules,
                         work.decks)
@@ -185,31 +197,36 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     if not paths:
         raise AnalyzerError("no log files given")
     rules = load_profile(profile) if isinstance(profile, str) else profile
-    # "draw" is a tie in the logs of a game without a bet called draw
+    # "draw" is a tie in the logs of a game without a bet called draw; bet columns and
+    # bet names are the profile's bets, by id, name or synonym
     options = replace(options or LogOptions(), draw_is_tie=not any(
-        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets))
+        "draw" in (b.id.lower(), b.name.lower()) for b in rules.bets),
+        bets=tuple((b.id, b.name) for b in rules.bets))
     model = build_model(rules, decks)
     if model_name not in ("auto", "independent", "shoe"):
         raise AnalyzerError(f"unknown model {model_name!r} (auto, independent or shoe)")
     _given_once(paths)
     formats = [_format(str(p), options) for p in paths]
-    digests = _counted_once(paths, formats)
+    # each saved partial result read once, here; its files are not checked again
+    saved = {str(p): load_partial(p) for p, fmt in zip(paths, formats, strict=True)
+             if fmt == "partial"}
+    digests = _counted_once(paths, formats, saved)
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
             check_header(sniff.header, model, str(path))
-    if _values_only(paths, formats, sniffs, options):
+    if _values_only(paths, formats, sniffs, options, saved):
         options = replace(options, cards="values",
                           skip_bets=tuple(b.id for b in rules.bets if b.card_level))
         model = build_model(value_profile(rules), model.decks)
     elif options.cards == "auto":
         options = replace(options, cards="cards")
     if model_name == "auto" and formats[0] == "partial":
-        model_name = load_partial(paths[0]).model
+        model_name = saved[str(paths[0])].model
     shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
                                           and sniffs[0].starts_whole)
     exact_card_bets = True
-    lines = sum(count_lines(p) for p in paths) if shoe_aware else 0
+    lines = sum(_lines(p) for p in paths) if shoe_aware else 0
     if shoe_aware and model.card_level and card_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
@@ -223,7 +240,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
     work = [Work(str(p), fmt, profile_ref, model.decks, options, shoe_aware, exact_card_bets)
             for p, fmt in zip(paths, formats, strict=True)]
-    partials = _map_dask(work, dask, jobs) if dask else _run_pieces(work, jobs)
+    logs = [w for w in work if w.path not in saved]
+    checked = iter(_map_dask(logs, dask, jobs) if dask else _run_pieces(logs, jobs))
+    partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
+                for w in work]
     models = {p.model for p in partials}
     if len(models) > 1:  # counts files are independent-only; re-read logs to match them
         if any(w.format == "partial" for w in work):
@@ -286,7 +306,8 @@ def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
 
 
 def _values_only(paths: Sequence[str], formats: Sequence[str | None],
-                 sniffs: Sequence[LogSniff | None], options: LogOptions) -> bool:
+                 sniffs: Sequence[LogSniff | None], options: LogOptions,
+                 saved: dict[str, Partial]) -> bool:
     """Do the logs write point values only (``--cards``, else told from each log's first
     hand and each saved partial)? Logs of values and logs of cards are not mixed."""
     if options.cards != "auto":
@@ -294,7 +315,7 @@ def _values_only(paths: Sequence[str], formats: Sequence[str | None],
     kinds: dict[bool, str] = {}
     for path, fmt, sniff in zip(paths, formats, sniffs, strict=True):
         if fmt == "partial":
-            kinds.setdefault(load_partial(path).values_only, str(path))
+            kinds.setdefault(saved[str(path)].values_only, str(path))
         elif sniff is not None and sniff.values is not None:
             kinds.setdefault(sniff.values, str(path))
     if len(kinds) > 1:
@@ -316,14 +337,15 @@ def file_digest(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def _counted_once(paths: Sequence[str], formats: Sequence[str | None]) -> list[str]:
+def _counted_once(paths: Sequence[str], formats: Sequence[str | None],
+                  saved: dict[str, Partial]) -> list[str]:
     """Every log's content hash, refusing content counted twice: a copy of a log, a log a
     given partial already holds, or two partials holding the same log."""
     seen: dict[str, str] = {}
     for path, fmt in zip(paths, formats, strict=True):
         if fmt is None:
             continue  # not readable here: the check of the file says why
-        held = load_partial(path).digests if fmt == "partial" else (file_digest(path),)
+        held = saved[str(path)].digests if fmt == "partial" else (file_digest(path),)
         for digest in held:
             if digest in seen:
                 raise AnalyzerError(f"{path}: holds the same log content as {seen[digest]} "

@@ -54,7 +54,7 @@ from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 from analyzer.verify.distributions import chi2_sf, norm_sf
-from analyzer.verify.partial import IssueLog, Partial
+from analyzer.verify.partial import IssueLog, Partial, check_written_for
 from analyzer.verify.statistics import holm, wald_test
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
 
@@ -125,20 +125,8 @@ class _Table:
         self.players_seen = 0
 
     def header(self, rec: Header, source: str) -> None:
-        name = self.profile.name
-        if rec.profile is not None and rec.profile != name:
-            try:
-                same = load_profile(rec.profile).name == name
-            except AnalyzerError:
-                same = False
-            if not same:
-                raise AnalyzerError(f"{source}: line {rec.line}: the log's header says profile "
-                                    f"{rec.profile!r}; this run verifies {name} (give "
-                                    f"--profile {rec.profile})")
-        if rec.decks is not None and rec.decks != self.decks:
-            raise AnalyzerError(f"{source}: line {rec.line}: the log's header says "
-                                f"{rec.decks} decks; this run verifies {self.decks} (give "
-                                f"--decks {rec.decks})")
+        check_written_for(f"{source}: line {rec.line}", "the log's header says", rec.profile,
+                          rec.decks, self.profile, self.decks)
         if rec.people:
             self.people = rec.people
 

@@ -11,9 +11,14 @@ the smallest RTP error the sample could detect is reported
 (:func:`~analyzer.verify.statistics.detectable_error`); a bet whose detectable error is
 larger than the ``detect`` target is *underpowered*, reported apart from pass and fail.
 
+Nothing is passed in silence: the verdict lists every check the input could not support
+(:attr:`Verdict.not_checked`: payouts without stake columns, outcomes without an outcome
+column, the shoe model without whole shoes ...), and ``require`` (``--require``) makes any
+of them, or power, a condition of passing.
+
 Exit codes (:func:`exit_code`): 0 pass, 1 statistical failure, 2 unusable input (a
 malformed record or a card beyond the shoe's composition included), 3 rule or payout
-violations, 4 underpowered when power is required.
+violations, 4 not enough to conclude: underpowered, or a required check not run.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
+from analyzer.dealing.records import NOT_CHECKED, NotChecked
 from analyzer.engine.lookup import BetModel, Model
 from analyzer.engine.odds import BetOdds, odds
 from analyzer.engine.shoe_aware import (
@@ -55,14 +61,36 @@ from analyzer.verify.statistics import (
     wald_test,
 )
 
-__all__ = ["BetSummary", "check_levels", "exit_code", "EXIT_INPUT", "EXIT_PASS", "EXIT_STATISTICS",
-           "EXIT_UNDERPOWERED", "EXIT_VIOLATIONS", "finish", "RARE_LINE", "StatisticalTest",
-           "Verdict"]
+__all__ = ["BetSummary", "check_levels", "exit_code", "EXIT_INPUT", "EXIT_PASS",
+           "EXIT_STATISTICS", "EXIT_UNDERPOWERED", "EXIT_VIOLATIONS", "finish", "NotChecked",
+           "parse_require", "RARE_LINE", "REQUIRABLE", "StatisticalTest", "Verdict"]
 
 #: Lines rarer than this get an exact binomial test of their own.
 RARE_LINE = 0.01
 
 EXIT_PASS, EXIT_STATISTICS, EXIT_INPUT, EXIT_VIOLATIONS, EXIT_UNDERPOWERED = 0, 1, 2, 3, 4
+#: What ``--require`` may name, and the check of :data:`NOT_CHECKED` each stands for
+#: (``power``: every bet's detectable RTP error within ``--detect``).
+REQUIRABLE = {"payouts": "payouts", "outcomes": "outcomes", "cards": "cards",
+              "shoes": "shoe model", "shuffle": "shuffle", "burn": "burn", "decks": "decks",
+              "power": "power"}
+
+
+def parse_require(items: Sequence[str]) -> tuple[str, ...]:
+    """``--require`` values (comma-separated, repeatable) as checks (:data:`REQUIRABLE`).
+
+    >>> parse_require(["payouts,shoes", "power"])
+    ('payouts', 'shoe model', 'power')
+    """
+    found: list[str] = []
+    for item in items:
+        for word in item.split(","):
+            key = word.strip().lower()
+            if key not in REQUIRABLE:
+                raise AnalyzerError(f"--require {word.strip()!r}: unknown check (one of "
+                                    f"{', '.join(REQUIRABLE)})")
+            found.append(REQUIRABLE[key])
+    return tuple(dict.fromkeys(found))
 
 
 @dataclass(frozen=True)
@@ -115,6 +143,20 @@ class Verdict:
     unsupported: tuple[str, ...]
     require_power: bool
     notes: tuple[str, ...] = field(default=())
+    #: every check the input could not support, in words
+    not_checked: tuple[NotChecked, ...] = ()
+    #: checks that must have run (``--require``): :data:`NOT_CHECKED` names and ``power``
+    require: tuple[str, ...] = ()
+
+    @property
+    def missing_required(self) -> tuple[NotChecked, ...]:
+        """The required checks that could not run."""
+        return tuple(n for n in self.not_checked if n.what in self.require)
+
+    @property
+    def power_required(self) -> bool:
+        """Must every bet be able to show an RTP error of ``detect``?"""
+        return self.require_power or "power" in self.require
 
     @property
     def profile(self) -> str:
@@ -193,15 +235,19 @@ class Verdict:
 
     @property
     def exit_code(self) -> int:
-        """0 pass, 1 statistics, 2 input, 3 violations, 4 underpowered (if required)."""
+        """0 pass, 1 statistics, 2 input, 3 violations, 4 underpowered or a required check
+        not run."""
         return exit_code(self)
 
     @property
     def status(self) -> str:
-        """One word: pass, fail, violations, unusable or underpowered."""
+        """One word: pass, fail, violations, unusable, underpowered or incomplete (a
+        required check not run)."""
+        code = self.exit_code
+        if code == EXIT_UNDERPOWERED and self.missing_required:
+            return "incomplete"
         return {EXIT_PASS: "pass", EXIT_STATISTICS: "fail", EXIT_INPUT: "unusable",
-                EXIT_VIOLATIONS: "violations", EXIT_UNDERPOWERED: "underpowered"}[
-                    self.exit_code]
+                EXIT_VIOLATIONS: "violations", EXIT_UNDERPOWERED: "underpowered"}[code]
 
 
 def exit_code(verdict: Verdict) -> int:
@@ -212,7 +258,7 @@ def exit_code(verdict: Verdict) -> int:
         return EXIT_VIOLATIONS
     if verdict.failed_tests:
         return EXIT_STATISTICS
-    if verdict.require_power and verdict.underpowered:
+    if (verdict.power_required and verdict.underpowered) or verdict.missing_required:
         return EXIT_UNDERPOWERED
     return EXIT_PASS
 
@@ -233,8 +279,9 @@ class _Return(NamedTuple):
 
 
 def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 0.001,
-           require_power: bool = False) -> Verdict:
-    """Turn merged sums into tests, RTP summaries, Holm-adjusted verdicts and an exit code."""
+           require_power: bool = False, require: Sequence[str] = ()) -> Verdict:
+    """Turn merged sums into tests, RTP summaries, Holm-adjusted verdicts and an exit code.
+    ``require``: checks that must have run (:func:`parse_require`), else exit 4."""
     check_levels(alpha, detect)
     shoe_model = partial.model == "shoe"
     # one exact table: the numpy tally (the same integers as the kernel, whose cached
@@ -295,7 +342,51 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
             row.rtp - z_interval * row.sd_rtp, row.rtp + z_interval * row.sd_rtp, detectable,
             needed, detectable > detect, row.lines))
     return Verdict(partial, alpha, detect, tuple(tests), tuple(summaries), tuple(unsupported),
-                   require_power, tuple(_notes(partial, model, shoe_model)))
+                   require_power, tuple(_notes(partial, model, shoe_model)),
+                   not_checked(partial), tuple(require))
+
+
+def not_checked(partial: Partial) -> tuple[NotChecked, ...]:
+    """Every check the merged input could not support, in the order of
+    :data:`NOT_CHECKED`: those its files reported (naming the files when not all of them
+    lack it), and those told from the sums (no whole shoes, no bet staked, counts only)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for what, why, source in partial.not_checked:
+        found.setdefault((what, why), []).append(source)
+    every = set(partial.sources)
+    items = []
+    for (what, why), sources in found.items():
+        if len(every) > 1 and not every <= set(sources):
+            shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more"
+                                               if len(sources) > 3 else "")
+            why = f"{why} (in {shown})"
+        items.append(NotChecked(what, why))
+    told = {n.what for n in items}
+
+    def add(what: str, why: str) -> None:
+        if what not in told:
+            told.add(what)
+            items.append(NotChecked(what, why))
+
+    if partial.counts_only:
+        for what in ("payouts", "outcomes", "cards", "burn"):
+            add(what, "aggregated counts hold no hands to replay")
+    staked = [b.id for b in partial.bets if b.staked_hands]
+    paid = any(kind in ("payout", "unknown-bet") for kind, _ in partial.violation_kinds)
+    if not staked and not paid:
+        add("payouts", "no hand staked a bet")
+    elif not partial.counts_only and len(staked) < len(partial.bets):
+        never = [b.id for b in partial.bets if not b.staked_hands]
+        add("payouts", f"bets never staked: {', '.join(never)}")
+    if partial.values_only:
+        add("cards", "the logs hold point values only: ranks and suits not checked")
+    if partial.model == "independent":
+        add("shoe model", "no whole shoes in the logs: each hand tested against the full "
+                          "shoe" if partial.whole_shoes == 0 else
+                          "--model independent: each hand tested against the full shoe")
+    if partial.shuffle is None or partial.shuffle.shoes == 0:
+        add("shuffle", "the shuffle tests need whole shoes, and the logs hold none")
+    return tuple(sorted(items, key=lambda n: NOT_CHECKED.index(n.what)))
 
 
 def check_levels(alpha: float, detect: float) -> None:

@@ -6,17 +6,18 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.dealing.columns import find_columns
 from analyzer.dealing.dialects import (
     CARD_VALUE,
     OUTCOME_WORDS,
     VALUE_CARD,
     LogOptions,
-    find_columns,
     is_values_field,
     normalize_outcome,
     parse_column_options,
 )
 from analyzer.dealing.handlog import Hand, LogStart, Problem, read_log, sniff_log
+from analyzer.dealing.records import Layout
 from analyzer.errors import AnalyzerError
 
 
@@ -86,7 +87,8 @@ def test_point_values_only_are_told_from_the_first_hand(tmp_path: Path) -> None:
                     "1,1,9 0,4 3 0,P\n1,2,2 3 4,0 0,banker\n1,3,9d 0,4 3,P\n",
                     encoding="utf-8")
     records = list(read_log(path))
-    assert isinstance(records[0], LogStart) and records[0].values
+    assert isinstance(records[0], Layout) and records[0].ignored == ()
+    assert isinstance(records[1], LogStart) and records[1].values
     first, second = (r for r in records if isinstance(r, Hand))
     assert first.player_values == (9, 0) and first.banker_values == (4, 3, 0)
     assert first.player == (VALUE_CARD[9], VALUE_CARD[0])
@@ -101,10 +103,10 @@ def test_point_values_only_are_told_from_the_first_hand(tmp_path: Path) -> None:
     # declared: a card log read as values is an error per record, and the other way round
     cards = tmp_path / "cards.csv"
     cards.write_text("hand,player_cards,banker_cards\n1,9d Td,4s 3h\n", encoding="utf-8")
-    assert [type(r) for r in read_log(cards, LogOptions(cards="values"))] == [LogStart,
-                                                                              Problem]
-    assert [type(r) for r in read_log(path, LogOptions(cards="cards"))][:2] == [LogStart,
-                                                                                Problem]
+    assert [type(r) for r in read_log(cards, LogOptions(cards="values"))] == [
+        Layout, LogStart, Problem]
+    assert [type(r) for r in read_log(path, LogOptions(cards="cards"))][:3] == [
+        Layout, LogStart, Problem]
     with pytest.raises(AnalyzerError, match="--cards 'suits'"):
         LogOptions(cards="suits")
     assert is_values_field([7, 0]) and not is_values_field([True]) and not is_values_field("")
@@ -127,7 +129,7 @@ def test_draw_is_a_tie_only_without_a_draw_bet_and_unknown_words_name_the_line(
     path = tmp_path / "words.csv"
     path.write_text("hand,player_cards,banker_cards,result\n1,9d Td,4s 3h,DRAW\n"
                     "2,9d Td,4s 3h,dragon\n", encoding="utf-8")
-    records = [r for r in read_log(path) if not isinstance(r, LogStart)]
+    records = [r for r in read_log(path) if not isinstance(r, LogStart | Layout)]
     assert isinstance(records[0], Hand) and records[0].outcome == "tie"
     assert isinstance(records[1], Problem) and records[1].line == 3
     assert "unknown outcome 'dragon'" in records[1].message

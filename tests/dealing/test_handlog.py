@@ -14,12 +14,12 @@ from analyzer.dealing.handlog import (
     Problem,
     ShoeEnd,
     ShoeStart,
-    count_lines,
     detect_format,
     parse_column_options,
     read_log,
     token_card,
 )
+from analyzer.dealing.records import Layout
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import Card
 
@@ -49,7 +49,7 @@ def test_jsonl_records_in_order(tmp_path: Path) -> None:
         '{"type": "shoe_end", "shoe": "7", "cards_left": 15}',
     ]) + "\n", encoding="utf-8")
     records = list(read_log(log))
-    assert [type(r) for r in records] == [Header, ShoeStart, LogStart, Hand, ShoeEnd]
+    assert [type(r) for r in records] == [Header, ShoeStart, LogStart, Hand, ShoeEnd, Layout]
     assert records[0] == Header(1, None, None) and records[2] == LogStart(3, False)
     start, hand, end = records[1], records[3], records[4]
     assert isinstance(start, ShoeStart) and start.decks == 8 and len(start.burn) == 4
@@ -83,7 +83,7 @@ def test_csv_common_names_and_remapped_columns(tmp_path: Path) -> None:
 def test_missing_column_is_a_clear_error(tmp_path: Path) -> None:
     log = tmp_path / "log.csv"
     log.write_text("shoe,hand,player_cards,winner\n1,1,9d Td,P\n", encoding="utf-8")
-    with pytest.raises(AnalyzerError, match=r"log\.csv: missing column 'banker_cards'.*"
+    with pytest.raises(AnalyzerError, match=r"log\.csv: line 1: missing column 'banker_cards'.*"
                                             r"--column banker_cards=HEADER"):
         list(read_log(log))
     with pytest.raises(AnalyzerError, match="expected FIELD=HEADER"):
@@ -109,7 +109,7 @@ def test_bad_records_become_problems_with_line_numbers(tmp_path: Path) -> None:
     csv_log = tmp_path / "log.csv"
     csv_log.write_text("shoe,hand,player_cards,banker_cards\n1,1,9d Td,4s 5h\n1,2,9d\n",
                        encoding="utf-8")
-    assert [type(r) for r in read_log(csv_log)] == [LogStart, Hand, Problem]
+    assert [type(r) for r in read_log(csv_log)] == [Layout, LogStart, Hand, Problem]
 
 
 def test_remapped_money_columns(tmp_path: Path) -> None:
@@ -142,4 +142,3 @@ def test_the_format_is_told_in_one_place(tmp_path: Path) -> None:
         detect_format("log.txt")
     with pytest.raises(AnalyzerError, match="holds no hands"):
         list(read_log(partial))
-    assert count_lines(lines) == 1 and count_lines(tmp_path / "missing.jsonl") == 0

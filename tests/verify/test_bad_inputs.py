@@ -242,7 +242,7 @@ def test_partial_files_with_nan_or_no_object_are_refused(saved_partial: dict[str
     ({"tye": {"results": {"Tie": 1, "lose": 9}}}, {}, "bet 'tye' is not in profile"),
     ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"profile": "lucky-baccarat"},
      "counted for profile 'lucky-baccarat'"),
-    ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"decks": 6}, "counted with 6 decks"),
+    ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"decks": 6}, "counted for 6 decks"),
     ({"tie": {"results": {"Tie": 1, "lose": 9}}}, {"hands": True}, "hands: must be a whole"),
     ([1, 2], {}, "bets: must be an object"),
 ])

@@ -12,7 +12,7 @@ import analyzer.verify.run as run
 from analyzer.dealing.handlog import LogOptions, detect_format
 from analyzer.errors import AnalyzerError
 from analyzer.verify import EXIT_PASS
-from analyzer.verify.partial import save_partial
+from analyzer.verify.partial import Partial, load_partial, save_partial
 from analyzer.verify.run import collect, verify_logs
 from tests.verify.conftest import cli, split_log, write_log
 
@@ -48,9 +48,17 @@ def test_each_file_format_is_told_once(clean_log: Path, tmp_path: Path,
         calls[Path(path).name] += 1
         return detect_format(path, declared)
 
+    loads: Counter[str] = Counter()
+
+    def loaded(path: str) -> Partial:
+        loads[Path(path).name] += 1
+        return load_partial(path)
+
     monkeypatch.setattr(run, "detect_format", counted)
+    monkeypatch.setattr(run, "load_partial", loaded)
     partial, _ = collect([str(saved), str(second)])
     assert partial.model == "shoe" and calls == {"first.json": 1, "b.jsonl": 1}
+    assert loads == {"first.json": 1}  # the saved partial is read once
     calls.clear()
     mixed, _ = collect([str(second), str(counts)])  # re-read independent to match the counts
     assert mixed.model == "independent" and calls == {"b.jsonl": 1, "totals.json": 1}

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.choice.play.session import people_from_options
-from analyzer.choice.play.table_log import deal_table
+from analyzer.choice.play.table_log import deal_table, table_people
 from analyzer.rules.profile import load_profile
 from analyzer.verify.table import verify_table_logs
 from analyzer.verify.verdict import EXIT_INPUT, EXIT_PASS, EXIT_STATISTICS, EXIT_VIOLATIONS
@@ -22,7 +21,8 @@ MIXED = 'default = "stand"\n[draw]\n"0-3" = "draw"\n"4" = "1/2"\n"5" = "1/4"\n'
 def deal(path: Path, profile: str, people: int, hands: int, seed: int,
          player: tuple[str, ...] = ()) -> None:
     with path.open("w", encoding="utf-8") as stream:
-        deal_table(load_profile(profile), people_from_options(people, player, ()), hands, seed,
+        rules = load_profile(profile)
+        deal_table(rules, table_people(rules.choice_rules(), people, player, ()), hands, seed,
                    stream)
 
 

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.choice.play.table_log import Person, deal_hand, settle
-from analyzer.choice.strategy import Strategy, check_observations, load_strategy
+from analyzer.choice.strategy import Strategy, check_observations
 from analyzer.choice.table.strategy import evaluate_strategies, information_for
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.choice.table.tree import LUCKY9
@@ -37,7 +37,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["expected_session", "LedgerLine", "people_from_options", "Person", "play_session",
+__all__ = ["expected_session", "LedgerLine", "Person", "play_session",
            "Session", "session_summary", "SessionExpectation"]
 
 #: The infinite deck's point values, one per card of a 52-card deck (tens are 0).
@@ -248,28 +248,6 @@ def play_session(people: list[Person], rotations: int, seed: int, shoe: Shoe,
     expected = expected_session(people, rotations, shoe, rules, stake) if expectation else None
     return Session(tuple(p.name for p in people), rotations, seed, stake, shoe.describe(),
                    tuple(ledger), expected)
-
-
-def people_from_options(count: int, players: tuple[str, ...], bankers: tuple[str, ...],
-                        names: tuple[str, ...] = ()) -> list[Person]:
-    """People for ``nine session``: strategies given once (everyone) or once per person."""
-    def pick(values: tuple[str, ...], option: str) -> list[str]:
-        if not values:
-            return ["house"] * count
-        if len(values) == 1:
-            return list(values) * count
-        if len(values) != count:
-            raise AnalyzerError(f"{option}: give one strategy for everyone or one per person "
-                                f"({count}), got {len(values)}")
-        return list(values)
-
-    if names and len(names) != count:
-        raise AnalyzerError(f"--name: give one name per person ({count}), got {len(names)}")
-    labels = list(names) or [chr(ord("A") + i) for i in range(count)]
-    player_files = pick(players, "--player")
-    banker_files = pick(bankers, "--banker")
-    return [Person(labels[i], load_strategy(player_files[i], "player"),
-                   load_strategy(banker_files[i], "banker")) for i in range(count)]
 
 
 def session_summary(session: Session) -> dict[str, Any]:

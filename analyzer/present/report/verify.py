@@ -1,4 +1,8 @@
-"""Rendering the outcome of ``nine verify``: text, Markdown, JSON and JUnit XML."""
+"""Rendering the outcome of ``nine verify``: text, Markdown, JSON and JUnit XML.
+
+Every format says what was *not* checked (first, in the text report: ``PASS - payouts NOT
+checked: ...``) and what each column of the logs was used for, or that it was ignored.
+"""
 
 from __future__ import annotations
 
@@ -53,9 +57,34 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
                               for name, n, e in b.lines]}
                  for b in verdict.bets],
         "underpowered": verdict.underpowered,
+        "not_checked": [{"what": n.what, "why": n.why} for n in verdict.not_checked],
+        "required": list(verdict.require) + (["power"] if verdict.require_power
+                                             and "power" not in verdict.require else []),
+        "required_not_checked": [n.what for n in verdict.missing_required],
+        "columns": {"used": dict(_columns(verdict)[0]), "ignored": list(_columns(verdict)[1])},
         "unsupported": list(verdict.unsupported),
         "notes": list(verdict.notes),
     }
+
+
+def _columns(verdict: Any) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The (header, meaning) pairs used and the headers ignored."""
+    return verdict.partial.columns_used, verdict.partial.columns_ignored
+
+
+def _not_checked_lines(verdict: Any) -> list[str]:
+    """``PASS - payouts NOT checked: why``, one line per check not run, and the columns."""
+    word = verdict.status.upper()
+    lines = []
+    for n in verdict.not_checked:
+        required = " (required: exit 4)" if n in verdict.missing_required else ""
+        lines.append(f"{word} - {n.what} NOT checked: {n.why}{required}")
+    used, ignored = _columns(verdict)
+    if used or ignored:
+        lines.append("Columns used: " + (", ".join(f"{h} -> {m}" for h, m in used)
+                                         if used else "none"))
+        lines.append("Columns ignored: " + (", ".join(ignored) if ignored else "none"))
+    return lines
 
 
 def render_verdict(verdict: Any, fmt: str = "text") -> str:
@@ -67,6 +96,10 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
     heading = (f"nine verify: {verdict.status.upper()} (exit {verdict.exit_code}) - "
                f"{verdict.profile}, {verdict.decks} decks, {verdict.model} model")
     parts = [f"## {heading}\n" if fmt == "markdown" else f"{heading}\n"]
+    said = _not_checked_lines(verdict)
+    if said:
+        bullet = "- " if fmt == "markdown" else ""
+        parts[0] += "".join(f"{bullet}{line}\n" for line in said)
     parts.append(f"{verdict.hands:,} hands in {verdict.shoes:,} shoes "
                  f"({verdict.whole_shoes:,} whole) from {len(verdict.sources)} file(s); "
                  f"alpha {verdict.alpha:g} (Holm across {len(verdict.tests)} tests); "
@@ -106,42 +139,68 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
-def render_junit(verdict: Any) -> str:
-    """A JUnit XML report of ``nine verify``: one test case per check, for CI dashboards."""
+def render_junit(verdict: Any, seconds: float = 0.0, timestamp: str = "") -> str:
+    """A JUnit XML report of ``nine verify``: one test case per check, for CI dashboards.
+
+    Checks that could not run are ``<skipped>`` with the reason (a ``<failure>`` when
+    required); every test case carries its count or p-value in ``system-out``; the suite
+    carries ``time`` (``seconds``, the run's wall time) and ``timestamp`` (ISO 8601, the
+    run's start).
+    """
     # imported here: xml.sax.saxutils imports urllib.request and ssl (40 ms), which every
     # command would otherwise pay for through this package
-    from xml.sax.saxutils import quoteattr
+    from xml.sax.saxutils import escape, quoteattr
 
     cases: list[str] = []
 
-    def case(name: str, failure: str = "", skipped: str = "") -> None:
+    def case(name: str, out: str, failure: str = "", skipped: str = "") -> None:
         body = ""
         if failure:
             body = f"<failure message={quoteattr(failure)}/>"
         elif skipped:
             body = f"<skipped message={quoteattr(skipped)}/>"
-        cases.append(f'    <testcase classname="nine.verify" name={quoteattr(name)}>'
-                     f"{body}</testcase>")
+        cases.append(f'    <testcase classname="nine.verify" name={quoteattr(name)} '
+                     f'time="0">{body}<system-out>{escape(out)}</system-out></testcase>')
 
-    case("input", f"{verdict.malformed_count} malformed record(s); first: "
-                  f"{verdict.malformed[0].where()} {verdict.malformed[0].message}"
+    case("input", f"{verdict.hands} hands, {verdict.shoes} shoes "
+                  f"({verdict.whole_shoes} whole), {verdict.malformed_count} malformed "
+                  "record(s)",
+         f"{verdict.malformed_count} malformed record(s); first: "
+         f"{verdict.malformed[0].where()} {verdict.malformed[0].message}"
          if verdict.malformed else ("no hands" if verdict.hands == 0 else ""))
-    case("replay", f"{verdict.violation_count} violation(s); first: "
-                   f"{verdict.violations[0].where()} {verdict.violations[0].message}"
+    used, ignored = _columns(verdict)
+    if used or ignored:
+        case("columns", "used: " + "; ".join(f"{h} -> {m}" for h, m in used)
+             + "\nignored: " + ("; ".join(ignored) if ignored else "none"))
+    case("replay", f"{verdict.violation_count} violation(s)",
+         f"{verdict.violation_count} violation(s); first: "
+         f"{verdict.violations[0].where()} {verdict.violations[0].message}"
          if verdict.violations else "")
+    for n in verdict.not_checked:
+        reason = f"{n.what} NOT checked: {n.why}"
+        if n in verdict.missing_required:
+            case(f"not checked: {n.what}", reason, f"required: {reason}")
+        else:
+            case(f"not checked: {n.what}", reason, skipped=reason)
     for t in verdict.tests:
         case(f"{t.bet or 'cards'}: {t.name}",
+             f"{t.method}: statistic {t.statistic:.6g}, p {t.p_value:.6g}, Holm p "
+             f"{t.adjusted:.6g}",
              "" if t.passed else f"{t.method}: statistic {t.statistic:.4g}, p {t.p_value:.3g}, "
                                  f"Holm p {t.adjusted:.3g} < alpha {verdict.alpha:g}")
     for b in verdict.bets:
         message = (f"detectable RTP error {b.detectable_error:.4%} > target "
                    f"{verdict.detect:.4%}; needs {b.hands_needed:,} hands")
-        if b.underpowered and verdict.require_power:
-            case(f"{b.id}: power", message)
+        out = (f"{b.hands} hands; RTP {b.rtp:.6f} (exact {b.expected_rtp:.6f}); detectable "
+               f"error {b.detectable_error:.4%}; hands needed {b.hands_needed}")
+        if b.underpowered and verdict.power_required:
+            case(f"{b.id}: power", out, message)
         else:
-            case(f"{b.id}: power", skipped=message if b.underpowered else "")
+            case(f"{b.id}: power", out, skipped=message if b.underpowered else "")
     failures = sum("<failure" in c for c in cases)
     skipped = sum("<skipped" in c for c in cases)
+    stamp = f' timestamp="{escape(timestamp)}"' if timestamp else ""
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<testsuite name="nine verify" tests="{len(cases)}" failures="{failures}" '
-            f'skipped="{skipped}" errors="0">\n' + "\n".join(cases) + "\n</testsuite>\n")
+            f'skipped="{skipped}" errors="0" time="{seconds:.3f}"{stamp}>\n'
+            + "\n".join(cases) + "\n</testsuite>\n")
