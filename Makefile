@@ -12,7 +12,7 @@ CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-firs
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,plot,dask]'
+	$(BIN)/pip install --quiet -e '.[dev,plot,dask,pdf]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -14,6 +14,8 @@ from analyzer.choice.play.session import play_session
 from analyzer.choice.play.table_log import table_people
 from analyzer.choice.strategy import load_strategy, strategy_text
 from analyzer.choice.table.advice import advise_bank, advise_seat
+from analyzer.choice.table.chart import table_charts
+from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.strategy import evaluate_strategies, table_strategy_text
 from analyzer.choice.table.summary import by_size, summarize_table
 from analyzer.choice.table.tree import table_tree, to_efg
@@ -28,6 +30,7 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
+from analyzer.present.report.chart import CHART_FORMATS, chart_pdf, render_charts
 from analyzer.present.report.choice import (
     render_equilibrium,
     render_evaluation,
@@ -45,7 +48,8 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise", "evaluate", "game", "session", "solve"]
+__all__ = ["advise", "chart", "evaluate", "game", "players_of", "session", "solve",
+           "table_size_options"]
 
 #: Most rotations of one session: the ledger of every hand is kept and printed.
 MAX_ROTATIONS = 5_000
@@ -329,3 +333,63 @@ def game(profile: str, people: int | None, players: int | None, by: str, decks: 
     _write(export, to_efg(tree))
     click.echo(f"wrote {export}: {tree.title}, {tree.graph.number_of_nodes():,} nodes, "
                f"players {', '.join(tree.players)}")
+
+
+@click.command()
+@profile_option("lucky9-home", "A choice-game profile with tables (lucky9-home) or TOML file.")
+@table_size_options
+@click.option("--seat", type=int, default=None, help="Only this seat's chart (1 = the "
+              "bank's right).")
+@click.option("--bank", "bank_only", is_flag=True, help="Only the bank's chart.")
+@click.option("--decks", type=click.IntRange(1, 8), default=None,
+              help="Decks in the shoe [default: the profile's].")
+@click.option("--infinite", is_flag=True, help="The infinite deck.")
+@click.option("--by", type=click.Choice(["total", "cards"]), default=None,
+              help="What each side sees of its own hand [default: by total at the infinite "
+                   "deck, the profile's at a finite shoe].")
+@click.option("--format", "fmt", type=click.Choice(CHART_FORMATS), default="text",
+              show_default=True, help="Output format (pdf needs --out).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the charts here instead of printing them.")
+@friendly
+def chart(profile: str, people: int | None, players: int | None, seat: int | None,
+          bank_only: bool, decks: int | None, infinite: bool, by: str | None, fmt: str,
+          out: str | None) -> None:
+    """Printable strategy charts of home Lucky 9: a grid per seat and for the bank.
+
+    Rows are your two-card total, columns the situations that change the play (listed under
+    the grid); a cell is D (draw), S (stand) or a mixed play "D 55%" with its clock rule in
+    the legend. Default: every seat's chart and the bank's, one page each.
+    """
+    seats = players_of(people, players, None)
+    if seats is None:
+        raise click.UsageError("Missing option '--people' (everyone at the table, the bank "
+                               "included; or --players, the people facing the bank).")
+    if seat is not None and bank_only:
+        raise click.UsageError("--seat and --bank: give one (or neither, for every chart)")
+    if seat is not None and not 1 <= seat <= seats:
+        raise AnalyzerError(f"--seat {seat}: a table of {seats + 1} people has seats 1 to "
+                            f"{seats}")
+    if fmt == "pdf" and out is None:
+        raise AnalyzerError("--format pdf writes a file: give --out FILE.pdf")
+    rules_profile = load_profile(profile)
+    rules = rules_profile.choice_rules()
+    check_players(rules, seats)
+    shoe = build_shoe(rules_profile.default_decks, decks, infinite, "", None, "rank-first")
+    table = solve_table(rules, shoe, seats, _table_by(rules, shoe, by), rules_profile.title)
+    charts = table_charts(table, seat, bank_only)
+    if fmt == "pdf":
+        data = chart_pdf(charts)
+        try:
+            Path(str(out)).write_bytes(data)
+        except OSError as exc:
+            raise AnalyzerError(f"{out}: cannot write ({exc.strerror})") from None
+        click.echo(f"wrote {out}: {len(charts)} chart{'s' if len(charts) != 1 else ''}, "
+                   f"{len(data):,} bytes")
+        return
+    text = render_charts(charts, fmt)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    _write(out, text)
+    click.echo(f"wrote {out}: {len(charts)} chart{'s' if len(charts) != 1 else ''}")

@@ -43,6 +43,8 @@ COMMANDS = {
               "Exact certified equilibrium of a choice game, heads-up or a whole table."),
     "advise": ("analyzer.cli.choice:advise",
                "The equilibrium's play in one situation and the exact value of each choice."),
+    "chart": ("analyzer.cli.choice:chart",
+              "Printable strategy charts of home Lucky 9: a grid per seat and for the bank."),
     "game": ("analyzer.cli.choice:game",
              "Write the extensive form (chance, decisions, information sets) for Gambit."),
     "evaluate": ("analyzer.cli.choice:evaluate",

@@ -24,6 +24,7 @@ from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
 from analyzer.choice.headsup.solver import Equilibrium, solve
+from analyzer.choice.table.chart import table_charts
 from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
@@ -38,6 +39,7 @@ from analyzer.present.par import (
 )
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
+from analyzer.present.report.chart import render_charts
 from analyzer.present.report.choice import render_equilibrium, render_strategy_card
 from analyzer.present.report.common import table
 from analyzer.present.report.lucky9 import (
@@ -310,7 +312,10 @@ def lucky9_section(publication: Publication) -> Section:
         "for the player per unit staked, with both sides' best-response values (equal values "
         "prove zero regret). Tables of 3 to 9 people: a certified equilibrium (every side's "
         "exact regret 0) with each seat's value, the bank's edge, the exact cost of simple "
-        "rules and a strategy card per seat and for the bank.",
+        "rules and a strategy card per seat and for the bank. `charts/`: a printable "
+        "strategy chart per seat and for the bank (rows: your total; columns: the "
+        "situations that change the play) for 2 to 9 people at the infinite deck and for 2 "
+        "and 3 people at one deck, where the table is solved exactly.",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
     jobs: list[Job] = []
@@ -343,6 +348,17 @@ def lucky9_section(publication: Publication) -> Section:
                          (*args, "--card"), f"{stem}-card", "lucky9-home", label, summary,
                          render_table_cards, ("md", "txt", "csv")))
 
+    charts: list[Job] = []
+    for players, table_decks in [*((n, None) for n in range(1, 9)), *CHART_DECKS]:
+        _, summary = _table(players, table_decks)
+        people, label = players + 1, shoe_label(table_decks)
+        args = ("chart", "--profile", "lucky9-home", "--people", str(people),
+                *shoe_args(table_decks), "--by", "total")
+        charts.append(Job(f"Strategy charts: {people} people, {label}", args,
+                          f"lucky9/charts/{people}-people-{shoe_slug(table_decks)}",
+                          "lucky9-home", label, summary, _render_charts,
+                          ("md", "html", "svg", "txt")))
+
     def edges() -> list[TableSummary]:
         return [_table(players, None)[1]() for players in range(1, 9)]
 
@@ -351,9 +367,19 @@ def lucky9_section(publication: Publication) -> Section:
                      "--by", "total", "--by-size"), "lucky9/bank-edge-by-table-size",
                     "lucky9-home",
                     "infinite deck", edges, render_edges, ("md", "csv", "json")))
-    for job in [*cards, *jobs]:
+    for job in [*charts, *cards, *jobs]:
         publish(publication, section, job)
     return section
+
+
+#: The finite shoes charted beside the infinite deck: (players, decks) where the table is
+#: solved exactly at one deck (2 and 3 people).
+CHART_DECKS: tuple[tuple[int, int | None], ...] = ((1, 1), (2, 1))
+
+
+def _render_charts(summary: TableSummary, fmt: str) -> str:
+    """Every seat's chart and the bank's, from the table already solved for its tables."""
+    return render_charts(table_charts(summary.table), fmt)
 
 
 def chemin_section(publication: Publication) -> Section:
