@@ -27,8 +27,8 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.conditions import Condition, parse_condition
 from analyzer.rules.procedure import Procedure, parse_procedure
 
-__all__ = ["Bet", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file", "parse_profile",
-           "PayLine", "PayRule", "Profile", "shipped_profiles", "Tableau"]
+__all__ = ["Bet", "choice_rules_of", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file",
+           "parse_profile", "PayLine", "PayRule", "Profile", "shipped_profiles", "Tableau"]
 
 PayRule = Literal["highest", "all"]
 _TOTALS = frozenset(str(total) for total in range(10))
@@ -408,3 +408,15 @@ def load_profile(name_or_path: str | Path) -> Profile:
         return load_profile_file(path)
     names = ", ".join(p.name for p in shipped_profiles())
     raise AnalyzerError(f"unknown profile {text!r} (shipped: {names}; or give a .toml file)")
+
+
+def choice_rules_of(profile: str | Path | Profile | ChoiceRules) -> ChoiceRules:
+    """A choice game's rules from a profile name, alias, path, :class:`Profile` or the rules
+    themselves (what every choice-game verb accepts).
+
+    >>> choice_rules_of("lucky9").name == choice_rules_of(load_profile("lucky9-home")).name
+    True
+    """
+    if isinstance(profile, ChoiceRules):
+        return profile
+    return (profile if isinstance(profile, Profile) else load_profile(profile)).choice_rules()

@@ -42,6 +42,7 @@ from analyzer.choice.table.subgame import InfoClass
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import Card, HandCard, Suit, parse_hand
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
+from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "parse_choices",
@@ -229,10 +230,12 @@ def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int
     return equilibrium, stand, draw, house_stand, house_draw
 
 
-def advise_seat(rules: ChoiceRules, shoe: Shoe, people: int, cards: str,
+def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
                 seat: int | None = None, naturals: str = "", earlier: str = "",
                 by: str | None = None) -> Advice:
-    """The advice for a seat (1-based; default: the next to choose after ``earlier``)."""
+    """The advice for a seat (1-based; default: the next to choose after ``earlier``);
+    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    rules = choice_rules_of(profile)
     players = people - 1
     if not 2 <= people <= 9:
         raise AnalyzerError(f"--people {people}: home Lucky 9 is played by 2 to 9 people")
@@ -293,10 +296,12 @@ def advise_seat(rules: ChoiceRules, shoe: Shoe, people: int, cards: str,
                   house_draw, house_stand)
 
 
-def advise_bank(rules: ChoiceRules, shoe: Shoe, cards: str, choices: str,
+def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
                 people: int | None = None, naturals: str = "", by: str | None = None,
                 ) -> Advice:
-    """The advice for the bank after every seat's natural or choice (seat order)."""
+    """The advice for the bank after every seat's natural or choice (seat order);
+    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    rules = choice_rules_of(profile)
     seen = parse_choices(choices)
     if people is not None and not 2 <= people <= 9:
         raise AnalyzerError(f"--people {people}: home Lucky 9 is played by 2 to 9 people")

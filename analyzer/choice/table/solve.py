@@ -61,6 +61,7 @@ from analyzer.rules.choice_rules import (
     ChoiceRules,
     hand_label,
 )
+from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
@@ -385,9 +386,11 @@ def check_players(rules: ChoiceRules, players: int) -> None:
                             "only who drew (banker_sees = \"choice\")")
 
 
-def solve_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
-                title: str = "") -> TableEquilibrium:
-    """The certified equilibrium of a table (see the module docstring)."""
+def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
+                by: str = "total", title: str = "") -> TableEquilibrium:
+    """The certified equilibrium of a table of ``players`` seats and the bank (see the module
+    docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    rules = choice_rules_of(profile)
     check_players(rules, players)
     if by not in rules.information:
         raise AnalyzerError(f"--by {by}: profile {rules.name!r} models "

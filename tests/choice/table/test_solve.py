@@ -17,6 +17,7 @@ from analyzer.choice.table.solve import (
 )
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
+from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
 
@@ -90,3 +91,11 @@ def test_larger_finite_tables_are_labelled_estimates() -> None:
 def test_table_sizes_outside_two_to_nine_people_are_refused(players: int) -> None:
     with pytest.raises(AnalyzerError, match="2 to 9 people"):
         check_players(LUCKY9, players)
+
+
+def test_a_table_is_named_by_profile_name_alias_or_rules_alike() -> None:
+    by_rules = solve_table(LUCKY9, Shoe.infinite(), 2, "total")
+    for name in ("lucky9-home", "lucky9", load_profile("lucky9-home")):
+        assert solve_table(name, Shoe.infinite(), 2, "total").values == by_rules.values
+    with pytest.raises(AnalyzerError, match="not a choice game"):
+        solve_table("punto-banco", Shoe.infinite(), 2)
