@@ -215,9 +215,9 @@ class _Table:
         self.results[2] += sum(results) ** 2
         self.sizes.add(len(seats))
         for seat, result in zip(rec.seats, results, strict=True):
-            owed = seat.stake + result * seat.stake  # even money, ties push
+            owed = seat.stake + result * seat.stake  # by the rules' payoffs
             if seat.returned != owed:
-                word = {1: "wins", 0: "pushes", -1: "loses"}[result]
+                word = "wins" if result > 0 else "loses" if result < 0 else "pushes"
                 report("payout", f"{seat.person} {word} against the bank: staked "
                                  f"{seat.stake}, returned {seat.returned}, owed "
                                  f"{owed}")

@@ -32,7 +32,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
@@ -59,6 +59,7 @@ from analyzer.rules.choice_rules import (
     MAX_PEOPLE,
     STOOD,
     ChoiceRules,
+    Payoffs,
     hand_label,
 )
 from analyzer.rules.profile import Profile, choice_rules_of
@@ -196,23 +197,23 @@ class TableValues:
 
 def combine(patterns: Sequence[Pattern], players: int,
             per_subgame: Callable[[SubgameKey], tuple[Sequence[Fraction], Sequence[Fraction]]],
-            ) -> TableValues:
+            payoffs: Payoffs) -> TableValues:
     """The table's values and regrets from each subgame's (values, regrets): a natural bank
-    beats every live seat and pushes a natural one; against a live bank a natural seat wins
-    1 and a live seat gets its value in the subgame."""
+    beats every live seat and ties a natural one; against a live bank a natural seat wins
+    (the rules' payoffs say how much) and a live seat gets its value in the subgame."""
     seats = [Fraction(0)] * players
     regrets = [Fraction(0)] * players
     bank_regret = Fraction(0)
     for pattern in patterns:
         if pattern.bank is not None:
             for j, hand in enumerate(pattern.seats):
-                seats[j] -= pattern.probability * (0 if hand is not None else 1)
+                seats[j] += pattern.probability * (payoffs.tie if hand is not None else -1)
             continue
         live = pattern.live
         values, subgame_regrets = per_subgame(pattern.key) if live else ((), ())
         for j, hand in enumerate(pattern.seats):
             if hand is not None:
-                seats[j] += pattern.probability
+                seats[j] += pattern.probability * payoffs.natural_win
         for position, j in enumerate(live):
             seats[j] += pattern.probability * values[position]
             regrets[j] += pattern.probability * subgame_regrets[position]
@@ -336,6 +337,7 @@ class TableEquilibrium:
     iterations: int
     seconds: float
     note: str
+    payoffs: Payoffs = field(default_factory=Payoffs)
 
     @property
     def seat_values(self) -> tuple[Fraction, ...]:
@@ -406,7 +408,8 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
                            if p.bank is None and p.live and p.key == key), Fraction(0))
         results.append(SubgameResult(key, probability, _solved(rules, solve_shoe, key, by)))
     solved = {r.key: r.solution for r in results}
-    values = combine(patterns, players, lambda key: (solved[key].values, solved[key].regrets))
+    values = combine(patterns, players, lambda key: (solved[key].values, solved[key].regrets),
+                     rules.payoffs)
     if not exact:
         model = (f"infinite-deck equilibrium; its values at {shoe.describe()} are estimates "
                  f"(the infinite deck's): exact card removal covers at most "
@@ -435,7 +438,7 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
         patterns=tuple(patterns), subgames=tuple(results), values=values,
         method=method,
         iterations=sum(r.solution.cfr.iterations for r in results),
-        seconds=time.perf_counter() - begin, note=note)
+        seconds=time.perf_counter() - begin, note=note, payoffs=rules.payoffs)
 
 
 SeatRule = Callable[[Pattern, int, int, int, int], Fraction | None]
@@ -445,7 +448,7 @@ Rows = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
 
 def _evaluate(patterns: Sequence[Pattern], players: int, game_of: Callable[[SubgameKey], Subgame],
               default: Callable[[SubgameKey], Rows], seats: SeatRule | None,
-              bank: BankRule | None) -> TableValues:
+              bank: BankRule | None, payoffs: Payoffs) -> TableValues:
     """Exact values and regrets of the profile ``seats``/``bank`` give (``default`` where
     they give None); each distinct subgame profile is evaluated once."""
     cache: dict[Any, tuple[Any, Any]] = {}
@@ -482,7 +485,7 @@ def _evaluate(patterns: Sequence[Pattern], players: int, game_of: Callable[[Subg
         def fixed(_: SubgameKey, found: tuple[Any, Any] = found) -> tuple[Any, Any]:
             return found
 
-        single = combine([pattern], players, fixed)
+        single = combine([pattern], players, fixed, payoffs)
         totals = [a + b for a, b in zip(totals, single.seats, strict=True)]
         regrets = [a + b for a, b in zip(regrets, single.seat_regrets, strict=True)]
         bank_regret += single.bank_regret
@@ -503,7 +506,7 @@ def evaluate_table(table: TableEquilibrium, seats: SeatRule | None = None,
                 [list(row) for row in solution.bank])
 
     return _evaluate(table.patterns, table.players, lambda key: table.solution(key).game,
-                     default, seats, bank)
+                     default, seats, bank, table.payoffs)
 
 
 def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seats: SeatRule,
@@ -529,7 +532,7 @@ def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seat
                 [[Fraction(0)] * game.vectors for _ in game.bank_classes])
 
     return _evaluate(table_patterns(rules, shoe, players), players, game_of, default, seats,
-                     bank)
+                     bank, rules.payoffs)
 
 
 @dataclass(frozen=True)
@@ -570,7 +573,7 @@ def alternatives(table: TableEquilibrium, starts: int = 2, seed: int = 1,
                    ) -> tuple[Sequence[Fraction], Sequence[Fraction]]:
             return solved[key].values, solved[key].regrets
 
-        values = combine(table.patterns, table.players, lookup)
+        values = combine(table.patterns, table.players, lookup, table.payoffs)
         found.append(Alternative(state, values,
                                  tuple(a - b for a, b in zip(values.seats, table.seat_values,
                                                              strict=True)),
