@@ -44,8 +44,8 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["BankerCell", "banker_vector", "build_game", "ChoiceGame", "falling", "IntArray",
            "live_score", "PlayerSet", "player_vector", "SCORES"]
 
-#: What a game's weights may count: the player's result, its wins, or the pushes.
-SCORES = ("result", "win", "push")
+#: What a game's weights may count: the player's result, its square, its wins, or the ties.
+SCORES = ("result", "square", "win", "push")
 
 IntArray = npt.NDArray[Any]
 
@@ -123,6 +123,8 @@ def _score(name: str, payoffs: Payoffs) -> Callable[[IntArray], IntArray]:
     """How a showdown counts for the player, by the difference of the final totals."""
     if name == "result":
         return lambda difference: live_score(payoffs, difference)
+    if name == "square":
+        return lambda difference: live_score(payoffs, difference) ** 2
     if name == "win":
         return lambda difference: np.where(difference > 0, 1, 0)
     if name == "push":
@@ -135,15 +137,15 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
     """The heads-up game on ``shoe`` with information ``"total"`` or ``"cards"``.
 
     ``score`` is what the weights count (:data:`SCORES`): the player's result (its net by
-    the rules' payoffs: +1 win, 0 push, -1 loss at even money), or 1 for a player win, or 1
-    for a tie. The last two give the exact outcome probabilities of a strategy pair
+    the rules' payoffs: +1 win, 0 push, -1 loss at even money) or its square, or 1 for a
+    player win, or 1 for a tie. The last two give the exact outcome probabilities of a strategy pair
     (:mod:`analyzer.choice.headsup.outcomes`).
     """
     if information not in rules.information:
         raise AnalyzerError(f"profile {rules.name!r}: information must be one of "
                             f"{', '.join(rules.information)}, got {information!r}")
     compare = _score(score, rules.payoffs)
-    scale = rules.payoffs.scale if score == "result" else 1
+    scale = {"result": rules.payoffs.scale, "square": rules.payoffs.scale**2}.get(score, 1)
     counts = shoe.value_counts()
     size = sum(counts)
     # int64 holds every ordered six-card count below 2**62 (about 27 decks); beyond, exact
@@ -183,9 +185,10 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
     value = np.arange(10)
     two_card = compare(totals[:, None] - totals[None, :])  # (player, banker)
     either = natural[:, None] | natural[None, :]
-    if score == "result" and not rules.payoffs.even_money:
-        two_card = np.array([[int(rules.payoffs.seat(int(p), int(b), bool(n), bool(m)) * scale)
-                              for b, m in zip(totals, natural, strict=True)]
+    if score in ("result", "square") and not rules.payoffs.even_money:
+        power = 1 if score == "result" else 2
+        two_card = np.array([[int(rules.payoffs.seat(int(p), int(b), bool(n), bool(m)) ** power
+                                  * scale) for b, m in zip(totals, natural, strict=True)]
                              for p, n in zip(totals, natural, strict=True)])
     constant = int((four * two_card * either).sum())
 

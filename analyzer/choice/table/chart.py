@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from analyzer.choice.table.solve import TableEquilibrium
 from analyzer.choice.table.subgame import InfoClass
 from analyzer.errors import AnalyzerError
-from analyzer.rules.choice_rules import hand_label
+from analyzer.rules.choice_rules import Payoffs, hand_label
 
 __all__ = ["Chart", "ChartColumn", "ChartException", "Situation", "bank_chart", "seat_chart",
            "table_charts"]
@@ -114,6 +114,8 @@ class Chart:
     totals: tuple[int, ...]
     columns: tuple[ChartColumn, ...]
     exceptions: tuple[ChartException, ...]
+    game: str = "Home Lucky 9"
+    payoffs: Payoffs = field(default_factory=Payoffs)
 
     def cell(self, total: int, letter: str) -> Fraction | None:
         """The draw probability shown for ``total`` in column ``letter``."""
@@ -231,7 +233,8 @@ def _chart(table: TableEquilibrium, side: str, seat: int | None, value: Fraction
         exceptions += [ChartException(letter, t, label, d) for t, label, d in differing]
     return Chart(side, seat, table.players + 1, table.shoe, table.by, table.certified,
                  table.exact, table.model, value, totals, tuple(out_columns),
-                 tuple(exceptions))
+                 tuple(exceptions), "Home Lucky 9" if table.profile == "lucky9-home"
+                 else table.title, table.payoffs)
 
 
 def seat_chart(table: TableEquilibrium, seat: int) -> Chart:

@@ -25,6 +25,7 @@ from pathlib import Path
 from analyzer.choice.table.chart import Chart
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.lucky9 import clock_rule
+from analyzer.rules.choice_rules import Payoffs
 
 __all__ = ["CHART_FORMATS", "cell_text", "chart_legend", "chart_pdf", "render_charts"]
 
@@ -57,7 +58,7 @@ def _kind(draw: Fraction | None) -> str:
 
 def _title(chart: Chart) -> str:
     who = f"Seat {chart.seat}" if chart.seat is not None else "The bank"
-    return f"Home Lucky 9 strategy chart: {who}, {chart.people} people, {chart.shoe}"
+    return f"{chart.game} strategy chart: {who}, {chart.people} people, {chart.shoe}"
 
 
 def _status(chart: Chart) -> str:
@@ -78,6 +79,15 @@ def _mixed(chart: Chart) -> list[Fraction]:
     return sorted(found)
 
 
+def _naturals_settle(payoffs: Payoffs) -> str:
+    """How naturals are paid, in the legend's words."""
+    pays = payoffs.natural_pays
+    paid = (f"a seat's natural is paid {pays.numerator}:{pays.denominator}, "
+            if pays != 1 else "")
+    return paid + ("and two naturals push" if payoffs.ties == "push"
+                   else "and two naturals go to the bank")
+
+
 def chart_legend(chart: Chart) -> list[tuple[str, str]]:
     """Every word and sign of a chart, defined in plain language (term, meaning)."""
     players = chart.people - 1
@@ -90,7 +100,7 @@ def chart_legend(chart: Chart) -> list[tuple[str, str]]:
     out += [("total", "the points of your two cards added, last digit only (A = 1, 2 to 9 as "
                       "marked, 10, J, Q and K = 0); T is a 10, J, Q or K"),
             ("natural", "a two-card 9: shown at once and settled; it beats any other total, "
-                        "and two naturals push"),
+                        + _naturals_settle(chart.payoffs)),
             ("live", "a seat without a natural, still to choose (a natural seat is settled "
                      "and out of the choosing)")]
     if chart.seat is not None:
@@ -106,6 +116,8 @@ def chart_legend(chart: Chart) -> list[tuple[str, str]]:
                       f"facing the bank, and the bank; {chart.shoe}; the chart plays by {by}"),
             ("what you see", _WORDS_SEAT if chart.seat is not None else _WORDS_BANK),
             ("value", _status(chart))]
+    if not chart.payoffs.even_money:
+        out.insert(-1, ("house rules", chart.payoffs.describe()))
     return out
 
 
@@ -199,7 +211,7 @@ def _html_section(chart: Chart) -> str:
 
 def _html(charts: Sequence[Chart]) -> str:
     title = html.escape(_title(charts[0]) if len(charts) == 1 else
-                        f"Home Lucky 9 strategy charts: {charts[0].people} people, "
+                        f"{charts[0].game} strategy charts: {charts[0].people} people, "
                         f"{charts[0].shoe}")
     body = "\n".join(_html_section(c) for c in charts)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

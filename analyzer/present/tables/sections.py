@@ -65,7 +65,8 @@ from analyzer.rules.shoe import Shoe
 from analyzer.verify.statistics import rtp_hands_needed
 
 __all__ = ["ALPHA", "chemin_section", "DECKS", "drift_section", "DRIFT_PROFILES", "DRIFT_SEED",
-           "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "Job", "lucky9_section",
+           "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "HOUSE_RULES",
+           "house_rules_section", "Job", "lucky9_section",
            "odds_section", "POWER", "publish", "removal_section", "REMOVAL_SAMPLES", "RTP_ERROR",
            "rules_note", "sample_size_section", "short_convention", "tableau_profiles",
            "without_run_time"]
@@ -288,15 +289,16 @@ def _heads_up(profile: str, decks: int | None,
 
 
 @cache
-def _table(players: int, decks: int | None) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
+def _table(players: int, decks: int | None, name: str = "lucky9-home",
+           ) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
     """``nine solve --players N`` (by total) arguments and the call they make, once."""
-    args = ("solve", "--profile", "lucky9-home", "--players", str(players), *shoe_args(decks),
+    args = ("solve", "--profile", name, "--players", str(players), *shoe_args(decks),
             "--by", "total")
 
     def compute() -> TableSummary:
-        profile = load_profile("lucky9-home")
+        profile = load_profile(name)
         return summarize_table(profile.choice_rules(), _shoe(decks), players, "total",
-                               profile.title, costs=players > 1)
+                               profile.title, costs=players > 1 and name == "lucky9-home")
 
     return args, cache(compute)
 
@@ -375,6 +377,52 @@ def lucky9_section(publication: Publication) -> Section:
 #: The finite shoes charted beside the infinite deck: (players, decks) where the table is
 #: solved exactly at one deck (2 and 3 people).
 CHART_DECKS: tuple[tuple[int, int | None], ...] = ((1, 1), (2, 1))
+
+
+#: The house-rule variants of home Lucky 9 published beside it (issue 20 section 4).
+HOUSE_RULES = ("lucky9-bank-ties", "lucky9-natural-pays-2")
+
+
+def house_rules_section(publication: Publication) -> Section:
+    """Each house-rule variant of home Lucky 9: its certified heads-up equilibrium (one
+    deck, by cards, what its PAR sheet reads), the bank's edge by table size and a chart
+    per seat and for the bank for 2 to 9 people at the infinite deck; every table solved
+    once."""
+    section = Section(
+        "lucky9-house-rules", "Home Lucky 9 house rules: values, the bank's edge, charts",
+        "Home Lucky 9 as people play it at home, one house rule changed: "
+        + "; ".join(f"`{name}` ({load_profile(name).description})" for name in HOUSE_RULES)
+        + ". Per variant: the certified heads-up equilibrium at one deck, the certified "
+        "equilibrium of every table of 2 to 9 people at the infinite deck with the bank's "
+        "edge by table size, and a printable strategy chart per seat and for the bank. Its "
+        "PAR sheet is under `par/`.",
+        "exact fractions over every deal (card removal exact at one deck); the tables by "
+        "total at the infinite deck")
+    for name in HOUSE_RULES:
+        folder = f"lucky9/house-rules/{name}"
+        args, compute = _heads_up(name, 1, "cards")
+        jobs = [Job(f"{name}: heads-up, 1 deck, by cards", args,
+                    f"{folder}/heads-up-1-deck-by-cards", name, "1 deck", compute,
+                    render_equilibrium)]
+        for players in range(1, 9):
+            _, summary = _table(players, None, name)
+            jobs.append(Job(f"{name}: strategy charts, {players + 1} people, infinite deck",
+                            ("chart", "--profile", name, "--people", str(players + 1),
+                             "--infinite", "--by", "total"),
+                            f"{folder}/charts/{players + 1}-people-infinite", name,
+                            "infinite deck", summary, _render_charts,
+                            ("md", "html", "svg", "txt")))
+
+        def edges(name: str = name) -> list[TableSummary]:
+            return [_table(players, None, name)[1]() for players in range(1, 9)]
+
+        jobs.append(Job(f"{name}: the bank's edge by table size, infinite deck, by total",
+                        ("solve", "--profile", name, "--players", "8", "--infinite", "--by",
+                         "total", "--by-size"), f"{folder}/bank-edge-by-table-size", name,
+                        "infinite deck", edges, render_edges, ("md", "csv", "json")))
+        for job in jobs:
+            publish(publication, section, job)
+    return section
 
 
 def _render_charts(summary: TableSummary, fmt: str) -> str:
