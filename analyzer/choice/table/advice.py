@@ -61,7 +61,8 @@ def action_text(draw: Fraction) -> str:
 
 @dataclass(frozen=True)
 class Advice:
-    """The equilibrium's play in one information set and what each choice is worth."""
+    """The equilibrium's play in one information set and what each choice is worth: the
+    expected results are computed at ``shoe`` when ``exact``, else at ``solved_at``."""
 
     side: str  # "seat" or "bank"
     people: int
@@ -74,6 +75,9 @@ class Advice:
     by: str
     model: str
     certified: bool
+    exact: bool  # the values are computed at ``shoe`` (else at ``solved_at``, see ``scope``)
+    solved_at: str
+    scope: str  # "" or the table's sentence saying what is not computed at ``shoe``
     draw: Fraction
     ev_draw: Fraction
     ev_stand: Fraction
@@ -292,8 +296,8 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
             "still to choose)")
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
                   sum(holding) % 10, sees, table.shoe, table.by, table.model, table.certified,
-                  draw, draw_ev, stand_ev, Fraction(int(house_draw > house_stand)),
-                  house_draw, house_stand)
+                  table.exact, table.solved_at, table.scope, draw, draw_ev, stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand)
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
@@ -338,5 +342,6 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     sees = "seat by seat: " + ", ".join(f"{i} {words[c]}" for i, c in enumerate(seen, start=1))
     return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
                   hand_label(holding), sum(holding) % 10, sees, table.shoe, table.by,
-                  table.model, table.certified, draw, draw_ev, stand_ev,
+                  table.model, table.certified, table.exact, table.solved_at, table.scope, draw,
+                  draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note)

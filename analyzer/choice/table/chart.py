@@ -116,6 +116,9 @@ class Chart:
     exceptions: tuple[ChartException, ...]
     game: str = "Home Lucky 9"
     payoffs: Payoffs = field(default_factory=Payoffs)
+    #: What the table is where it is not evaluated at its shoe (:attr:`TableEquilibrium.scope`).
+    scope: str = ""
+    solved_at: str = ""
 
     def cell(self, total: int, letter: str) -> Fraction | None:
         """The draw probability shown for ``total`` in column ``letter``."""
@@ -234,7 +237,7 @@ def _chart(table: TableEquilibrium, side: str, seat: int | None, value: Fraction
     return Chart(side, seat, table.players + 1, table.shoe, table.by, table.certified,
                  table.exact, table.model, value, totals, tuple(out_columns),
                  tuple(exceptions), "Home Lucky 9" if table.profile == "lucky9-home"
-                 else table.title, table.payoffs)
+                 else table.title, table.payoffs, table.scope, table.solved_at)
 
 
 def seat_chart(table: TableEquilibrium, seat: int) -> Chart:

@@ -68,8 +68,8 @@ def _status(chart: Chart) -> str:
         return (f"Certified equilibrium: no side gains by changing its play alone. Playing this "
                 f"chart while the others play theirs, you expect {value}.")
     if not chart.exact:
-        return (f"Not certified at this shoe: {chart.model}. At the shoe it was solved at, "
-                f"you expect about {value}.")
+        return (f"{chart.scope}. The play shown is the {chart.solved_at}'s equilibrium; "
+                f"there, you expect {value}.")
     return f"Not certified: {chart.model}. You expect {value}."
 
 
