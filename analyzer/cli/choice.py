@@ -30,6 +30,7 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
+from analyzer.present.advisor import advisor_data, render_advisor
 from analyzer.present.report.chart import CHART_FORMATS, chart_pdf, render_charts
 from analyzer.present.report.choice import (
     render_equilibrium,
@@ -48,7 +49,7 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise", "chart", "evaluate", "game", "players_of", "session", "solve",
+__all__ = ["advise", "advisor", "chart", "evaluate", "game", "players_of", "session", "solve",
            "table_size_options"]
 
 #: Most rotations of one session: the ledger of every hand is kept and printed.
@@ -393,3 +394,30 @@ def chart(profile: str, people: int | None, players: int | None, seat: int | Non
         return
     _write(out, text)
     click.echo(f"wrote {out}: {len(charts)} chart{'s' if len(charts) != 1 else ''}")
+
+
+@click.command()
+@profile_option("lucky9-home", "A choice-game profile with tables (lucky9-home) or TOML file.")
+@click.option("--format", "fmt", type=click.Choice(["html"]), default="html",
+              help="The page is HTML.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the page to this file (default: print it).")
+def advisor(profile: str, fmt: str, out: str | None) -> None:
+    """The offline advisor page of home Lucky 9: pick the table, your seat and cards, read
+    the play.
+
+    One self-contained HTML page (no network) embedding the certified equilibria of every
+    table of 2 to 9 people at the infinite deck, by total: what `nine advise --infinite`
+    answers, for every situation.
+    """
+    rules_profile = load_profile(profile)
+    rules = rules_profile.choice_rules()
+    players = rules.people[1] - 1
+    check_players(rules, players)
+    table = solve_table(rules, Shoe.infinite(), players, "total", rules_profile.title)
+    text = render_advisor(advisor_data(table))
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    _write(out, text)
+    click.echo(f"wrote {out}: the advisor for 2 to {players + 1} people")

@@ -269,15 +269,18 @@ def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bo
         document = json.loads(_ok(*args, "--format", "json"))
         assert document["shoe"] == shoe and document["certified"] is computed
         assert document["exact"] is computed
-        assert f"margin {100 * document['margin_float']:.3f}%" in text
+        margin = abs(100 * document["margin_float"])
+        assert f"better by {margin:.2f} points" in text if margin >= 0.005 else "better by" in text
         if computed:
             assert document["solved_at"] == document["values_at"] == shoe
-            assert text.rstrip().splitlines()[-1].startswith("certified equilibrium")
+            assert text.rstrip().splitlines()[-1].startswith("Certified equilibrium")
             by = "total" if shoe == "infinite deck" else "cards"
-            assert document["by"] == by and f", by {by}:" in text
+            seen = "your total" if by == "total" else "your two cards"
+            assert document["by"] == by and f"playing by {seen}." in text
             continue
         assert document["solved_at"] == document["values_at"] == "infinite deck"
-        assert document["by"] == "total" and "by cards" not in text
+        assert text.startswith("Values at the infinite deck: ")
+        assert document["by"] == "total" and "your two cards" not in text
         assert "these margins are the infinite deck's" in text
         _claims_only_the_infinite_deck(text)
 

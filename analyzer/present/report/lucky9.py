@@ -21,7 +21,8 @@ from typing import Any
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
-__all__ = ["advice_json", "advice_sentence", "clock_rule", "render_advice", "render_edges",
+__all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
+           "render_edges",
            "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
            "table_summary_json"]
@@ -318,15 +319,18 @@ def advice_sentence(advice: Any) -> str:
 
     The margin is always "<play> is better by X" (X >= 0) in percentage points of a stake.
     """
-    draw = advice.draw
-    if draw == 1:
-        play = "Draw."
-    elif draw == 0:
-        play = "Stand."
-    else:
-        play = f"Draw {percent(draw, 0)} of the time and stand otherwise: {clock_rule(draw)}."
     stake = "your stake" if advice.side == "seat" else "a stake"
-    return f"{play} {_better(advice.margin, advice.ev_draw, advice.ev_stand, stake)}"
+    return (f"{play_sentence(advice.draw)} "
+            f"{_better(advice.margin, advice.ev_draw, advice.ev_stand, stake)}")
+
+
+def play_sentence(draw: Fraction) -> str:
+    """The play in words: "Draw.", "Stand." or a mixed play with its clock rule."""
+    if draw == 1:
+        return "Draw."
+    if draw == 0:
+        return "Stand."
+    return f"Draw {percent(draw, 0)} of the time and stand otherwise: {clock_rule(draw)}."
 
 
 def advice_json(advice: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from analyzer.choice.table.chart import table_charts
 from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
+from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor
 from analyzer.present.par import (
     ALPHA,
     DRIFT_SEED,
@@ -363,6 +364,14 @@ def lucky9_section(publication: Publication) -> Section:
 
     def edges() -> list[TableSummary]:
         return [_table(players, None)[1]() for players in range(1, 9)]
+
+    def advisor() -> AdvisorData:
+        return advisor_data(_table(8, None)[1]().table)
+
+    jobs.append(Job("The offline advisor page: every situation of 2 to 9 people, infinite "
+                    "deck, by total", ("advisor", "--profile", "lucky9-home"), "lucky9/advisor",
+                    "lucky9-home", "infinite deck", advisor,
+                    lambda data, fmt: render_advisor(data), ("html",)))
 
     jobs.append(Job("The bank's edge by table size, infinite deck, by total",
                     ("solve", "--profile", "lucky9-home", "--players", "8", "--infinite",
