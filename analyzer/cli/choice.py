@@ -30,7 +30,12 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
-from analyzer.present.advisor import advisor_data, render_advisor
+from analyzer.present.advisor import (
+    advisor_data,
+    published_strategies,
+    render_advisor,
+    strategies_json,
+)
 from analyzer.present.report.chart import CHART_FORMATS, chart_pdf, render_charts
 from analyzer.present.report.choice import (
     render_equilibrium,
@@ -38,6 +43,7 @@ from analyzer.present.report.choice import (
     render_session,
     render_strategy_card,
 )
+from analyzer.present.report.common import json_text
 from analyzer.present.report.lucky9 import (
     render_advice,
     render_edges,
@@ -295,17 +301,20 @@ def advise(profile: str, people: int | None, players: int | None, seat: int | No
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
     shoe = build_shoe(rules_profile.default_decks, decks, infinite, "", None, "rank-first")
+    # the published equilibria (infinite deck, by total), certified again, not solved again
+    known = (published_strategies(rules) if shoe.is_infinite and by in (None, "total")
+             else None)
     if as_banker:
         if earlier:
             raise AnalyzerError("--banker takes --choices (every seat), not --earlier")
-        advice = advise_bank(rules, shoe, cards, choices, people, naturals, by)
+        advice = advise_bank(rules, shoe, cards, choices, people, naturals, by, known)
     else:
         if choices:
             raise AnalyzerError("--choices is for --banker; a seat gives --earlier")
         if people is None:
             raise AnalyzerError("--people: how many people sit at the table, the bank "
                                 "included (2 to 9)")
-        advice = advise_seat(rules, shoe, people, cards, seat, naturals, earlier, by)
+        advice = advise_seat(rules, shoe, people, cards, seat, naturals, earlier, by, known)
     click.echo(render_advice(advice, fmt, show_exact), nl=False)
 
 
@@ -398,8 +407,9 @@ def chart(profile: str, people: int | None, players: int | None, seat: int | Non
 
 @click.command()
 @profile_option("lucky9-home", "A choice-game profile with tables (lucky9-home) or TOML file.")
-@click.option("--format", "fmt", type=click.Choice(["html"]), default="html",
-              help="The page is HTML.")
+@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
+              show_default=True, help="The page, or the equilibrium strategies it embeds as "
+              "JSON (exact; what nine advise reads instead of solving again).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the page to this file (default: print it).")
 def advisor(profile: str, fmt: str, out: str | None) -> None:
@@ -415,7 +425,8 @@ def advisor(profile: str, fmt: str, out: str | None) -> None:
     players = rules.people[1] - 1
     check_players(rules, players)
     table = solve_table(rules, Shoe.infinite(), players, "total", rules_profile.title)
-    text = render_advisor(advisor_data(table))
+    data = advisor_data(table)
+    text = render_advisor(data) if fmt == "html" else json_text(strategies_json(data))
     if out is None:
         click.echo(text, nl=False)
         return

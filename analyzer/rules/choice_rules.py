@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from hashlib import sha256
 from math import lcm
 from typing import Any, Literal
 
@@ -250,6 +251,11 @@ class ChoiceRules:
         if rules.player_draws & rules.player_stands or rules.banker_draws & rules.banker_stands:
             raise AnalyzerError(f"{where}: game: a total cannot be both a forced draw and stand")
         return rules
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of these rules (what a solution found earlier must have been solved for)."""
+        return sha256(repr(self).encode("utf-8")).hexdigest()
 
     def player_action(self, total: int) -> Literal["draw", "stand", "choice"]:
         """What a non-natural player holding ``total`` does: forced, or a choice."""

@@ -25,15 +25,17 @@ choices than earlier seats -- is an :class:`~analyzer.errors.AnalyzerError` in o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
+from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import (
     NATURAL,
     Pattern,
+    SubgameKey,
     TableEquilibrium,
     check_players,
     solve_table,
@@ -174,9 +176,11 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
     raise AnalyzerError(f"holding {hand_label(holding)} is not a live hand")
 
 
-def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None) -> TableEquilibrium:
+def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
+           known: Mapping[SubgameKey, Strategies] | None) -> TableEquilibrium:
     check_players(rules, players)
-    return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"))
+    return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"),
+                       known=known)
 
 
 def _pattern(table: TableEquilibrium, naturals: Naturals,
@@ -236,9 +240,12 @@ def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int
 
 def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
                 seat: int | None = None, naturals: str = "", earlier: str = "",
-                by: str | None = None) -> Advice:
+                by: str | None = None,
+                known: Mapping[SubgameKey, Strategies] | None = None) -> Advice:
     """The advice for a seat (1-based; default: the next to choose after ``earlier``);
-    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``: subgame
+    strategies found earlier, taken where they certify again (see
+    :func:`~analyzer.choice.table.solve.solve_table`)."""
     rules = choice_rules_of(profile)
     players = people - 1
     if not 2 <= people <= 9:
@@ -280,7 +287,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                             f"{'s' if len(live_before) != 1 else ''} before it; give "
                             f"{'each' if live_before else 'no'} choice")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by)
+    table = _table(rules, shoe, players, by, known)
     pattern = _pattern(table, declared, rules)
     game = table.solution(pattern.key).game
     position = pattern.live.index(seat - 1)
@@ -302,9 +309,10 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
                 people: int | None = None, naturals: str = "", by: str | None = None,
-                ) -> Advice:
+                known: Mapping[SubgameKey, Strategies] | None = None) -> Advice:
     """The advice for the bank after every seat's natural or choice (seat order);
-    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known`` as for
+    :func:`advise_seat`."""
     rules = choice_rules_of(profile)
     seen = parse_choices(choices)
     if people is not None and not 2 <= people <= 9:
@@ -324,7 +332,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: the bank's natural ends the hand at once")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by)
+    table = _table(rules, shoe, players, by, known)
     pattern = _pattern(table, declared, rules)
     live = [c for c in seen if c != "N"]
     if not live:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -44,9 +44,14 @@ import numpy as np
 from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
-from analyzer.choice.table.cfr import CfrRun, cfr_plus, uniform
+from analyzer.choice.table.cfr import cfr_plus, uniform
 from analyzer.choice.table.exact.evaluation import exact_regrets
-from analyzer.choice.table.indifference import SubgameSolution, solve_subgame
+from analyzer.choice.table.indifference import (
+    Strategies,
+    SubgameSolution,
+    certify_given,
+    solve_subgame,
+)
 from analyzer.choice.table.subgame import (
     MAX_JOINT_SEATS,
     Subgame,
@@ -69,8 +74,8 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
            "evaluate_profile", "evaluate_table", "natural_holdings", "NATURAL",
-           "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey", "SubgameResult",
-           "TableEquilibrium", "TableValues", "table_patterns"]
+           "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey",
+           "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
 
 #: A natural at the infinite deck, where its cards carry no information.
 NATURAL = "N"
@@ -202,10 +207,8 @@ def combine(patterns: Sequence[Pattern], players: int,
             payoffs: Payoffs) -> TableValues:
     """The table's values and regrets from each subgame's (values, regrets): a natural bank
     beats every live seat and ties a natural one; against a live bank a natural seat wins
-    (the rules' payoffs say how much) and a live seat gets its value in the subgame."""
-    seats = [Fraction(0)] * players
-    regrets = [Fraction(0)] * players
-    bank_regret = Fraction(0)
+    (by ``payoffs``) and a live seat gets its value in the subgame."""
+    seats, regrets, bank_regret = [Fraction(0)] * players, [Fraction(0)] * players, Fraction(0)
     for pattern in patterns:
         if pattern.bank is not None:
             for j, hand in enumerate(pattern.seats):
@@ -268,7 +271,6 @@ def _heads_up(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
     """One live seat at a finite shoe is the heads-up game on the shoe less the naturals:
     the heads-up solver (linear programs, exact indifference) solves it in milliseconds;
     the answer is certified again on the subgame. None if it does not certify there."""
-    begin = time.perf_counter()
     game = subgame_of(rules, shoe, key, by)
     equilibrium = solve_game(build_game(rules, _without_values(shoe, key[1]), by))
     seat_draw = {c.label: c.draw for c in equilibrium.player}
@@ -279,18 +281,8 @@ def _heads_up(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
                 for c in game.bank_classes]
     except KeyError:
         return None
-    values, regrets, _ = exact_regrets(game, seats, bank)
-    if any(regrets):
-        return None
-    mixed = [(0, 0, i) for i, row in enumerate(seats[0][0]) if 0 < row < 1]
-    mixed += [(1, v, i) for i, row in enumerate(bank) for v in (0, 1) if 0 < row[v] < 1]
-    return SubgameSolution(
-        game=game, seats=tuple(tuple(tuple(r) for r in s) for s in seats),
-        bank=tuple(tuple(r) for r in bank), values=values, regrets=regrets,
-        mixed=tuple(sorted(mixed)), free=(),
-        cfr=CfrRun((), np.zeros(0), 0, 0.0, 0.0, "none: one live seat"), rounds=1,
-        seconds=time.perf_counter() - begin,
-        method=f"{HEADS_UP_METHOD}; certified again on the subgame by exact best responses")
+    return certify_given(game, (seats, bank), f"{HEADS_UP_METHOD}; certified again on the "
+                         "subgame by exact best responses", "none: one live seat")
 
 
 def _lifted(rules: ChoiceRules, live: int) -> SubgameSolution:
@@ -409,9 +401,11 @@ def check_players(rules: ChoiceRules, players: int) -> None:
 
 
 def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
-                by: str = "total", title: str = "") -> TableEquilibrium:
+                by: str = "total", title: str = "",
+                known: Mapping[SubgameKey, Strategies] | None = None) -> TableEquilibrium:
     """The certified equilibrium of a table of ``players`` seats and the bank (see the module
-    docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``:
+    subgame strategies found earlier, taken where exact best responses certify them again."""
     rules = choice_rules_of(profile)
     check_players(rules, players)
     if by not in rules.information:
@@ -428,7 +422,10 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     for key in keys:
         probability = sum((p.probability for p in patterns
                            if p.bank is None and p.live and p.key == key), Fraction(0))
-        results.append(SubgameResult(key, probability, _solved(rules, solve_shoe, key, by)))
+        given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key])
+                 if known is not None and key in known else None)
+        results.append(SubgameResult(key, probability, given if given is not None
+                                     else _solved(rules, solve_shoe, key, by)))
     solved = {r.key: r.solution for r in results}
     values = combine(patterns, players, lambda key: (solved[key].values, solved[key].regrets),
                      rules.payoffs)

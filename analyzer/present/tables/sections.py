@@ -28,7 +28,7 @@ from analyzer.choice.table.chart import table_charts
 from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
-from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor
+from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor, strategies_json
 from analyzer.present.par import (
     ALPHA,
     DRIFT_SEED,
@@ -42,7 +42,7 @@ from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
 from analyzer.present.report.chart import render_charts
 from analyzer.present.report.choice import render_equilibrium, render_strategy_card
-from analyzer.present.report.common import table
+from analyzer.present.report.common import json_text, table
 from analyzer.present.report.lucky9 import (
     render_edges,
     render_table_cards,
@@ -371,7 +371,7 @@ def lucky9_section(publication: Publication) -> Section:
     jobs.append(Job("The offline advisor page: every situation of 2 to 9 people, infinite "
                     "deck, by total", ("advisor", "--profile", "lucky9-home"), "lucky9/advisor",
                     "lucky9-home", "infinite deck", advisor,
-                    lambda data, fmt: render_advisor(data), ("html",)))
+                    _render_advisor, ("html", "json")))
 
     jobs.append(Job("The bank's edge by table size, infinite deck, by total",
                     ("solve", "--profile", "lucky9-home", "--players", "8", "--infinite",
@@ -432,6 +432,11 @@ def house_rules_section(publication: Publication) -> Section:
         for job in jobs:
             publish(publication, section, job)
     return section
+
+
+def _render_advisor(data: AdvisorData, fmt: str) -> str:
+    """The advisor page, or the strategies it embeds (what ``nine advise`` reads)."""
+    return render_advisor(data) if fmt == "html" else json_text(strategies_json(data))
 
 
 def _render_charts(summary: TableSummary, fmt: str) -> str:
