@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from analyzer.choice.headsup import solver
@@ -30,6 +28,7 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import refuse_inputs, write_file
 from analyzer.present.advisor import (
     advisor_data,
     published_strategies,
@@ -110,10 +109,7 @@ def players_of(people: int | None, players: int | None, default: int | None) -> 
 
 def _write(path: str | None, text: str) -> None:
     if path:
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise AnalyzerError(f"{path}: cannot write ({exc.strerror})") from None
+        write_file(path, text)
 
 
 @click.command()
@@ -151,6 +147,8 @@ def solve(profile: str, people: int | None, players: int | None, by: str | None,
     rules and strategy cards (--card) for each seat and the bank. Default: 2 people.
     """
     players = players_of(people, players, 1) or 1
+    refuse_inputs([("--save-player", save_player), ("--save-banker", save_banker)],
+                  [profile, shoe_file])
     rules_profile, rules, shoe, information = _choice_setup(
         profile, by, decks, infinite, remove, shoe_file, card_order)
     if table_sizes:
@@ -337,6 +335,7 @@ def game(profile: str, people: int | None, players: int | None, by: str, decks: 
     10**(people): up to 4 people by total at the infinite deck. Default: 2 people.
     """
     players = players_of(people, players, 1) or 1
+    refuse_inputs([("--export", export)], [profile])
     rules = load_profile(profile).choice_rules()
     shoe = Shoe.infinite() if decks is None else Shoe.decks(decks)
     tree = table_tree(rules, shoe, players, by)
@@ -382,6 +381,7 @@ def chart(profile: str, people: int | None, players: int | None, seat: int | Non
                             f"{seats}")
     if fmt == "pdf" and out is None:
         raise AnalyzerError("--format pdf writes a file: give --out FILE.pdf")
+    refuse_inputs([("--out", out)], [profile])
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
     check_players(rules, seats)
@@ -390,10 +390,7 @@ def chart(profile: str, people: int | None, players: int | None, seat: int | Non
     charts = table_charts(table, seat, bank_only)
     if fmt == "pdf":
         data = chart_pdf(charts)
-        try:
-            Path(str(out)).write_bytes(data)
-        except OSError as exc:
-            raise AnalyzerError(f"{out}: cannot write ({exc.strerror})") from None
+        write_file(str(out), data)
         click.echo(f"wrote {out}: {len(charts)} chart{'s' if len(charts) != 1 else ''}, "
                    f"{len(data):,} bytes")
         return
@@ -420,6 +417,7 @@ def advisor(profile: str, fmt: str, out: str | None) -> None:
     table of 2 to 9 people at the infinite deck, by total: what `nine advise --infinite`
     answers, for every situation.
     """
+    refuse_inputs([("--out", out)], [profile])
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
     players = rules.people[1] - 1

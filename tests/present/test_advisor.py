@@ -11,6 +11,7 @@ nothing beyond the standard library and Chromium; without Chromium it is skipped
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -137,10 +138,8 @@ class Browser:
         self.page("Input.insertText", {"text": text})
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, OSError):
             self.call("Browser.close")
-        except (RuntimeError, OSError):
-            pass
         self.process.wait(timeout=30)
         self.out.close()
         self.inp.close()
