@@ -29,12 +29,7 @@ from analyzer.cli.common import (
 )
 from analyzer.errors import AnalyzerError
 from analyzer.outputs import refuse_inputs, write_file
-from analyzer.present.advisor import (
-    advisor_data,
-    published_strategies,
-    render_advisor,
-    strategies_json,
-)
+from analyzer.present.advisor import advisor_data, render_advisor, strategies_json
 from analyzer.present.report.chart import CHART_FORMATS, chart_pdf, render_charts
 from analyzer.present.report.choice import (
     render_equilibrium,
@@ -50,6 +45,7 @@ from analyzer.present.report.lucky9 import (
     render_table_evaluation,
     render_table_summary,
 )
+from analyzer.present.tables.published import published_strategies
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe

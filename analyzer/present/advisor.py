@@ -20,25 +20,19 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 from dataclasses import dataclass
-from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
 from analyzer.choice.table.advice import Cell, Situations, situations
 from analyzer.choice.table.indifference import Strategies
-from analyzer.choice.table.solve import SubgameKey, TableEquilibrium
+from analyzer.choice.table.solve import TableEquilibrium
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.lucky9 import play_sentence
-from analyzer.present.tables.folder import read_manifest
-from analyzer.rules.choice_rules import ChoiceRules
 
-__all__ = ["advisor_data", "AdvisorData", "CHECKOUT_TABLES", "published_strategies",
-           "render_advisor", "STRATEGIES_FILE", "strategies_json"]
+__all__ = ["advisor_data", "AdvisorData", "render_advisor", "strategies_json"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +69,8 @@ def advisor_data(table: TableEquilibrium) -> AdvisorData:
 def strategies_json(data: AdvisorData) -> dict[str, Any]:
     """``nine advisor --format json``: the equilibrium strategies of every subgame the page
     embeds, exact, with the fingerprint of the rules they were solved for; what ``nine
-    advise`` takes instead of solving again (:func:`published_strategies`)."""
+    advise`` takes instead of solving again
+    (:func:`analyzer.present.tables.published.published_strategies`)."""
     return {
         "profile": data.profile, "fingerprint": data.fingerprint, "shoe": data.shoe,
         "by": data.by, "people": [2, data.players + 1], "certified": data.certified,
@@ -84,42 +79,6 @@ def strategies_json(data: AdvisorData) -> dict[str, Any]:
                       "bank": [[str(v) for v in row] for row in bank]}
                      for live, (seats, bank) in enumerate(data.strategies, start=1)],
     }
-
-
-#: Where ``nine tables`` publishes the strategies, in the tables folder.
-STRATEGIES_FILE = "lucky9/advisor.json"
-#: The tables folder of a source checkout (absent from an installed package).
-CHECKOUT_TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
-
-
-def published_strategies(rules: ChoiceRules, folder: Path = CHECKOUT_TABLES,
-                         ) -> dict[SubgameKey, Strategies] | None:
-    """The published subgame strategies of ``rules`` at the infinite deck, by total, or
-    None: only a file ``nine tables`` wrote (its SHA-256 as the folder's manifest lists
-    it), of this analyzer version and solved for these very rules (their fingerprint).
-    Whoever takes them certifies them again (:func:`~analyzer.choice.table.solve.solve_table`
-    with ``known``)."""
-    path = folder / STRATEGIES_FILE
-    try:
-        manifest = read_manifest(folder)
-        if manifest is None or not path.is_file():
-            return None
-        content = path.read_bytes()
-    except (AnalyzerError, OSError):
-        return None
-    entry = manifest.files.get(STRATEGIES_FILE)
-    if entry is None or hashlib.sha256(content).hexdigest() != entry[0]:
-        return None
-    try:
-        document = json.loads(content)
-        if (document.get("fingerprint") != rules.fingerprint
-                or document.get("analyzer_version") != __version__):
-            return None
-        return {(int(s["live"]), ()): (
-            [[[Fraction(v) for v in row] for row in rows] for rows in s["seats"]],
-            [[Fraction(v) for v in row] for row in s["bank"]]) for s in document["subgames"]}
-    except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError):
-        return None
 
 
 def _cell(cell: Cell) -> Any:

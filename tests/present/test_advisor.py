@@ -25,10 +25,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from analyzer.choice.table.advice import advise_seat
 from analyzer.choice.table.solve import solve_table
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.cli.commands import main
 from analyzer.present.advisor import advisor_data, render_advisor
+from analyzer.present.tables.folder import MANIFEST
+from analyzer.present.tables.published import STRATEGIES_FILE, published_strategies
+from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
 PAGE = Path(__file__).resolve().parent.parent.parent / "tables" / "lucky9" / "advisor.html"
@@ -257,3 +261,25 @@ def test_the_page_answers_what_nine_advise_answers(browser: Browser, index: int)
     assert abs(float(shown["margin"]) - expected["margin_float"]) < 1e-9
     # the same words, the margin and expected results rounded as the command rounds them
     assert f"{shown['text']} {shown['why']}" == expected["advice"]
+
+
+def test_advise_takes_the_published_equilibria_only_as_published(tmp_path: Path) -> None:
+    known = published_strategies(LUCKY9)
+    assert known is not None and set(known) == {(live, ()) for live in range(1, 9)}
+    # solved for other rules (another fingerprint): not taken
+    assert published_strategies(load_profile("lucky9-bank-ties").choice_rules()) is None
+    # a copy as published is taken; edited after publishing (its SHA-256 is no longer the
+    # manifest's), it is not
+    tables = PAGE.parent.parent
+    (tmp_path / "lucky9").mkdir()
+    shutil.copy(tables / MANIFEST, tmp_path / MANIFEST)
+    text = (tables / STRATEGIES_FILE).read_text(encoding="utf-8")
+    (tmp_path / STRATEGIES_FILE).write_text(text, encoding="utf-8")
+    assert published_strategies(LUCKY9, tmp_path) == known
+    (tmp_path / STRATEGIES_FILE).write_text(text.replace('"6/11"', '"1"', 1), encoding="utf-8")
+    assert published_strategies(LUCKY9, tmp_path) is None
+    # what advise answers from them is what it answers solving
+    question = {"people": 4, "seat": 2, "cards": "T 5", "earlier": "stood"}
+    from_data = advise_seat(LUCKY9, Shoe.infinite(), known=known, **question)
+    assert from_data == advise_seat(LUCKY9, Shoe.infinite(), **question)
+    assert from_data.certified and from_data.action == "draw 32/65"
