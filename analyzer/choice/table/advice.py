@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
@@ -179,8 +180,20 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
 def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
            known: Mapping[SubgameKey, Strategies] | None) -> TableEquilibrium:
     check_players(rules, players)
-    return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"),
-                       known=known)
+    by = by or ("total" if shoe.is_infinite else "cards")
+    if known is None:
+        return solve_table(rules, shoe, players, by)
+    frozen = tuple(sorted((key, (tuple(tuple(tuple(r) for r in rows) for rows in seats),
+                                 tuple(tuple(r) for r in bank)))
+                          for key, (seats, bank) in known.items()))
+    return _certified(rules, shoe, players, by, frozen)
+
+
+@lru_cache(maxsize=16)
+def _certified(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+               known: tuple[tuple[SubgameKey, Strategies], ...]) -> TableEquilibrium:
+    """The table from strategies found earlier, certified once per process."""
+    return solve_table(rules, shoe, players, by, known=dict(known))
 
 
 def _pattern(table: TableEquilibrium, naturals: Naturals,
