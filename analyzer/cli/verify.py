@@ -15,6 +15,7 @@ import click
 
 from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
+from analyzer.dealing.dialects import parse_delimiter, parse_outcome_words
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
 from analyzer.outputs import output_stream, refuse_inputs, write_file
@@ -75,13 +76,21 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "Repeatable.")
 @click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
               default="rank-first", show_default=True, help="Card notation: 9d or d9.")
-@click.option("--cards", "cards", type=click.Choice(["auto", "cards", "values"]),
+@click.option("--cards", "cards", type=click.Choice(["auto", "cards", "values", "ranks"]),
               default="auto", show_default=True,
-              help="What the card fields hold: cards (9d), point values only (9, 0), or "
-                   "auto (told from each log's first hand).")
+              help="What the card fields hold: cards (9d, d9, K♠, 'Ace of Spades'), point "
+                   "values only (9, 0), ranks only (1-13; 0 or empty: no card), or auto "
+                   "(told from each log's first hands: 10-13 are ranks).")
+@click.option("--delimiter", default=None, metavar="SEP",
+              help="CSV separator: , ; tab or | [default: told from the header line].")
+@click.option("--outcome-words", default=None, metavar="banker=X,player=Y,tie=Z",
+              help="Outcome words of your own, besides the English, Chinese, Spanish, "
+                   "French, Portuguese and Filipino ones read already.")
 @click.option("--log-format", default="auto", show_default=True,
-              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts"]),
-              help="Log format (auto: from the file name).")
+              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts", "beads",
+                                 "bead-csv"]),
+              help="Log format (auto: from the file name and first lines; beads: outcomes "
+                   "only, one or one string per line).")
 @click.option("--partial-out", type=click.Path(dir_okay=False), default=None,
               help="Also save the merged sums here (JSON); give such files to a later "
                    "nine verify to combine runs made on different machines.")
@@ -103,7 +112,8 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require: tuple[str, ...],
            require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
-           log_format: str, partial_out: str | None, dask_address: str | None,
+           delimiter: str | None, outcome_words: str | None, log_format: str,
+           partial_out: str | None, dask_address: str | None,
            rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 
@@ -136,7 +146,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
         raise AnalyzerError(f"--player/--banker: profile {rules.name!r} has a fixed tableau "
                             "(no choices to test)")
     options = LogOptions(log_format, parse_column_options(columns),
-                         card_order, rounding, cards)  # type: ignore[arg-type]
+                         card_order, rounding, cards,  # type: ignore[arg-type]
+                         delimiter=parse_delimiter(delimiter),
+                         outcome_words=parse_outcome_words(outcome_words))
     partial, model = collect(files, profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, short
+from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, outcome_key, short
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_DIGITS
 
@@ -348,11 +348,15 @@ def table_record(data: dict[str, Any], number: int,
                      parse(data["bank"], "bank"))
 
 
-def outcome_table(draw_is_tie: bool) -> dict[str, str]:
-    """Outcome words as logs write them (lower, upper, capitalized) for the hot loop."""
+def outcome_table(draw_is_tie: bool, own: tuple[tuple[str, str], ...] = ()
+                  ) -> dict[str, str]:
+    """Outcome words as logs write them (lower, upper, capitalized) for the hot loop;
+    ``own``: (meaning, word) pairs given with ``--outcome-words``, ahead of the others."""
     words = dict(OUTCOME_WORDS)
     if draw_is_tie:
         words["draw"] = "tie"
+    for meaning, word in own:
+        words[word] = words[outcome_key(word)] = meaning
     table: dict[str, str] = {}
     for word, outcome in words.items():
         for form in (word, word.upper(), word.capitalize(), word.title()):

@@ -8,7 +8,7 @@ removal; for a profile with a shoe procedure, the odds across the shoe. :func:`p
 builds the record from the exact engine (:func:`analyzer.engine.odds.odds`), the effects of
 removal (:func:`analyzer.analysis.removal.removal_effects`), the seeded shoes of
 :func:`analyzer.analysis.drift.simulate_shoes` and the sample sizes of
-:func:`analyzer.verify.statistics.rtp_hands_needed`, each stated with the ``nine`` command
+:func:`analyzer.verify.inference.statistics.rtp_hands_needed`, each stated with the ``nine`` command
 that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown. A game of
 choices has no tableau: :mod:`analyzer.present.par_choice` builds its sheet from the
 certified equilibrium.
@@ -39,7 +39,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
 from analyzer.rules.profile import DEFAULT_PROCEDURE, Profile, load_profile, shipped_profiles
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import POWER, rtp_hands_needed
+from analyzer.verify.inference.statistics import POWER, rtp_hands_needed
 
 __all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
            "par_sheet", "ParSheet", "POWER", "RARE", "REMOVAL_SAMPLES", "REMOVAL_SEED",

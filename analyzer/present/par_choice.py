@@ -43,7 +43,7 @@ from analyzer.present.par import (
 )
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
            "TABLE_PLAYERS"]

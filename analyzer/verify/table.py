@@ -53,9 +53,9 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.distributions import chi2_sf, norm_sf
+from analyzer.verify.inference.distributions import chi2_sf, norm_sf
+from analyzer.verify.inference.statistics import holm, wald_test
 from analyzer.verify.partial import IssueLog, Partial, check_written_for
-from analyzer.verify.statistics import holm, wald_test
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
 
 __all__ = ["verify_table_logs"]

@@ -14,7 +14,7 @@ from analyzer.analysis.removal import removal_effects
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import HANDS, LEVELS, RARE, ParSheet, par_sheet
 from analyzer.present.report.par import par_files, par_images, render_par
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from analyzer.present.report.lucky9 import render_edges
 from analyzer.present.report.par import par_files, render_par
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 
 @pytest.fixture(scope="module")

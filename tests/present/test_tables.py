@@ -26,7 +26,7 @@ from analyzer.present.tables.build import build_tables
 from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
 from analyzer.present.tables.publication import GENERATE_COMMAND, Publication
 from analyzer.present.tables.sections import ALPHA, RTP_ERROR
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 

@@ -63,7 +63,7 @@ from analyzer.present.tables.publication import (
 )
 from analyzer.rules.profile import Profile, load_profile, shipped_profiles
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["ALPHA", "chemin_section", "DECKS", "drift_section", "DRIFT_PROFILES", "DRIFT_SEED",
            "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "HOUSE_RULES",

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import Profile
-from analyzer.verify.distributions import chi2_sf
+from analyzer.verify.inference.distributions import chi2_sf
 
 __all__ = ["detectable_error", "g_test", "hands_needed", "holm", "MONTE_CARLO_REPLICATES",
            "pearson", "POWER", "rtp_hands_needed", "SMALL_EXPECTED", "wald_test"]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from analyzer.verify.distributions import chi2_sf, norm_sf, poisson_cdf, poisson_sf
+from analyzer.verify.inference.distributions import chi2_sf, norm_sf, poisson_cdf, poisson_sf
 
 
 def _same(a: float, b: float) -> bool:

@@ -12,18 +12,18 @@ import pytest
 from analyzer.dealing.shuffle import NEW_DECK_ORDER, new_decks, riffled
 from analyzer.engine.lookup import build_model
 from analyzer.verify.check import check_file
-from analyzer.verify.run import verify_logs
-from analyzer.verify.shoes import shoe_composition
-from analyzer.verify.shuffle import (
+from analyzer.verify.inference.shuffle import (
     CARRY_RUN,
     ShuffleTally,
     merge_sums,
     shoe_hash,
     shuffle_tests,
 )
+from analyzer.verify.run import verify_logs
+from analyzer.verify.shoes import shoe_composition
 from analyzer.verify.verdict import EXIT_INPUT, EXIT_STATISTICS, finish
 from tests.verify.conftest import cli, write_log
-from tests.verify.test_statistics import false_alarm_bound
+from tests.verify.inference.test_statistics import false_alarm_bound
 
 #: fault -> (shoes, the shuffle tests that must fail at alpha 0.01 after Holm): the sample
 #: sizes the README documents

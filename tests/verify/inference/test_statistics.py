@@ -12,9 +12,7 @@ from scipy.stats import binom
 
 from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
-from analyzer.verify.partial import BetTally, Partial
-from analyzer.verify.run import collect, verify_logs
-from analyzer.verify.statistics import (
+from analyzer.verify.inference.statistics import (
     detectable_error,
     g_test,
     hands_needed,
@@ -23,6 +21,8 @@ from analyzer.verify.statistics import (
     rtp_hands_needed,
     wald_test,
 )
+from analyzer.verify.partial import BetTally, Partial
+from analyzer.verify.run import collect, verify_logs
 from analyzer.verify.verdict import EXIT_PASS, EXIT_STATISTICS, finish
 from tests.verify.conftest import write_log
 
@@ -113,7 +113,7 @@ def test_hands_needed_is_one_definition_everywhere(clean_log: Path) -> None:
         assert {b.id: b.hands_needed for b in verdict.bets} == needed
         for b in verdict.bets:  # underpowered exactly when the sample is below the figure
             assert b.underpowered == (b.hands < needed[b.id])
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     table = dict(re.findall(r"^\| punto-banco \| (\w+)[^|]* \| ([\d,]+) \|$", readme, re.M))
     needed = hands_needed("punto-banco", 8)
     assert {k.lower(): int(v.replace(",", "")) for k, v in table.items()} == needed

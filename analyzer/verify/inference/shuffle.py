@@ -44,7 +44,7 @@ is added to a :class:`ShuffleSums` (mergeable by addition, like every verify sum
     successors apart.
 
 When an expected count of a chi-square test is below
-:data:`~analyzer.verify.statistics.SMALL_EXPECTED` (a few shoes, or small shoes), its
+:data:`~analyzer.verify.inference.statistics.SMALL_EXPECTED` (a few shoes, or small shoes), its
 p-value is Monte Carlo instead: :data:`SHUFFLE_REPLICATES` seeded sets of uniformly
 shuffled shoes of the logged lengths (Hope 1968, JRSS B 30:582).
 
@@ -76,8 +76,8 @@ from analyzer.dealing.schema import (
 from analyzer.dealing.shuffle import NEW_DECK_ORDER
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
-from analyzer.verify.distributions import chi2_sf, poisson_sf
-from analyzer.verify.statistics import SMALL_EXPECTED
+from analyzer.verify.inference.distributions import chi2_sf, poisson_sf
+from analyzer.verify.inference.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
            "POSITION_BINS", "shoe_hash", "SHUFFLE_REPLICATES", "ShuffleSums", "ShuffleTally",

@@ -28,7 +28,7 @@ from analyzer.engine.shoe_aware import (
 )
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.moments import BATCH, ShoeMoments
+from analyzer.verify.inference.moments import BATCH, ShoeMoments
 from analyzer.verify.partial import load_partial, save_partial
 from analyzer.verify.run import collect, verify_logs
 from analyzer.verify.verdict import EXIT_PASS, EXIT_VIOLATIONS
@@ -177,7 +177,7 @@ lines = [{ name = "suited win", when = "winner == player and player_suited", pay
 def test_large_logs_say_which_bets_used_the_full_shoe(tmp_path: Path) -> None:
     # A bet reading cards and the coup together has no batch form: exact odds per hand,
     # or, past the exact-hands limit, the full-shoe model, and the report says which.
-    text = (Path(__file__).parent.parent.parent / "analyzer" / "profiles" / "punto-banco.toml"
+    text = (Path(__file__).parents[3] / "analyzer" / "profiles" / "punto-banco.toml"
             ).read_text(encoding="utf-8")
     text = text.replace('name = "punto-banco"', 'name = "mixed"').replace(
         'aliases = ["baccarat", "punto", "pb", "mini-baccarat"]', "aliases = []") + MIXED_BET
@@ -207,7 +207,7 @@ def test_large_logs_say_which_bets_used_the_full_shoe(tmp_path: Path) -> None:
 def test_queued_shoes_add_up_as_shoe_by_shoe() -> None:
     """Rank moments are added SHOE_BATCH shoes at a time (one cumulative sum restarted at
     each shoe): the same as shoe by shoe to rounding, whole and fixed shoes mixed."""
-    from analyzer.verify.moments import SHOE_BATCH
+    from analyzer.verify.inference.moments import SHOE_BATCH
 
     model = build_model("punto-banco", 8)
     rng = np.random.default_rng(5)
