@@ -400,23 +400,25 @@ def chart(profile: str, people: int | None, players: int | None, seat: int | Non
 
 @click.command()
 @profile_option("lucky9-home", "A choice-game profile with tables (lucky9-home) or TOML file.")
+@click.option("--people", type=click.IntRange(2, 9), default=None,
+              help="The largest table the page answers for (default: the profile's most).")
 @click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
               show_default=True, help="The page, or the equilibrium strategies it embeds as "
               "JSON (exact; what nine advise reads instead of solving again).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the page to this file (default: print it).")
-def advisor(profile: str, fmt: str, out: str | None) -> None:
+def advisor(profile: str, people: int | None, fmt: str, out: str | None) -> None:
     """The offline advisor page of home Lucky 9: pick the table, your seat and cards, read
     the play.
 
     One self-contained HTML page (no network) embedding the certified equilibria of every
-    table of 2 to 9 people at the infinite deck, by total: what `nine advise --infinite`
-    answers, for every situation.
+    table of 2 to --people (default: the most the profile seats, 9) at the infinite deck, by
+    total: what `nine advise --infinite` answers, for every situation.
     """
     refuse_inputs([("--out", out)], [profile])
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
-    players = rules.people[1] - 1
+    players = (people or rules.people[1]) - 1
     check_players(rules, players)
     table = solve_table(rules, Shoe.infinite(), players, "total", rules_profile.title)
     data = advisor_data(table)

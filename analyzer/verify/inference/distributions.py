@@ -4,7 +4,7 @@ They are the functions ``scipy.stats`` evaluates for these distributions
 (``chi2.sf`` is ``chdtrc``, ``poisson.sf`` and ``cdf`` are ``pdtrc`` and ``pdtr`` of the
 floored count, ``norm.sf(x)`` is ``ndtr(-x)``), with its answers outside the support, without
 importing ``scipy.stats`` (about a second at every start of ``nine verify``).
-``tests/verify/test_distributions.py`` checks them against ``scipy.stats``.
+``tests/verify/inference/test_distributions.py`` checks them against ``scipy.stats``.
 
 >>> round(chi2_sf(3.841458820694124, 1), 6), poisson_sf(-1, 2.0), round(norm_sf(0.0), 3)
 (0.05, 1.0, 0.5)

@@ -49,7 +49,7 @@ p-value is Monte Carlo instead: :data:`SHUFFLE_REPLICATES` seeded sets of unifor
 shuffled shoes of the logged lengths (Hope 1968, JRSS B 30:582).
 
 Every test's false-alarm rate at alpha was measured over seeded correct logs of ``nine
-simulate`` (the README's "Shuffle quality" table and ``tests/verify/test_shuffle.py``).
+simulate`` (the README's "Shuffle quality" table and ``tests/verify/inference/test_shuffle.py``).
 """
 
 from __future__ import annotations
