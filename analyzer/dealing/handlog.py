@@ -473,11 +473,9 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
                         hand = numbered[shoe_id] = numbered.get(shoe_id, 0) + 1
                     else:
                         hand_text = row[hand_col]
-                        try:  # the hot path: a short number
-                            hand = int(hand_text) if len(hand_text) < 19 else \
-                                int_field(hand_text, "hand")
-                        except ValueError:
-                            hand = int_field(hand_text, "hand number")
+                        # the hot path: a short number in ASCII digits
+                        hand = int(hand_text) if len(hand_text) < 19 and hand_text.isdigit() \
+                            and hand_text.isascii() else int_field(hand_text, "hand number")
                     outcome_text = row[outcome_col] if outcome_col is not None else ""
                     outcome = outcomes.get(outcome_text)
                     if outcome is None and outcome_text.strip():

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import is_gzip, open_binary, read_lines
+from analyzer.inputs import is_gzip, is_integer_text, open_binary, read_lines
 
 __all__ = ["BrokenSegment", "MIN_SEGMENT_BYTES", "Segment", "find_segments", "segment_lines"]
 
@@ -76,10 +76,8 @@ def _parse(line: bytes, fmt: str, hand_column: int | None,
     row = next(csv.reader([text.rstrip("\r\n")], delimiter=delimiter), [])
     if hand_column >= len(row):
         return _Line("", "", None)
-    try:
-        hand: int | None = int(row[hand_column])
-    except ValueError:
-        hand = None
+    text = row[hand_column]  # as the reader takes it: ASCII digits only
+    hand = int(text) if is_integer_text(text) and len(text) < 19 else None
     shoe_text = row[shoe_column] if shoe_column is not None and shoe_column < len(row) else ""
     return _Line("hand", shoe_text, hand)
 

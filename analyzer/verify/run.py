@@ -24,7 +24,6 @@ import hashlib
 import importlib
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -45,10 +44,12 @@ from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import count_lines, read_lines
+from analyzer.inputs import count_lines, open_regular, read_lines
+from analyzer.processes import worker_pool
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.inference.decks import shown_decks
+from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
@@ -154,7 +155,7 @@ def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
     pieces = _split(work, jobs)
     if jobs < 2 or len(pieces) < 2:
         return [_check_one(w) for w in work]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
+    with worker_pool(min(jobs, len(pieces))) as pool:
         results = list(pool.map(_check_piece, [w for _, w in pieces]))
         parts: dict[int, list[Partial | None]] = {}
         for (index, _), result in zip(pieces, results, strict=True):
@@ -362,7 +363,7 @@ def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
                 decks: int | None = None, options: LogOptions | None = None,
-                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
+                model_name: str = "auto", alpha: float = ALPHA, detect: float = 0.001,
                 require_power: bool = False, jobs: int = 1,
                 dask: str | None = None, exact_hands: int = EXACT_HANDS) -> Verdict:
     """Check every log and return the verdict (see :func:`collect` and
@@ -418,7 +419,7 @@ def file_digest(path: str | Path) -> str:
     """SHA-256 of a file's bytes (hex), read a megabyte at a time."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
             while chunk := stream.read(1 << 20):
                 digest.update(chunk)
     except OSError as exc:

@@ -54,7 +54,7 @@ from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
 from analyzer.verify.inference.distributions import chi2_sf, norm_sf
-from analyzer.verify.inference.statistics import holm, wald_test
+from analyzer.verify.inference.statistics import ALPHA, holm, wald_test
 from analyzer.verify.partial import IssueLog, Partial, check_written_for
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
 
@@ -286,7 +286,7 @@ class _Table:
 
 def verify_table_logs(paths: Sequence[str], profile: Profile | str, decks: int | None = None,
                       player: str | None = None, banker: str | None = None,
-                      alpha: float = 0.01) -> Verdict:
+                      alpha: float = ALPHA) -> Verdict:
     """Replay and test the logs of a game of choices (see the module docstring)."""
     check_levels(alpha, 0.001)
     rules = load_profile(profile) if isinstance(profile, str) else profile

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables.publication import Publication, Section, render_index
@@ -21,6 +19,7 @@ from analyzer.present.tables.sections import (
     tableau_profiles,
 )
 from analyzer.present.tables.sheets import par_profiles, par_section, render_index_html
+from analyzer.processes import worker_pool
 
 __all__ = ["build_tables", "SECTIONS"]
 
@@ -107,8 +106,8 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
                     jobs: int) -> Publication:
     """Sections in worker processes, merged in ``chosen`` order.
 
-    The pool is shut down and its workers joined on every way out: when a section fails
-    (or the build is interrupted), sections not yet started are cancelled.
+    The workers die with this process (:func:`analyzer.processes.worker_pool`): when a
+    section fails or the build is interrupted (Ctrl-C, SIGTERM), they are ended at once.
     """
     order = sorted(chosen, key=_COST_ORDER.index)
     tasks: list[tuple[str, Sequence[str] | None]] = []
@@ -117,17 +116,13 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
             tasks += [(name, (p.name,)) for p in tableau_profiles(profiles)]
         else:
             tasks.append((name, profiles))
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
-                               mp_context=multiprocessing.get_context("spawn"))
-    try:
+    with worker_pool(min(jobs, len(tasks)), "spawn") as pool:
         futures = [pool.submit(_section_worker, name, subset, decks) for name, subset in tasks]
         parts: dict[str, list[Publication]] = {}
         for (name, _), future in zip(tasks, futures, strict=True):
             parts.setdefault(name, []).append(future.result())
             if progress and len(parts[name]) == sum(t == name for t, _ in tasks):
                 progress(name)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     publication = Publication()
     for name in chosen:
         merged: Section | None = None
@@ -142,4 +137,5 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
                 else:
                     merged.entries += section.entries
                     merged.missing += section.missing
+                    merged.warnings += section.warnings
     return publication

@@ -52,6 +52,9 @@ class Section:
     convention: str
     entries: list[Entry] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    #: Paytable warnings of a profile on its own shoe (``nine tables --strict`` fails on
+    #: them); warnings on the other shoes are in the published files only.
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -70,6 +73,9 @@ class Publication:
     owner: dict[str, str] = field(default_factory=dict)
     complete: bool = False
     results: dict[str, Any] = field(default_factory=dict)
+    #: PDF path -> the path of the HTML page it is that page printed: added to ``files`` by
+    #: :func:`analyzer.present.tables.printing.settle`, not by the build (printing is slow).
+    printed: dict[str, str] = field(default_factory=dict)
 
     def text(self, path: str) -> str:
         """A text file's contents."""

@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from analyzer.analysis.checks import paytable_warnings
 from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
@@ -194,7 +195,11 @@ def odds_section(publication: Publication, profiles: Sequence[Profile],
             notes = [f"ILLUSTRATIVE: {result.illustrative}"] if result.illustrative else []
             notes += rules_note(profile.name)
             notes.append(f"convention: {result.convention}; denominator {result.denominator}")
-            texts = {ext: render_odds(result, FORMATS[ext]) for ext in ("md", "csv", "json")}
+            warnings = paytable_warnings(profile, _shoe(n), result)
+            if n == profile.default_decks:
+                section.warnings += [f"{w.message} ({profile.name})" for w in warnings]
+            texts = {ext: render_odds(result, FORMATS[ext], warnings=warnings)
+                     for ext in ("md", "csv", "json")}
             for ext, text in texts.items():
                 publication.files[f"{stem}.{ext}"] = with_header(
                     text, ext, "odds", profile.name, result.shoe, command_text(args, ext),

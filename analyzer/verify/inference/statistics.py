@@ -27,7 +27,7 @@ from analyzer.engine.odds import odds
 from analyzer.rules.profile import Profile
 from analyzer.verify.inference.distributions import chi2_sf
 
-__all__ = ["detectable_error", "g_test", "hands_needed", "holm", "MONTE_CARLO_REPLICATES",
+__all__ = ["ALPHA", "detectable_error", "g_test", "hands_needed", "holm", "MONTE_CARLO_REPLICATES",
            "pearson", "POWER", "rtp_hands_needed", "SMALL_EXPECTED", "wald_test"]
 
 #: Expected counts below this make the G-test use a Monte Carlo p-value.
@@ -36,6 +36,9 @@ SMALL_EXPECTED = 5.0
 MONTE_CARLO_REPLICATES = 20_000
 #: Power at which the detectable RTP error is reported.
 POWER = 0.8
+#: The one significance level of "hands to verify": the PAR sheets' and published sample
+#: sizes' test level, and the default of ``nine verify --alpha``.
+ALPHA = 0.01
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -125,7 +128,7 @@ def _z_sum(alpha: float, power: float) -> float:
     return NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
 
 
-def rtp_hands_needed(sd: float, error: float = 0.001, alpha: float = 0.01,
+def rtp_hands_needed(sd: float, error: float = 0.001, alpha: float = ALPHA,
                      power: float = POWER) -> int:
     """Hands (at unit stake) for the bet's RTP z-test to detect an error of ``error``.
 
@@ -141,7 +144,7 @@ def rtp_hands_needed(sd: float, error: float = 0.001, alpha: float = 0.01,
     return math.ceil((_z_sum(alpha, power) * sd / error) ** 2)
 
 
-def detectable_error(sd: float, hands: float, alpha: float = 0.01,
+def detectable_error(sd: float, hands: float, alpha: float = ALPHA,
                      power: float = POWER) -> float:
     """The smallest RTP error ``hands`` (effective, at unit stake) detect: the inverse of
     :func:`rtp_hands_needed`."""
@@ -149,7 +152,7 @@ def detectable_error(sd: float, hands: float, alpha: float = 0.01,
 
 
 def hands_needed(profile: Profile | str = "punto-banco", decks: int | None = None,
-                 error: float = 0.001, alpha: float = 0.01,
+                 error: float = 0.001, alpha: float = ALPHA,
                  power: float = POWER) -> dict[str, int]:
     """Hands each bet needs to detect an RTP error of ``error`` (:func:`rtp_hands_needed`
     with the bet's exact SD).
