@@ -23,6 +23,7 @@ from analyzer.cli.common import (
 from analyzer.errors import AnalyzerError
 from analyzer.outputs import refuse_inputs, write_file
 from analyzer.present.advisor import advisor_data, render_advisor, strategies_json
+from analyzer.present.pdf import PDF_NEEDS, pdf_engine
 from analyzer.present.report.chart import CHART_FORMATS, chart_pdf, render_charts
 from analyzer.present.report.common import json_text
 from analyzer.present.report.lucky9 import render_advice
@@ -134,6 +135,8 @@ def chart(profile: str, people: int | None, players: int | None, seat: int | Non
                             f"{seats}")
     if fmt == "pdf" and out is None:
         raise AnalyzerError("--format pdf writes a file: give --out FILE.pdf")
+    if fmt == "pdf" and pdf_engine() is None:
+        raise AnalyzerError(f"--format pdf: {PDF_NEEDS}")
     refuse_inputs([("--out", out)], [profile])
     rules_profile = load_profile(profile)
     rules = rules_profile.choice_rules()
