@@ -458,7 +458,7 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         full = np.array(model.shoe.counts if model.card_level else model.shoe.value_counts(),
                         dtype=np.int64)
         moments.add_rows(_depleted(full, np.where(order >= 0, category[order], kinds), burned,
-                                   starts, shoe_of), stakes)
+                                   starts, shoe_of), stakes, opens)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
 

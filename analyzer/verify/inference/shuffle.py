@@ -77,6 +77,7 @@ from analyzer.dealing.shuffle import NEW_DECK_ORDER
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.verify.inference.distributions import chi2_sf, poisson_sf
+from analyzer.verify.inference.fixed import fixed, to_float
 from analyzer.verify.inference.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
@@ -136,6 +137,16 @@ class ShuffleSums:
     lengths: tuple[int, ...] = ()
     #: the sum over shoes of the square of their disjoint pairs (for the exact null mean)
     pair_squares: int = 0
+    #: carry_expected exact, in units of 2**-60 (:mod:`~analyzer.verify.inference.fixed`;
+    #: None: added as floats)
+    carry_fixed: int | None = None
+    #: the first whole shoe's blocks (run codes at positions 0, k, 2k, ...), and the last
+    #: whole shoe's distinct runs with their probability at one position: inputs merged
+    #: in order (a log's runs of shoes, or consecutive files) pair the last shoe of one
+    #: with the first of the next, as one input read whole does
+    first_blocks: tuple[int, ...] = ()
+    last_runs: tuple[int, ...] = ()
+    last_mass: float = 0.0
 
 
 def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -147,19 +158,31 @@ def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
 
 
 def merge_sums(items: Sequence[ShuffleSums | None]) -> ShuffleSums | None:
-    """The sums of several inputs together (their sketches as one sketch)."""
+    """The sums of several inputs together, in order (their sketches as one sketch; the
+    last whole shoe of each paired with the first of the next for the carry-over test)."""
     present = [s for s in items if s is not None]
     if not present:
         return None
     total = present[0]
     for other in present[1:]:
+        carry_runs, carry_fixed, carry_pairs = total.carry_runs + other.carry_runs, \
+            None, total.carry_pairs + other.carry_pairs
+        if total.carry_fixed is not None and other.carry_fixed is not None:
+            carry_fixed = total.carry_fixed + other.carry_fixed
+        if total.shoes and other.shoes and carry_fixed is not None:
+            held = set(total.last_runs)
+            carry_runs += sum(code in held for code in other.first_blocks)
+            carry_pairs += 1
+            across = float(len(other.first_blocks)) * total.last_mass
+            carry_fixed = None if carry_fixed is None else carry_fixed + fixed(across)
+        expected = to_float(carry_fixed) if carry_fixed is not None else \
+            total.carry_expected + other.carry_expected
         total = ShuffleSums(
             total.values or other.values, total.shoes + other.shoes,
             total.repeats + other.repeats, _larger(total.repeat_log_bound,
                                                    other.repeat_log_bound),
             tuple(sorted(set(total.sketch) | set(other.sketch))[:SKETCH]),
-            total.carry_runs + other.carry_runs, total.carry_expected + other.carry_expected,
-            total.carry_pairs + other.carry_pairs,
+            carry_runs, expected, carry_pairs,
             _add(total.position_table, other.position_table),
             _add(total.position_counts, other.position_counts),
             _add(total.position_squares, other.position_squares),
@@ -167,7 +190,10 @@ def merge_sums(items: Sequence[ShuffleSums | None]) -> ShuffleSums | None:
             (total.successions[0] + other.successions[0],
              total.successions[1] + other.successions[1]),
             (total.lengths + other.lengths)[:MC_SHOES],
-            total.pair_squares + other.pair_squares)
+            total.pair_squares + other.pair_squares, carry_fixed,
+            total.first_blocks if total.shoes else other.first_blocks,
+            other.last_runs if other.shoes else total.last_runs,
+            other.last_mass if other.shoes else total.last_mass)
     return total
 
 
@@ -191,7 +217,13 @@ def sums_from_json(value: Any, where: str, path: str) -> ShuffleSums:
         "pairs": "count",
         "successions": lambda v, w, p: check_list(v, w, p, check_count, (2,)),
         "lengths": lambda v, w, p: check_list(v, w, p, check_count, limit=MC_SHOES),
-        "pair_squares": "count"}, path=path)
+        "pair_squares": "count",
+        "carry_fixed": lambda v, w, p: None if v is None else check_int(v, w, p, 0),
+        "first_blocks": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
+            x, w2, p2, 0, 10 ** CARRY_RUN_VALUES), limit=1 << 16),
+        "last_runs": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
+            x, w2, p2, 0, 10 ** CARRY_RUN_VALUES), limit=1 << 16),
+        "last_mass": lambda v, w, p: check_number(v, w, p, 0.0)}, path=path)
     categories = 10 if fields["values"] else 13
     if len(fields["position_table"]) not in (0, categories * POSITION_BINS):
         raise AnalyzerError(f"{where}: {path}.position_table: must hold "
@@ -245,8 +277,9 @@ class ShuffleTally:
         self.known = np.zeros(self.codes, dtype=bool)  # ... as a lookup table
         self.first = np.zeros(self.codes, dtype=np.int32)  # scratch: a run's first place
         self.carry_runs = 0
-        self.carry_expected = 0.0
+        self.carry_fixed = 0  # the null mean, exact (units of 2**-BITS)
         self.carry_pairs = 0
+        self.first_blocks: tuple[int, ...] = ()
         self.position_table = np.zeros(self.categories * POSITION_BINS, dtype=np.int64)
         self.position_counts = np.zeros(POSITION_BINS, dtype=np.int64)
         self.position_squares = np.zeros(POSITION_BINS, dtype=np.int64)
@@ -326,20 +359,24 @@ class ShuffleTally:
         bounds = np.searchsorted(shoe[starts], np.arange(count + 1))
         block = (position[starts] % run) == 0
         known, first, probability = self.known, self.first, self.probability
+        expected: list[float] = []
         for k in range(count):
             runs = code[bounds[k]:bounds[k + 1]]
+            blocks = runs[block[bounds[k]:bounds[k + 1]]]
             if self.previous is not None:
-                self.carry_runs += int(known[runs[block[bounds[k]:bounds[k + 1]]]].sum())
-                self.carry_expected += int(block[bounds[k]:bounds[k + 1]].sum()) * \
-                    self.previous_mass
+                self.carry_runs += int(known[blocks].sum())
+                expected.append(float(len(blocks)) * self.previous_mass)
                 self.carry_pairs += 1
                 known[self.previous] = False
+            else:
+                self.first_blocks = tuple(blocks.tolist())
             known[runs] = True
             index = np.arange(len(runs))
             first[runs[::-1]] = index[::-1]  # each run's first place: the last write wins
             distinct = runs[first[runs] == index]
             self.previous = distinct
             self.previous_mass = float(probability[distinct].sum())
+        self.carry_fixed += sum(fixed(x) for x in expected)
 
     def sums(self) -> ShuffleSums:
         """The file's sums."""
@@ -349,11 +386,13 @@ class ShuffleTally:
         bound = max((self._log_match(cards) for _, cards in repeated), default=None)
         return ShuffleSums(
             self.values, self.shoes, sum(n - 1 for n, _ in repeated), bound, tuple(sketch),
-            self.carry_runs, self.carry_expected, self.carry_pairs,
+            self.carry_runs, to_float(self.carry_fixed), self.carry_pairs,
             tuple(self.position_table.tolist()), tuple(self.position_counts.tolist()),
             tuple(self.position_squares.tolist()), tuple(self.adjacent_table.tolist()),
             self.pairs, (self.successions[0], self.successions[1]), tuple(self.lengths),
-            self.pair_squares)
+            self.pair_squares, self.carry_fixed, self.first_blocks,
+            () if self.previous is None else tuple(sorted(self.previous.tolist())),
+            self.previous_mass)
 
     def _log_match(self, cards: int) -> float:
         """log of the largest probability that two shuffles deal the same ``cards`` cards."""
