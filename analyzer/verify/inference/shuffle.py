@@ -147,6 +147,12 @@ class ShuffleSums:
     first_blocks: tuple[int, ...] = ()
     last_runs: tuple[int, ...] = ()
     last_mass: float = 0.0
+    #: how many times each sketched hash was seen, and its shoe's cards (empty: not
+    #: kept), and (most copies of one card or value, shoe size) for the repeat bound: so
+    #: merged inputs count a shoe repeated across them as one input read whole does
+    sketch_counts: tuple[int, ...] = ()
+    sketch_cards: tuple[int, ...] = ()
+    match: tuple[int, int] = (0, 0)
 
 
 def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -177,11 +183,9 @@ def merge_sums(items: Sequence[ShuffleSums | None]) -> ShuffleSums | None:
             carry_fixed = None if carry_fixed is None else carry_fixed + fixed(across)
         expected = to_float(carry_fixed) if carry_fixed is not None else \
             total.carry_expected + other.carry_expected
+        repeats, bound, sketch, counts, cards = _merged_sketch(total, other)
         total = ShuffleSums(
-            total.values or other.values, total.shoes + other.shoes,
-            total.repeats + other.repeats, _larger(total.repeat_log_bound,
-                                                   other.repeat_log_bound),
-            tuple(sorted(set(total.sketch) | set(other.sketch))[:SKETCH]),
+            total.values or other.values, total.shoes + other.shoes, repeats, bound, sketch,
             carry_runs, expected, carry_pairs,
             _add(total.position_table, other.position_table),
             _add(total.position_counts, other.position_counts),
@@ -193,8 +197,37 @@ def merge_sums(items: Sequence[ShuffleSums | None]) -> ShuffleSums | None:
             total.pair_squares + other.pair_squares, carry_fixed,
             total.first_blocks if total.shoes else other.first_blocks,
             other.last_runs if other.shoes else total.last_runs,
-            other.last_mass if other.shoes else total.last_mass)
+            other.last_mass if other.shoes else total.last_mass, counts, cards,
+            max(total.match, other.match))
     return total
+
+
+def _merged_sketch(a: ShuffleSums, b: ShuffleSums) -> tuple[
+        int, float | None, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Two inputs' repeats, repeat bound and sketch together: counted again over the
+    smallest hashes of both when both kept their counts (a shoe repeated across them
+    counts, as in one input), else added."""
+    if not (len(a.sketch_counts) == len(a.sketch) and len(b.sketch_counts) == len(b.sketch)
+            and a.match == b.match):
+        return (a.repeats + b.repeats, _larger(a.repeat_log_bound, b.repeat_log_bound),
+                tuple(sorted(set(a.sketch) | set(b.sketch))[:SKETCH]), (), ())
+    seen: dict[int, list[int]] = {}
+    for item in (a, b):
+        for key, count, cards in zip(item.sketch, item.sketch_counts, item.sketch_cards,
+                                     strict=True):
+            entry = seen.setdefault(key, [0, cards])
+            entry[0] += count
+    sketch = sorted(seen)[:SKETCH]
+    repeated = [seen[k] for k in sketch if seen[k][0] > 1]
+    bound = max((_log_match(*a.match, cards) for _, cards in repeated), default=None)
+    return (sum(n - 1 for n, _ in repeated), bound, tuple(sketch),
+            tuple(seen[k][0] for k in sketch), tuple(seen[k][1] for k in sketch))
+
+
+def _log_match(most: int, size: int, cards: int) -> float:
+    """log of the largest probability that two shuffles of a shoe of ``size`` cards
+    holding at most ``most`` copies of one (card or value) deal the same ``cards``."""
+    return float(sum(math.log(min(1.0, most / (size - i))) for i in range(min(cards, size))))
 
 
 def sums_from_json(value: Any, where: str, path: str) -> ShuffleSums:
@@ -223,7 +256,18 @@ def sums_from_json(value: Any, where: str, path: str) -> ShuffleSums:
             x, w2, p2, 0, 10 ** CARRY_RUN_VALUES), limit=1 << 16),
         "last_runs": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
             x, w2, p2, 0, 10 ** CARRY_RUN_VALUES), limit=1 << 16),
-        "last_mass": lambda v, w, p: check_number(v, w, p, 0.0)}, path=path)
+        "last_mass": lambda v, w, p: check_number(v, w, p, 0.0),
+        "sketch_counts": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
+            x, w2, p2, 1), limit=SKETCH),
+        "sketch_cards": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
+            x, w2, p2, 1, 1 << 20), limit=SKETCH),
+        "match": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
+            x, w2, p2, 0, 1 << 20), (2,))}, path=path)
+    kept = len(fields.get("sketch", ()))
+    if fields.get("sketch_counts") and not (
+            len(fields["sketch_counts"]) == len(fields.get("sketch_cards", ())) == kept):
+        raise AnalyzerError(f"{where}: {path}.sketch_counts and sketch_cards: must hold "
+                            f"{kept} numbers each, one per sketched hash")
     categories = 10 if fields["values"] else 13
     if len(fields["position_table"]) not in (0, categories * POSITION_BINS):
         raise AnalyzerError(f"{where}: {path}.position_table: must hold "
@@ -383,7 +427,8 @@ class ShuffleTally:
         self.flush()
         sketch = sorted(self.sketch)[:SKETCH]
         repeated = [self.sketch[k] for k in sketch if self.sketch[k][0] > 1]
-        bound = max((self._log_match(cards) for _, cards in repeated), default=None)
+        most, size = self._match()
+        bound = max((_log_match(most, size, cards) for _, cards in repeated), default=None)
         return ShuffleSums(
             self.values, self.shoes, sum(n - 1 for n, _ in repeated), bound, tuple(sketch),
             self.carry_runs, to_float(self.carry_fixed), self.carry_pairs,
@@ -392,13 +437,14 @@ class ShuffleTally:
             self.pairs, (self.successions[0], self.successions[1]), tuple(self.lengths),
             self.pair_squares, self.carry_fixed, self.first_blocks,
             () if self.previous is None else tuple(sorted(self.previous.tolist())),
-            self.previous_mass)
+            self.previous_mass, tuple(self.sketch[k][0] for k in sketch),
+            tuple(self.sketch[k][1] for k in sketch), (most, size))
 
-    def _log_match(self, cards: int) -> float:
-        """log of the largest probability that two shuffles deal the same ``cards`` cards."""
-        most = float(self.value_counts.max() if self.values else self.composition.max())
-        return float(sum(math.log(min(1.0, most / (self.size - i)))
-                         for i in range(min(cards, self.size))))
+    def _match(self) -> tuple[int, int]:
+        """(most copies of one card, or one value, the shoe's size): the repeat bound's
+        parameters."""
+        most = int(self.value_counts.max() if self.values else self.composition.max())
+        return most, int(self.size)
 
 
 @cache
