@@ -26,6 +26,7 @@ import csv
 import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from pathlib import Path
 
@@ -54,6 +55,7 @@ from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
+from analyzer.rules.profile import Tableau
 from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
@@ -371,10 +373,8 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     if (row < 0).any():
         return None  # a coup the tableau does not deal (a rule violation)
     coup_table = coups(tableau)
-    winner_names = sorted(set(coup_table.features["winner"].tolist()))
-    winner_code = {w: k for k, w in enumerate(winner_names)}
-    winners = np.array([winner_code[w] for w in coup_table.features["winner"].tolist()],
-                       dtype=np.int64)[row]
+    winner_code, coup_winners = _winner_codes(tableau)
+    winners = coup_winners[row]
     outcome_col = single.get("outcome")
     if outcome_col is not None:
         table = outcome_table(options.draw_is_tie, options.outcome_words)
@@ -472,18 +472,14 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
         for j, k in enumerate(found):
             counts[settler.offsets[i] + j] += k
     boundaries = np.concatenate([[0], shoe_ends]).tolist()
-    whole = sequence.tolist()
-    marks = tested.tolist()
     categories = [CARD_RANK[c] - 1 for c in range(52)]
     start = [0] * 13
     for c, k in enumerate(model.shoe.counts):
         start[categories[c]] += k
-    for s in range(len(starts)):
-        cards = whole[boundaries[s]:boundaries[s + 1]]
-        if moments is not None:
-            moments.add_shoe(start, cards, marks[boundaries[s]:boundaries[s + 1]], categories)
-        if cards:
-            shuffle.add(cards)
+    if moments is not None:
+        for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
+            moments.add_shoe(start, sequence[a:b], tested[a:b], categories)
+    shuffle.add_shoes(sequence, boundaries)
     if moments is not None:
         # rows of 52 card counts for a card-level evaluator, else ten value counts
         kinds = 52 if model.card_level else 10
@@ -497,6 +493,15 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
                                    starts, shoe_of), stakes, opens)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
+
+
+@cache
+def _winner_codes(tableau: Tableau) -> tuple[dict[str, int], IntArray]:
+    """Each winner's code (winners sorted by name), and the winner code of every coup of
+    the tableau's coup table."""
+    winner = coups(tableau).features["winner"].tolist()
+    code = {w: k for k, w in enumerate(sorted(set(winner)))}
+    return code, np.array([code[w] for w in winner], dtype=np.int64)
 
 
 def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArray,

@@ -66,8 +66,8 @@ class ShoeMoments:
         self.categories = 10 if values else 13
         self._ranks = [0] * (self.categories + self.categories ** 2)
         #: shoes queued for their rank moments (added up :data:`SHOE_BATCH` at a time)
-        self.shoes: list[tuple[Sequence[int], Sequence[int], Sequence[bool],
-                               Sequence[int] | None, bool]] = []
+        self.shoes: list[tuple[Sequence[int], Sequence[int] | IntArray,
+                               Sequence[bool] | BoolArray, Sequence[int] | None, bool]] = []
         self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
 
     def add(self, remaining: list[int], stakes: Sequence[int | Fraction],
@@ -217,8 +217,9 @@ class ShoeMoments:
         c = self.categories
         return np.array(to_floats(self.rank_sums()[c:])).reshape(c, c)
 
-    def add_shoe(self, start: Sequence[int], cards: Sequence[int], tested: Sequence[bool],
-                 categories: Sequence[int] | None = None, fixed: bool = False) -> None:
+    def add_shoe(self, start: Sequence[int], cards: Sequence[int] | IntArray,
+                 tested: Sequence[bool] | BoolArray, categories: Sequence[int] | None = None,
+                 fixed: bool = False) -> None:
         """Rank moments of a shoe's cards dealt in order, each given the cards before it.
 
         Whatever decides which position is dealt next, the next card is uniform over the
@@ -229,7 +230,7 @@ class ShoeMoments:
         Shoes are queued and added up :data:`SHOE_BATCH` at a time (the same batches
         whichever way a log is read, so the same floats).
         """
-        if not cards:
+        if len(cards) == 0:
             return
         self.shoes.append((start, cards, tested, categories, fixed))
         if len(self.shoes) >= SHOE_BATCH:
@@ -273,9 +274,9 @@ class ShoeMoments:
             self._ranks[j] += total
 
 
-def _split_rows(p: FloatArray, queue: Sequence[tuple[Sequence[int], Sequence[int],
-                                                     Sequence[bool], Sequence[int] | None,
-                                                     bool]]) -> list[FloatArray]:
+def _split_rows(p: FloatArray, queue: Sequence[tuple[
+        Sequence[int], Sequence[int] | IntArray, Sequence[bool] | BoolArray,
+        Sequence[int] | None, bool]]) -> list[FloatArray]:
     """The rows of tested cards of several shoes, shoe by shoe."""
     counts = [int(np.count_nonzero(np.asarray(q[2], dtype=bool))) for q in queue]
     return np.split(p, np.cumsum(counts)[:-1].tolist()) if counts else []

@@ -59,7 +59,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -281,7 +280,11 @@ def _larger(a: float | None, b: float | None) -> float | None:
 
 def shoe_hash(sequence: Sequence[int]) -> int:
     """A whole shoe's content hash: 63 bits of BLAKE2b over its cards in dealt order."""
-    digest = hashlib.blake2b(bytes(sequence), digest_size=8).digest()
+    return _text_hash(bytes(sequence))
+
+
+def _text_hash(text: bytes) -> int:
+    digest = hashlib.blake2b(text, digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 
 
@@ -312,7 +315,7 @@ class ShuffleTally:
         position = np.empty(52, dtype=np.int64)
         position[list(NEW_DECK_ORDER)] = np.arange(52)
         self.new_deck_next = np.asarray(NEW_DECK_ORDER, dtype=np.int64)[(position + 1) % 52]
-        self.pending: list[list[int]] = []
+        self.pending: list[IntArray] = []
         self.sketch: dict[int, list[int]] = {}  # hash -> [count, cards]
         self.threshold = 1 << 63
         self.shoes = 0
@@ -332,29 +335,40 @@ class ShuffleTally:
         self.successions = [0, 0]
         self.lengths: list[int] = []
 
-    def add(self, sequence: list[int]) -> None:
+    def add(self, sequence: Sequence[int]) -> None:
         """One whole shoe's cards in dealt order (burns first)."""
-        if len(sequence) < 2:
-            return
+        if len(sequence) >= 2:
+            cards = np.asarray(sequence, dtype=np.int64)
+            self._add(cards, cards.astype(np.uint8).tobytes())
+
+    def add_shoes(self, cards: IntArray, boundaries: Sequence[int]) -> None:
+        """Whole shoes one after another: shoe ``s`` is ``cards[boundaries[s]:
+        boundaries[s + 1]]`` (the same sums as one :meth:`add` each)."""
+        text = cards.astype(np.uint8).tobytes()
+        for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
+            if b - a >= 2:
+                self._add(cards[a:b], text[a:b])
+
+    def _add(self, cards: IntArray, text: bytes) -> None:
         self.shoes += 1
         if len(self.lengths) < MC_SHOES:
-            self.lengths.append(len(sequence))
-        if len(sequence) >= MIN_HASHED:
-            self._hash(sequence)
-        self.pending.append(sequence)
+            self.lengths.append(len(cards))
+        if len(cards) >= MIN_HASHED:
+            self._hash(text)
+        self.pending.append(cards)
         if len(self.pending) >= BATCH_SHOES:
             self.flush()
 
-    def _hash(self, sequence: list[int]) -> None:
-        """Count the shoe in the bottom-k sketch of content hashes."""
-        key = shoe_hash(sequence)
+    def _hash(self, text: bytes) -> None:
+        """Count the shoe (its cards as bytes) in the bottom-k sketch of content hashes."""
+        key = _text_hash(text)
         if key >= self.threshold:
             return
         entry = self.sketch.get(key)
         if entry is not None:
             entry[0] += 1
             return
-        self.sketch[key] = [1, len(sequence)]
+        self.sketch[key] = [1, len(text)]
         if len(self.sketch) > 2 * SKETCH:
             kept = sorted(self.sketch)[:SKETCH]
             self.threshold = kept[-1] + 1
@@ -367,7 +381,7 @@ class ShuffleTally:
         batch, self.pending = self.pending, []
         lengths = np.asarray([len(seq) for seq in batch], dtype=np.int64)
         count, total = len(batch), int(lengths.sum())
-        cards = np.fromiter(chain.from_iterable(batch), dtype=np.int64, count=total)
+        cards = np.concatenate(batch)
         shoe = np.repeat(np.arange(count), lengths)
         ends = np.repeat(lengths, lengths)
         position = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
