@@ -76,7 +76,7 @@ from analyzer.dealing.shuffle import NEW_DECK_ORDER
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.verify.inference.distributions import chi2_sf, poisson_sf
-from analyzer.verify.inference.fixed import fixed, to_float
+from analyzer.verify.inference.fixed import fixed, fixed_sums, to_float
 from analyzer.verify.inference.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
@@ -322,7 +322,6 @@ class ShuffleTally:
         self.previous: IntArray | None = None  # the last shoe's distinct runs
         self.previous_mass = 0.0  # ... and their probability at one position
         self.known = np.zeros(self.codes, dtype=bool)  # ... as a lookup table
-        self.first = np.zeros(self.codes, dtype=np.int32)  # scratch: a run's first place
         self.carry_runs = 0
         self.carry_fixed = 0  # the null mean, exact (units of 2**-BITS)
         self.carry_pairs = 0
@@ -407,34 +406,45 @@ class ShuffleTally:
     def _carry(self, cards: IntArray, shoe: IntArray, position: IntArray, ends: IntArray,
                count: int) -> None:
         """Blocks of each shoe (at 0, k, 2k, ...) found in the shoe before it, and their
-        null mean, shoe by shoe through a lookup table of the last shoe's runs (no sort)."""
+        null mean, for a batch of shoes at once (the last shoe of the batch before through a
+        lookup table of its runs)."""
         run = self.run
         starts = np.flatnonzero(position + run <= ends)
         symbols = self.run_symbol[cards]
         code = np.zeros(len(starts), dtype=np.int64)
         for i in range(run):
             code = code * self.base + symbols[starts + i]
-        bounds = np.searchsorted(shoe[starts], np.arange(count + 1))
+        run_shoe = shoe[starts]
         block = (position[starts] % run) == 0
-        known, first, probability = self.known, self.first, self.probability
-        expected: list[float] = []
-        for k in range(count):
-            runs = code[bounds[k]:bounds[k + 1]]
-            blocks = runs[block[bounds[k]:bounds[k + 1]]]
-            if self.previous is not None:
-                self.carry_runs += int(known[blocks].sum())
-                expected.append(float(len(blocks)) * self.previous_mass)
-                self.carry_pairs += 1
-                known[self.previous] = False
-            else:
-                self.first_blocks = tuple(blocks.tolist())
-            known[runs] = True
-            index = np.arange(len(runs))
-            first[runs[::-1]] = index[::-1]  # each run's first place: the last write wins
-            distinct = runs[first[runs] == index]
-            self.previous = distinct
-            self.previous_mass = float(probability[distinct].sum())
-        self.carry_fixed += sum(fixed(x) for x in expected)
+        # each shoe's distinct runs (sorted), and their probability at one position, summed
+        # in that order (bincount adds in array order: the same float for a shoe however
+        # the shoes come batched)
+        keys = np.sort(run_shoe * self.codes + code)
+        distinct = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) \
+            else keys
+        distinct_shoe, distinct_code = distinct // self.codes, distinct % self.codes
+        mass = np.bincount(distinct_shoe, weights=self.probability[distinct_code],
+                           minlength=count)
+        block_shoe, block_code = run_shoe[block], code[block]
+        blocks = np.bincount(block_shoe, minlength=count)
+        later = block_shoe > 0
+        asked = (block_shoe[later] - 1) * self.codes + block_code[later]
+        found = np.minimum(np.searchsorted(distinct, asked), max(len(distinct) - 1, 0))
+        self.carry_runs += int((distinct[found] == asked).sum()) if len(distinct) else 0
+        expected = blocks[1:] * mass[:-1]
+        opening = block_code[~later]
+        if self.previous is not None:
+            known = self.known
+            known[self.previous] = True
+            self.carry_runs += int(known[opening].sum())
+            known[self.previous] = False
+            expected = np.concatenate([[blocks[0] * self.previous_mass], expected])
+        else:
+            self.first_blocks = tuple(opening.tolist())
+        self.carry_pairs += len(expected)
+        self.carry_fixed += fixed_sums(expected[:, None])[0] if len(expected) else 0
+        self.previous = distinct_code[distinct_shoe == count - 1]
+        self.previous_mass = float(mass[count - 1])
 
     def sums(self) -> ShuffleSums:
         """The file's sums."""
