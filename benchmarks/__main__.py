@@ -17,6 +17,7 @@ from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 from benchmarks import (
+    charts,
     choice,
     drift,
     engine,
@@ -141,6 +142,7 @@ def main() -> None:
     choice.bench(baseline)
     table.bench(baseline)
     lucky9.bench(baseline)
+    charts.bench(baseline)
     verify.bench(baseline)
     throughput.bench()
     drift.bench(baseline)
