@@ -1,10 +1,11 @@
 """The verifier's fast path: a clean CSV log of a fixed-tableau profile checked column-wise.
 
-:func:`replay_columns` reads the whole log (or one run of whole shoes of it) with the
-``csv`` module in bulk and checks it as arrays: card fields parsed by a lookup of their
-characters, every coup found in the coup lookup (:class:`~analyzer.engine.lookup.CoupIndex`)
-by its six values at once (the bets on ranks or suits settled on feature columns of the
-hands: :func:`~analyzer.rules.bets.settle_codes`), outcomes, payouts and shoe compositions
+:func:`replay_columns` reads the whole log (or one run of whole shoes of it) as Arrow
+string columns (:mod:`analyzer.dealing.arrow`; a gzipped log split in Python) and checks
+it as arrays: integers, card fields and empty cells parsed on the columns' buffers, every
+coup found in the coup lookup (:class:`~analyzer.engine.lookup.CoupIndex`) by its six
+values at once (the bets on ranks or suits settled on feature columns of the hands:
+:func:`~analyzer.rules.bets.settle_codes`), outcomes, payouts and shoe compositions
 compared as arrays, and the shoe-aware rows (each hand's depleted shoe, as value or card
 counts) taken from cumulative sums per shoe.
 
@@ -12,12 +13,12 @@ It only covers the common case, where nothing is wrong: every row well formed, s
 each opening at hand 1 and dealt in order, burns only before a shoe's first hand, every coup
 legal, every outcome and payout right, no card dealt more often than the shoe holds it,
 cards as two-character tokens or any the card table reads. The log is read in runs of
-whole shoes of about :data:`CHUNK` lines, so memory stays bounded. At the first thing that
+whole shoes of about a megabyte, so memory stays bounded. At the first thing that
 is not so it returns None, and :func:`~analyzer.verify.check.check_file` starts its tallies
 afresh and replays the log record by record (the reference, which names the line of every
-violation). When it returns sums they are the reference's:
-the same exact counts and money, the shoe-aware moments in the same batches of hands (so
-the same floats), the shuffle and rank moments shoe by shoe in the same order.
+violation). When it returns sums they are the reference's, bit for bit: the same exact
+counts and money, and the float sums added per shoe on the exact grid of
+:mod:`~analyzer.verify.inference.fixed`.
 """
 
 from __future__ import annotations
