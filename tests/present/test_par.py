@@ -14,9 +14,10 @@ from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.removal import removal_effects
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import ALPHA as PAR_ALPHA
-from analyzer.present.par import HANDS, LEVELS, RARE, ParSheet, par_sheet
+from analyzer.present.par import ParSheet, par_sheet
 from analyzer.present.report.par import par_files, par_images, render_par
+from analyzer.present.sheet import ALPHA as PAR_ALPHA
+from analyzer.present.sheet import HANDS, LEVELS, RARE
 from analyzer.present.tables import ALPHA as TABLES_ALPHA
 from analyzer.verify.inference.statistics import ALPHA, rtp_hands_needed
 

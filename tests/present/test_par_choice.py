@@ -13,7 +13,6 @@ from analyzer.choice.headsup.outcomes import equilibrium_outcomes
 from analyzer.choice.headsup.solver import solve
 from analyzer.choice.table.summary import by_size
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import HANDS, LEVELS
 from analyzer.present.par_choice import (
     TABLE_PLAYERS,
     ChoiceParSheet,
@@ -25,6 +24,7 @@ from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import fraction_text
 from analyzer.present.report.lucky9 import render_edges
 from analyzer.present.report.par import par_files, render_par
+from analyzer.present.sheet import HANDS, LEVELS
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 from analyzer.verify.inference.statistics import rtp_hands_needed

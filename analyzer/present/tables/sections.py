@@ -30,15 +30,7 @@ from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor, strategies_json
-from analyzer.present.par import (
-    ALPHA,
-    DRIFT_SEED,
-    DRIFT_SHOES,
-    POWER,
-    REMOVAL_SAMPLES,
-    REMOVAL_SEED,
-    RTP_ERROR,
-)
+from analyzer.present.par import DRIFT_SEED, DRIFT_SHOES, REMOVAL_SAMPLES, REMOVAL_SEED
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
 from analyzer.present.report.chart import render_charts
@@ -50,6 +42,7 @@ from analyzer.present.report.lucky9 import (
     render_table_summary,
 )
 from analyzer.present.report.odds import render_odds, summary_rows
+from analyzer.present.sheet import ALPHA, POWER, RTP_ERROR
 from analyzer.present.tables.publication import (
     FORMATS,
     GENERATE_COMMAND,
