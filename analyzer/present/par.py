@@ -36,29 +36,16 @@ from analyzer.analysis.removal import LinearCount, RemovalTable, removal_effects
 from analyzer.engine.odds import BetOdds, OddsTable, odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
-from analyzer.present.sheet import (
-    ALPHA,
-    POWER,
-    RTP_ERROR,
-    TABLEAU,
-    VOLATILITY_LEVEL,
-    Sheet,
-    SheetKind,
-    WinRange,
-    command_name,
-    profile_sha256,
-    rules_document,
-    sheet_date,
-    sheet_decks,
-    win_ranges,
-    z_value,
-)
+from analyzer.present.sheet import Sheet, SheetKind, WinRange, command_name, sheet_decks, spread
 from analyzer.rules.profile import DEFAULT_PROCEDURE, Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["BetPar", "DRIFT_SEED", "DRIFT_SHOES", "has_procedure", "par_sheet", "ParSheet",
-           "REMOVAL_SAMPLES", "REMOVAL_SEED"]
+           "REMOVAL_SAMPLES", "REMOVAL_SEED", "TABLEAU"]
+
+#: A fixed-tableau game's kind of sheet: every bet against the house, hand by hand.
+TABLEAU = SheetKind("tableau", "hands", "house", "house edge", "unit wagered",
+                    ("par", "odds", "removal", "drift"))
 
 #: Seeded depleted shoes for the linear counts' correlation with the exact EV.
 REMOVAL_SAMPLES = 200
@@ -193,14 +180,12 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
             notes += [note] if note else []
     else:
         drift = drift_png = None
-    z = z_value(VOLATILITY_LEVEL)
     bets = []
     for j, bet in enumerate(table.bets):
         paying = [line.probability for line in bet.lines if line.pays > 0 and line.probability]
         count = removal.counts[j] if removal is not None else None
-        bets.append(BetPar(bet, Fraction(1), z * bet.sd,
-                           win_ranges(bet.house_edge, bet.sd, min(paying, default=Fraction(0))),
-                           rtp_hands_needed(bet.sd, RTP_ERROR, ALPHA, POWER),
+        bets.append(BetPar(bet, Fraction(1),
+                           *spread(bet.house_edge, bet.sd, min(paying, default=Fraction(0))),
                            _removal(removal, j), count))
     shoe = ["--decks", str(decks)]
     commands = [("par", " ".join(["nine par --profile", name, *shoe, "--out DIR"])),
@@ -211,8 +196,7 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
         commands.append(("drift", " ".join(["nine shoe --profile", name, *shoe, "--shoes",
                                             str(DRIFT_SHOES), "--seed", str(DRIFT_SEED),
                                             "--plot FILE.png"])))
-    return ParSheet(profile=rules, decks=decks, commands=tuple(commands),
-                    rules=rules_document(rules), notes=tuple(notes), generated=sheet_date(),
-                    profile_sha256=profile_sha256(rules), odds=table, bets=tuple(bets),
+    return ParSheet(profile=rules, decks=decks, commands=tuple(commands), notes=tuple(notes),
+                    odds=table, bets=tuple(bets),
                     removal=removal, drift=drift, drift_png=drift_png,
                     warnings=paytable_warnings(rules, Shoe.decks(decks), table))

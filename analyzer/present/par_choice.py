@@ -30,29 +30,17 @@ from analyzer.choice.headsup.solver import Equilibrium, solve
 from analyzer.choice.table.summary import TableSummary, by_size
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import ParSheet, par_sheet
-from analyzer.present.sheet import (
-    ALPHA,
-    CHOICE,
-    POWER,
-    RTP_ERROR,
-    VOLATILITY_LEVEL,
-    Sheet,
-    SheetKind,
-    WinRange,
-    command_name,
-    profile_sha256,
-    rules_document,
-    sheet_date,
-    sheet_decks,
-    win_ranges,
-    z_value,
-)
+from analyzer.present.sheet import Sheet, SheetKind, WinRange, command_name, sheet_decks, spread
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.inference.statistics import rtp_hands_needed
 
-__all__ = ["ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
+__all__ = ["CHOICE", "ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
            "TABLE_PLAYERS"]
+
+#: A game of choices' kind of sheet: the player against the bank, both playing the
+#: equilibrium, coup by coup.
+CHOICE = SheetKind("choice", "coups", "bank", "banker's edge", "unit staked",
+                   ("par", "solve", "card", "tables"))
 
 #: The bank's edge by table size is given for 1 to this many players (2 to 5 people) at the
 #: infinite deck: larger tables take 1 to 8 s each (``tables/lucky9/`` has them all).
@@ -73,6 +61,8 @@ class ChoiceParSheet(Sheet):
     equilibrium: Equilibrium
     #: The player's win, push and loss when both sides play ``equilibrium``.
     outcomes: Outcomes
+    #: z x SD at the two-sided :data:`~analyzer.present.sheet.VOLATILITY_LEVEL`.
+    volatility_index: float
     #: The range of the bank's win per unit the player stakes after each of
     #: :data:`~analyzer.present.sheet.HANDS`.
     win_ranges: tuple[WinRange, ...]
@@ -100,11 +90,6 @@ class ChoiceParSheet(Sheet):
     def sd(self) -> float:
         """The SD of one unit's result."""
         return math.sqrt(self.outcomes.variance)
-
-    @property
-    def volatility_index(self) -> float:
-        """z x SD at the two-sided :data:`~analyzer.present.sheet.VOLATILITY_LEVEL`."""
-        return z_value(VOLATILITY_LEVEL) * self.sd
 
 
 def _table_sizes(profile: Profile) -> tuple[tuple[TableSummary, ...], str]:
@@ -151,12 +136,10 @@ def choice_par_sheet(profile: Profile | str, decks: int | None = None, *,
     if table_sizes:
         commands.append(("tables", f"nine solve --profile {name} --players "
                                    f"{len(table_sizes)} --infinite --by {TABLE_BY} --by-size"))
+    volatility, ranges, hands = spread(-equilibrium.value, sd, outcomes.lose)
     return ChoiceParSheet(profile=rules_profile, decks=decks, commands=tuple(commands),
-                          rules=rules_document(rules_profile), notes=tuple(notes),
-                          generated=sheet_date(), profile_sha256=profile_sha256(rules_profile),
-                          equilibrium=equilibrium, outcomes=outcomes,
-                          win_ranges=win_ranges(-equilibrium.value, sd, outcomes.lose),
-                          hands_needed=rtp_hands_needed(sd, RTP_ERROR, ALPHA, POWER),
+                          notes=tuple(notes), equilibrium=equilibrium, outcomes=outcomes,
+                          volatility_index=volatility, win_ranges=ranges, hands_needed=hands,
                           table_sizes=tuple(table_sizes))
 
 

@@ -2,9 +2,9 @@
 kinds compute the same way.
 
 There are two kinds of PAR sheet, told apart as data (:class:`SheetKind`): a fixed-tableau
-game's (:data:`TABLEAU`, :mod:`analyzer.present.par`: the house against one bet) and a game
-of choices' (:data:`CHOICE`, :mod:`analyzer.present.par_choice`: the bank against a player
-who plays the certified equilibrium). Both are a :class:`Sheet`: a profile on one shoe,
+game's (:data:`analyzer.present.par.TABLEAU`: the house against each bet) and a game of
+choices' (:data:`analyzer.present.par_choice.CHOICE`: the bank against a player who plays
+the certified equilibrium). Both are a :class:`Sheet`: a profile on one shoe,
 every figure's ``nine`` command, the rules document, notes and provenance; both give the
 range of the house's (or bank's) win after 100 to 1,000,000 rounds by the normal
 approximation (:func:`win_ranges`) and the rounds needed to verify the return at one stated
@@ -12,8 +12,9 @@ test level (:data:`RTP_ERROR`, :data:`ALPHA`, :data:`POWER`).
 
 >>> [round(low, 4) for low, _ in win_ranges(Fraction(1, 100), 1.0, Fraction(1, 2))[0].ranges]
 [-0.1545, -0.186, -0.2476]
->>> TABLEAU.rounds, CHOICE.rounds
-('hands', 'coups')
+>>> volatility, ranges, hands = spread(Fraction(1, 100), 1.0, Fraction(1, 2))
+>>> round(volatility, 4), len(ranges), hands
+(1.6449, 5, 11678969)
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import datetime
 import hashlib
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from statistics import NormalDist
@@ -32,11 +33,11 @@ from analyzer import __version__
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile, profile_text, shipped_profiles
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.inference.statistics import ALPHA, POWER
+from analyzer.verify.inference.statistics import ALPHA, POWER, rtp_hands_needed
 
-__all__ = ["ALPHA", "CHOICE", "command_name", "HANDS", "LEVELS", "POWER", "profile_sha256",
-           "RARE", "RTP_ERROR", "rules_document", "Sheet", "sheet_date", "sheet_decks",
-           "SheetKind", "TABLEAU", "VOLATILITY_LEVEL", "win_ranges", "WinRange", "z_value"]
+__all__ = ["ALPHA", "command_name", "HANDS", "LEVELS", "POWER", "profile_sha256", "RARE",
+           "RTP_ERROR", "rules_document", "Sheet", "sheet_date", "sheet_decks", "SheetKind",
+           "spread", "VOLATILITY_LEVEL", "win_ranges", "WinRange", "z_value"]
 
 #: Numbers of hands after which the range of the house's win is given.
 HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -68,14 +69,6 @@ class SheetKind:
     per: str
     #: What the sheet states a ``nine`` command for, in its Method section's order.
     figures: tuple[str, ...]
-
-
-#: A fixed-tableau game's sheet: every bet against the house.
-TABLEAU = SheetKind("tableau", "hands", "house", "house edge", "unit wagered",
-                    ("par", "odds", "removal", "drift"))
-#: A game of choices' sheet: the player against the bank, both playing the equilibrium.
-CHOICE = SheetKind("choice", "coups", "bank", "banker's edge", "unit staked",
-                   ("par", "solve", "card", "tables"))
 
 
 def z_value(level: float) -> float:
@@ -122,6 +115,16 @@ def win_ranges(edge: Fraction, sd: float, rarest: Fraction) -> tuple[WinRange, .
     return tuple(ranges)
 
 
+def spread(edge: Fraction, sd: float, rarest: Fraction) -> tuple[float, tuple[WinRange, ...],
+                                                                  int]:
+    """What a bet's (or a coup's) edge and SD per unit give on either kind of sheet: the
+    volatility index (z x SD at :data:`VOLATILITY_LEVEL`), the ranges of the house's win
+    (:func:`win_ranges`) and the rounds to verify the return (an error of
+    :data:`RTP_ERROR` at :data:`ALPHA` with power :data:`POWER`)."""
+    return (z_value(VOLATILITY_LEVEL) * sd, win_ranges(edge, sd, rarest),
+            rtp_hands_needed(sd, RTP_ERROR, ALPHA, POWER))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Sheet:
     """A PAR sheet of either kind: a profile on one shoe, and where its figures come from."""
@@ -135,23 +138,30 @@ class Sheet:
     #: (what a figure is, the ``nine`` command that prints it), in the order of
     #: ``kind.figures``; display text (``--out DIR``, ``--plot FILE.png`` are placeholders).
     commands: tuple[tuple[str, str], ...]
-    #: The shipped rules document (``docs/rules/<name>.md``), or empty.
-    rules: str
     #: What the sheet could not give, in words (a plot not drawn, a table not solved).
     notes: tuple[str, ...] = ()
     #: The analyzer version that made the sheet.
     version: str = __version__
+    #: The shipped rules document (``docs/rules/<name>.md``), or empty (from ``profile``).
+    rules: str = field(init=False)
     #: The day the sheet was made (ISO 8601, :func:`sheet_date`).
-    generated: str = ""
+    generated: str = field(init=False)
     #: The SHA-256 of the merged profile text (:func:`profile_sha256`; empty when none).
-    profile_sha256: str = ""
+    profile_sha256: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        """The sheet's provenance, from its profile and today (a frozen record's fields
+        set once, the dataclass way)."""
+        object.__setattr__(self, "rules", rules_document(self.profile))
+        object.__setattr__(self, "generated", sheet_date())
+        object.__setattr__(self, "profile_sha256", profile_sha256(self.profile))
 
     def command(self, what: str) -> str:
         """The ``nine`` command that prints ``what`` (one of ``kind.figures``)."""
         found = dict(self.commands)
         if what not in found:
-            raise AnalyzerError(f"this {self.kind.name} PAR sheet states no {what!r} command "
-                                f"(it has {', '.join(found)})")
+            raise AnalyzerError(f"the PAR sheet of {self.profile.name!r} states no {what!r} "
+                                f"command (it has {', '.join(found)})")
         return found[what]
 
     @property

@@ -28,13 +28,10 @@ from analyzer.present.report.common import (
 from analyzer.present.report.par_choice import render_choice_par
 from analyzer.present.report.sheet import (
     ROUGH,
-    method_blocks,
     one_in,
     ranges_blocks,
     rules_citation,
-    sheet_head,
     sheet_page,
-    with_contents,
 )
 from analyzer.present.sheet import ALPHA, POWER, RARE, RTP_ERROR
 from analyzer.rules.profile import Tableau
@@ -72,9 +69,9 @@ def _pays(bet: BetOdds) -> str:
 
 
 # -- the sheet as blocks ----------------------------------------------------------------------
-def _head(sheet: ParSheet) -> list[Block]:
+def _intro(sheet: ParSheet) -> list[Block]:
     table_ = sheet.odds
-    blocks = sheet_head(sheet)
+    blocks: list[Block] = []
     if table_.illustrative:
         blocks.append(("warn", f"**ILLUSTRATIVE.** {table_.illustrative} Every figure below "
                                "follows from those tables, not from the real game's."))
@@ -285,8 +282,9 @@ def _drift(sheet: ParSheet) -> list[Block]:
     return blocks
 
 
-def _method(sheet: ParSheet) -> list[Block]:
-    return method_blocks(sheet, [
+def _method(sheet: ParSheet) -> tuple[list[str], list[str]]:
+    """The Method section's definitions of this kind, before and after the shared ones."""
+    return [
         "**House edge**: minus the expected value of one unit staked, pushes counted as "
         "bets (a push returns the stake and adds nothing).",
         "**Element of risk**: the expected loss per total money wagered, pushes counted. "
@@ -298,14 +296,14 @@ def _method(sheet: ParSheet) -> list[Block]:
         "**1 in N**: N = 1 / probability.",
         f"**Counts**: {_short(sheet.odds.convention)}; denominator "
         f"{sheet.odds.denominator:,}.",
-    ])
+    ]
 
 
-def _blocks(sheet: ParSheet) -> list[Block]:
+def _body(sheet: ParSheet) -> list[Block]:
     blocks = _summary(sheet) + _rules(sheet) + _paytable(sheet)
     for number, bet in enumerate(sheet.bets, 1):
         blocks += _bet(sheet, number, bet)
-    return with_contents(_head(sheet), blocks + _drift(sheet) + _method(sheet))
+    return blocks + _drift(sheet)
 
 
 def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
@@ -320,10 +318,8 @@ def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
                             f"HTML printed: par_files), not {fmt!r}")
     if isinstance(sheet, ChoiceParSheet):
         return render_choice_par(sheet, fmt)
-    blocks = _blocks(sheet)
-    if fmt == "markdown" and figure_link:
-        blocks = [(*b[:2], figure_link, *b[3:]) if b[0] == "img" else b for b in blocks]
-    return sheet_page(sheet, blocks, fmt, _CSS)
+    return sheet_page(sheet, fmt, _intro(sheet), _body(sheet), _method(sheet), css=_CSS,
+                      figure_link=figure_link)
 
 
 def par_pdf(page: bytes) -> bytes:

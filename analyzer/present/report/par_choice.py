@@ -15,18 +15,10 @@ from analyzer.present.report.blocks import Block
 from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import decimal_text, fraction_text, percent, totals_text
 from analyzer.present.report.lucky9 import render_edges
-from analyzer.present.report.sheet import (
-    method_blocks,
-    one_in,
-    ranges_blocks,
-    rules_citation,
-    sheet_head,
-    sheet_page,
-    with_contents,
-)
+from analyzer.present.report.sheet import one_in, ranges_blocks, rules_citation, sheet_page
 from analyzer.present.sheet import ALPHA, RTP_ERROR
 
-__all__ = ["choice_par_blocks", "render_choice_par", "RULE_SECTIONS"]
+__all__ = ["render_choice_par", "RULE_SECTIONS"]
 
 #: Where each rule of a shipped choice game is stated in its ``docs/rules/`` file.
 RULE_SECTIONS = {
@@ -43,9 +35,8 @@ def _cite(sheet: ChoiceParSheet, rule: str) -> str:
     return f" ({sheet.rules} {section})" if sheet.rules and section else ""
 
 
-def _head(sheet: ChoiceParSheet) -> list[Block]:
+def _intro(sheet: ChoiceParSheet) -> list[Block]:
     return [
-        *sheet_head(sheet, f" · each side sees {_SEES[sheet.equilibrium.by]}"),
         ("p", "A probability accounting report of a game of choices. No tableau decides the "
               "third card: the player and the banker each choose whether to take one, so "
               "the figures are those of optimal play, the certified heads-up equilibrium "
@@ -243,8 +234,9 @@ def _table_sizes(sheet: ChoiceParSheet) -> list[Block]:
             ("card", render_edges(sheet.table_sizes, "markdown"))]
 
 
-def _method(sheet: ChoiceParSheet) -> list[Block]:
-    return method_blocks(sheet, [
+def _method(sheet: ChoiceParSheet) -> tuple[list[str], list[str]]:
+    """The Method section's definitions of this kind, before the shared ones."""
+    return [
         "**Game value**: the player's expected result per unit staked when both sides play "
         "the equilibrium; the banker's is its negative (no commission: zero-sum).",
         "**Certificate**: the player's value when it best-responds to the banker's "
@@ -258,16 +250,12 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
         "**Standard deviation**: the variance is the mean square of the player's net, "
         "counted exactly as the value is, less EV^2 (at even money, where nets are +1, 0 "
         "and -1, P(win) + P(lose) - EV^2).",
-    ])
-
-
-def choice_par_blocks(sheet: ChoiceParSheet) -> list[Block]:
-    """The sheet laid out as blocks, in reading order."""
-    return with_contents(_head(sheet), _summary(sheet) + _rules(sheet) + _equilibrium(sheet)
-                         + _result(sheet) + _cards(sheet) + _table_sizes(sheet)
-                         + _method(sheet))
+    ], []
 
 
 def render_choice_par(sheet: ChoiceParSheet, fmt: str = "html") -> str:
     """The sheet as one self-contained HTML page (``html``) or Markdown (``markdown``)."""
-    return sheet_page(sheet, choice_par_blocks(sheet), fmt)
+    body = (_summary(sheet) + _rules(sheet) + _equilibrium(sheet) + _result(sheet)
+            + _cards(sheet) + _table_sizes(sheet))
+    return sheet_page(sheet, fmt, _intro(sheet), body, _method(sheet),
+                      seen=f" · each side sees {_SEES[sheet.equilibrium.by]}")

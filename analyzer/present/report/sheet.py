@@ -150,10 +150,19 @@ def method_blocks(sheet: Sheet, first: Sequence[str], last: Sequence[str] = ()) 
     return blocks + [("note", note) for note in sheet.notes]
 
 
-def sheet_page(sheet: Sheet, blocks: Sequence[Block], fmt: str, css: str = "") -> str:
-    """The sheet's blocks as Markdown (``markdown``) or one self-contained, printable HTML
-    page (``html``) with the sheet's style and ``css``."""
+def sheet_page(sheet: Sheet, fmt: str, intro: Sequence[Block], body: Sequence[Block],
+               method: tuple[Sequence[str], Sequence[str]], *, seen: str = "", css: str = "",
+               figure_link: str = "") -> str:
+    """The sheet as Markdown (``markdown``) or one self-contained, printable HTML page
+    (``html``, with the sheet's style and ``css``): its head (``seen``: what each side sees,
+    for a game of choices) and ``intro``, a table of contents, the ``body``, and the Method
+    section with the kind's own definitions (``method``: before and after the shared ones).
+    In Markdown a figure links ``figure_link`` when given."""
+    blocks = with_contents([*sheet_head(sheet, seen), *intro],
+                           [*body, *method_blocks(sheet, *method)])
     if fmt == "markdown":
+        if figure_link:
+            blocks = [(*b[:2], figure_link, *b[3:]) if b[0] == "img" else b for b in blocks]
         return blocks_markdown(blocks)
     title = sheet_title(sheet)
     return html_page(title, blocks_html(blocks), SHEET_CSS + css + print_css(title,
