@@ -16,7 +16,18 @@ import numpy as np
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from benchmarks import charts, choice, drift, engine, lucky9, par_pdf, table, targets, verify
+from benchmarks import (
+    charts,
+    choice,
+    drift,
+    engine,
+    lucky9,
+    par_pdf,
+    startup,
+    table,
+    targets,
+    verify,
+)
 
 
 def plain_enumeration(counts: list[int]) -> tuple[int, int, int]:
@@ -127,6 +138,7 @@ def main() -> None:
           f"{engine_depleted * 1e3:9.3f} ms")
 
     targets.main(depleted_shoes(10_000), with_tables=False)
+    startup.bench()
     _side_bet_figures(engine)
     choice.bench(baseline)
     table.bench(baseline)
