@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from analyzer.engine.odds import BetOdds
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import BetPar, ParSheet
+from analyzer.present.par import ParSheet
 from analyzer.present.par_choice import ChoiceParSheet
 from analyzer.present.pdf import html_pdf
 from analyzer.present.report.blocks import Block
@@ -34,7 +34,11 @@ from analyzer.present.report.sheet import (
     sheet_page,
 )
 from analyzer.present.sheet import ALPHA, POWER, RARE, RTP_ERROR
-from analyzer.rules.profile import Tableau
+
+if TYPE_CHECKING:
+    from analyzer.engine.odds import BetOdds
+    from analyzer.present.par import BetPar
+    from analyzer.rules.profile import Tableau
 
 __all__ = ["par_files", "par_images", "par_pdf", "render_par", "SOURCE_KEY"]
 

@@ -10,13 +10,18 @@ one self-contained, printable page.
 
 from __future__ import annotations
 
-from analyzer.present.par_choice import TABLE_BY, ChoiceParSheet
+from typing import TYPE_CHECKING
+
+from analyzer.present.par_choice import TABLE_BY
 from analyzer.present.report.blocks import Block
 from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import decimal_text, fraction_text, percent, totals_text
 from analyzer.present.report.lucky9 import render_edges
 from analyzer.present.report.sheet import one_in, ranges_blocks, rules_citation, sheet_page
 from analyzer.present.sheet import ALPHA, RTP_ERROR
+
+if TYPE_CHECKING:
+    from analyzer.present.par_choice import ChoiceParSheet
 
 __all__ = ["render_choice_par", "RULE_SECTIONS"]
 

@@ -13,21 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
 from analyzer.present.report.common import decimal_text
 from analyzer.present.report.html import html_page
-from analyzer.present.sheet import (
-    ALPHA,
-    LEVELS,
-    POWER,
-    RTP_ERROR,
-    VOLATILITY_LEVEL,
-    Sheet,
-    WinRange,
-    z_value,
-)
-from analyzer.rules.profile import Profile
+from analyzer.present.sheet import ALPHA, LEVELS, POWER, RTP_ERROR, VOLATILITY_LEVEL, z_value
+
+if TYPE_CHECKING:
+    from analyzer.present.sheet import Sheet, WinRange
+    from analyzer.rules.profile import Profile
 
 __all__ = ["contents", "method_blocks", "one_in", "print_css", "provenance", "ranges_blocks",
            "ROUGH", "rules_citation", "sheet_head", "sheet_page", "SHEET_CSS", "sheet_title",
