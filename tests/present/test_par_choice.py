@@ -91,6 +91,9 @@ def test_a_table_game_gives_the_bank_s_edge_by_table_size(lucky9: ChoiceParSheet
     assert chemin.table_sizes == () and "tables" not in dict(chemin.commands)
     assert chemin.command("card") == ("nine solve --profile chemin-de-fer --decks 6 --by total "
                                       "--card")
+    # the commands in the order the choice kind states them
+    assert [what for what, _ in lucky9.commands] == list(lucky9.kind.figures)
+    assert [what for what, _ in chemin.commands] == list(chemin.kind.figures[:3])
 
 
 def test_a_profile_s_sheet_by_its_kind(chemin: ChoiceParSheet) -> None:
