@@ -43,6 +43,8 @@ from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
 from analyzer.choice.table.cfr import CfrRun, cfr_plus, uniform
+from analyzer.choice.table.dealt.compositions import live_ways
+from analyzer.choice.table.dealt.game import dealt_subgame
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import SubgameSolution, solve_subgame
 from analyzer.choice.table.subgame import (
@@ -115,30 +117,6 @@ def _remove(counts: Sequence[int], hand: tuple[int, int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
-def _live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
-    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts`` (every
-    tuple of live holdings at once: ``50**hands`` rows of value usage, in int64)."""
-    live = [h for h in HANDS if sum(h) % 10 not in rules.naturals]
-    usage = np.zeros((len(live), 10), dtype=np.int64)
-    for i, (a, b) in enumerate(live):
-        usage[i, a] += 1
-        usage[i, b] += 1
-    orders = np.array([1 if a == b else 2 for a, b in live], dtype=np.int64)
-    used = np.zeros((1, 10), dtype=np.int64)
-    order = np.ones(1, dtype=np.int64)
-    for _ in range(hands):
-        used = (used[:, None, :] + usage[None, :, :]).reshape(-1, 10)
-        order = (order[:, None] * orders[None, :]).reshape(-1)
-    n = np.asarray(counts, dtype=np.int64)
-    if 8 * max(sum(counts), 1) ** (2 * hands) >= 2**63:
-        raise AnalyzerError("exact card removal counts deals in int64: the shoe is too large")
-    ways = order.copy()
-    for j in range(2 * hands):  # every product of falling factorials stays below 2**63
-        ways = ways * np.prod(np.where(j < used, n[None, :] - j, 1), axis=1)
-    return int(ways.sum(dtype=object))  # only the final sum as a Python integer
-
-
 def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern]:
     """Every natural pattern of a table with its exact probability."""
     if shoe.is_infinite:
@@ -163,7 +141,7 @@ def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern
                 rest = _remove(rest, hand)
         if not ways:
             continue
-        ways *= _live_ways(rules, rest, sum(1 for h in hands if h is None))
+        ways *= live_ways(rules, rest, sum(1 for h in hands if h is None))
         if ways:
             found.append(Pattern(hands[0], tuple(hands[1:]), Fraction(ways, total)))
     return found
@@ -237,7 +215,11 @@ def subgame_of(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subg
 @lru_cache(maxsize=64)
 def _finite(rules: ChoiceRules, counts: tuple[int, ...], live: int, by: str,
             label: str) -> Subgame:
-    return finite_subgame(rules, counts, live, by, label)
+    """The joint tables up to :data:`MAX_JOINT_SEATS` live seats (while their int64 counts
+    fit), else the walk over removed-card compositions (any number of seats)."""
+    if live <= MAX_JOINT_SEATS and 8 * sum(counts) ** (2 * (live + 1)) < 2**63:
+        return finite_subgame(rules, counts, live, by, label)
+    return dealt_subgame(rules, counts, live, by, label)
 
 
 @lru_cache(maxsize=128)
@@ -512,9 +494,6 @@ def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seat
     independent certificate of any strategies (for instance of strategy files written
     earlier). ``seats`` and ``bank`` must give every cell's draw probability."""
     check_players(rules, players)
-    if not shoe.is_infinite and players > MAX_JOINT_SEATS:
-        raise AnalyzerError(f"{shoe.describe()}: exact card removal covers at most "
-                            f"{MAX_JOINT_SEATS + 1} people; evaluate at the infinite deck")
     games: dict[SubgameKey, Subgame] = {}
 
     def game_of(key: SubgameKey) -> Subgame:
