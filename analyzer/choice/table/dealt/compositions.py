@@ -7,7 +7,8 @@ given sequence of holdings ``h_1 .. h_j`` is ``prod_i order(h_i) * prod_v fallin
 through their orders and the total composition. So a walk over the seats can carry one
 number per composition (and per prefix of earlier choices) instead of one per sequence of
 holdings: 55 / 715 / 4,915 / 22,330 / 74,396 compositions of 2 / 4 / 6 / 8 / 10 cards of one
-deck, against 50**j sequences of live holdings.
+deck (705 / 4,909 / 22,328 of 4 / 6 / 8 cards reachable by live holdings), against 50**j
+sequences of live holdings.
 
 :class:`Levels` lists the compositions reachable by ``0 .. depth`` live holdings and the
 transition table ``next[level][c, h]`` (the composition ``c + h``, or -1 when the shoe has
@@ -18,7 +19,7 @@ none of which is natural.
 >>> one_deck = (16, 4, 4, 4, 4, 4, 4, 4, 4, 4)
 >>> levels = Levels.of(LUCKY9, one_deck, 2)
 >>> [len(c) for c in levels.compositions]
-[1, 50, 699]
+[1, 50, 705]
 >>> live_ways(LUCKY9, one_deck, 1) == 52 * 51 - sum(2 * 16 * 4 if a == 0 else 2 * 4 * 4
 ...                                                  for a in range(5))
 True
@@ -34,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.engine.modular import primes_for, reconstruct
 from analyzer.rules.choice_rules import HANDS, ChoiceRules
 
 __all__ = ["falling_table", "Holdings", "Levels", "live_ways"]
@@ -122,8 +124,9 @@ def falling_table(counts: Sequence[int]) -> list[list[int]]:
 @lru_cache(maxsize=256)
 def live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
     """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts``:
-    multiplicities per composition in int64 (at most ``100**hands``), then one exact sum of
-    multiplicity times falling factorials per final composition."""
+    multiplicities per composition in int64 (at most ``100**hands``), then the sum of
+    multiplicity times falling factorials over the final compositions, exact by residues
+    and CRT (the count is below the ordered ways to deal that many cards at all)."""
     if hands == 0:
         return 1
     levels = Levels.of(rules, counts, hands)
@@ -135,9 +138,17 @@ def live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
         rows, columns = np.nonzero(nxt >= 0)
         np.add.at(out, nxt[rows, columns], ways[rows] * order[columns])
         ways = out
+    # one exact sum: residues modulo enough primes (every product reduced), then CRT
     table = falling_table(counts)
-    total = 0
-    for multiplicity, composition in zip(ways.tolist(), levels.compositions[-1].tolist(),
-                                         strict=True):
-        total += multiplicity * math.prod(table[v][c] for v, c in enumerate(composition))
-    return total
+    width = max(len(row) for row in table)
+    final = levels.compositions[-1]
+    residues = []
+    moduli = primes_for(math.perm(sum(counts), 2 * hands))
+    for prime in moduli:
+        falling = np.asarray([[v % prime for v in row] + [0] * (width - len(row))
+                              for row in table], dtype=np.int64)
+        product = ways % prime
+        for v in range(10):
+            product = product * falling[v, final[:, v]] % prime
+        residues.append([int(product.sum()) % prime])
+    return int(reconstruct(np.asarray(residues, dtype=np.int64), moduli)[0])

@@ -51,11 +51,14 @@ def _add(a: Any, b: Any, p: Any) -> Any:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fix(x: Any, p: Any) -> Any:  # pragma: no cover - compiled
-    """A signed int64 sum brought into ``0 .. p - 1`` (floats unchanged)."""
+def _fix(x: Any, p: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
+    """A signed int64 sum below ``2**62`` in absolute value brought into ``0 .. p - 1``
+    (floats unchanged): the truncated float quotient is off by at most one."""
     if p == 0:
         return x
-    return x % p
+    r = x - np.int64(float(x) * inverse) * p
+    r = r + p if r < 0 else r
+    return r - p if r >= p else r
 
 
 @njit(cache=True, nogil=True)
@@ -197,12 +200,12 @@ def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
                                 for d in range(2):
                                     acc += q[v, c, t, d] * table[t, d, a]
                             acc = -acc
-                        u[b, v, a] = _add(u[b, v, a], _mul(_fix(acc, p), w, p, inverse), p)
+                        u[b, v, a] = _add(u[b, v, a], _mul(_fix(acc, p, inverse), w, p, inverse), p)
         if seats and p:
             for v in range(vectors):
                 for d in range(2):
                     for t in range(10):
-                        z[v, c, d, t] = _fix(z[v, c, d, t], p)
+                        z[v, c, d, t] = _fix(z[v, c, d, t], p, inverse)
     return z, u
 
 

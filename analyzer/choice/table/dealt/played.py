@@ -1,0 +1,66 @@
+"""A table's strategy played at a shoe it was not solved at: its exact values and regrets there.
+
+The certified infinite-deck equilibrium of a table conditions on totals only (a holding
+tells nothing more at the infinite deck) and on who holds a natural, not on the natural's
+cards. :func:`infinite_rules` plays it at any shoe: every holding of a total draws as that
+total does, whatever the naturals' cards. :func:`played_at` evaluates it there exactly --
+every side's value and exact regret, by cards or by total -- with the finite-shoe subgames
+(exact card removal at every table size, :mod:`analyzer.choice.table.dealt.game`): the
+largest regret is the epsilon no side can beat by more when deviating alone.
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.rules.shoe import Shoe
+>>> at = played_at(LUCKY9, Shoe.decks(1), 1, "total")
+>>> at.bank > 0, at.max_regret > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from analyzer.choice.table.solve import (
+    BankRule,
+    Pattern,
+    SeatRule,
+    TableEquilibrium,
+    TableValues,
+    evaluate_profile,
+    solve_table,
+)
+from analyzer.choice.table.subgame import info_classes
+from analyzer.rules.choice_rules import ChoiceRules
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["infinite_rules", "played_at"]
+
+
+def infinite_rules(table: TableEquilibrium, by: str) -> tuple[SeatRule, BankRule]:
+    """The infinite-deck equilibrium ``table`` (by total) as draw probabilities for the
+    subgames of a finite shoe whose sides see ``by`` (each holding plays its total)."""
+    classes = info_classes(table.solution((1, ())).game.rules, by)
+
+    def total_index(pattern: Pattern, cls: int) -> tuple[int, int]:
+        live = len(pattern.live)
+        totals = [c.total for c in table.solution((live, ())).game.seat_classes]
+        return live, totals.index(classes[cls].total)
+
+    def seat_rule(pattern: Pattern, seat: int, position: int, earlier: int,
+                  cls: int) -> Fraction:
+        del seat
+        live, index = total_index(pattern, cls)
+        return table.solution((live, ())).seats[position][earlier][index]
+
+    def bank_rule(pattern: Pattern, vector: int, cls: int) -> Fraction:
+        live, index = total_index(pattern, cls)
+        return table.solution((live, ())).bank[index][vector]
+
+    return seat_rule, bank_rule
+
+
+def played_at(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> TableValues:
+    """The certified infinite-deck equilibrium of the table, played at ``shoe`` by sides
+    seeing ``by``: every side's exact value and exact regret at that shoe."""
+    table = solve_table(rules, Shoe.infinite(), players, "total")
+    seat_rule, bank_rule = infinite_rules(table, by)
+    return evaluate_profile(rules, shoe, players, by, seat_rule, bank_rule)
