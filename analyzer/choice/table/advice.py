@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from analyzer.choice.table.dealt.played import infinite_rules
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.solve import (
     NATURAL,
@@ -37,8 +38,9 @@ from analyzer.choice.table.solve import (
     TableEquilibrium,
     check_players,
     solve_table,
+    subgame_of,
 )
-from analyzer.choice.table.subgame import InfoClass
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS, InfoClass, Subgame
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import Card, parse_cards
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
@@ -79,6 +81,7 @@ class Advice:
     house_ev_draw: Fraction
     house_ev_stand: Fraction
     note: str = ""
+    play: str = "equilibrium play"  # whose play is advised and assumed of the others
 
     @property
     def action(self) -> str:
@@ -89,6 +92,12 @@ class Advice:
     def margin(self) -> Fraction:
         """How much drawing beats standing (negative: standing is better)."""
         return self.ev_draw - self.ev_stand
+
+    @property
+    def best_action(self) -> str:
+        """The better choice at the shoe asked for against the others' play (``either``
+        when the two are worth the same)."""
+        return "draw" if self.margin > 0 else "stand" if self.margin < 0 else "either"
 
     @property
     def house_action(self) -> str:
@@ -150,17 +159,58 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
     raise AnalyzerError(f"holding {hand_label(holding)} is not a live hand")
 
 
-def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None) -> TableEquilibrium:
+@dataclass(frozen=True)
+class _Situation:
+    """Where the advice is computed: the table whose play is advised, the subgame at the
+    shoe asked for, every side's draw probabilities there, and what that play is."""
+
+    table: TableEquilibrium
+    game: Subgame
+    seats: list[list[list[Fraction]]]
+    bank: list[list[Fraction]]
+    by: str
+    model: str
+    certified: bool
+    play: str = "equilibrium play"
+
+
+def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
+               naturals: dict[int, tuple[Card, ...]]) -> tuple[_Situation, Pattern]:
+    """The certified equilibrium of the table at ``shoe`` where there is one; at a finite
+    shoe beyond it, the infinite deck's certified equilibrium (by total, each holding as
+    its total) evaluated exactly at ``shoe`` -- the margins are that shoe's."""
     check_players(rules, players)
-    return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"))
+    by = by or ("total" if shoe.is_infinite else "cards")
+    if shoe.is_infinite or players <= MAX_JOINT_SEATS:
+        table = solve_table(rules, shoe, players, by)
+        pattern = _pattern(table, naturals, rules, not shoe.is_infinite)
+        solution = table.solution(pattern.key)
+        return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
+                                                  solution.seats],
+                          [list(r) for r in solution.bank], table.by, table.model,
+                          table.certified), pattern
+    table = solve_table(rules, Shoe.infinite(), players, "total")
+    pattern = _pattern(table, naturals, rules, True)
+    game = subgame_of(rules, shoe, pattern.key, by)
+    seat_rule, bank_rule = infinite_rules(table, by)
+    seats = [[[seat_rule(pattern, -1, k, e, c) for c in range(len(game.seat_classes))]
+              for e in range(2**k)] for k in range(game.live)]
+    bank = [[bank_rule(pattern, v, c) for v in range(game.vectors)]
+            for c in range(len(game.bank_classes))]
+    model = (f"no equilibrium is certified at {shoe.describe()} for {players + 1} people: "
+             "every other side is assumed to play the infinite deck's certified equilibrium "
+             "by total (each holding as its total), and the values and margin are exact at "
+             f"{shoe.describe()} against that play")
+    return _Situation(table, game, seats, bank, by, model, False,
+                      "infinite deck's equilibrium play (assumed of every side)"), pattern
 
 
 def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
-             rules: ChoiceRules) -> Pattern:
+             rules: ChoiceRules, finite: bool) -> Pattern:
     seats: list[Any] = [None] * table.players
     for seat, cards in naturals.items():
         if not cards:
-            if not table.exact or table.shoe == "infinite deck":
+            if not finite:
                 seats[seat - 1] = NATURAL
                 continue
             raise AnalyzerError(f"--naturals {seat}: at a finite shoe a natural's cards change "
@@ -169,23 +219,25 @@ def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
         if sum(holding) % 10 not in rules.naturals:
             raise AnalyzerError(f"--naturals {seat}: {' '.join(map(str, cards))} is not a "
                                 "natural")
-        seats[seat - 1] = holding if table.exact and table.shoe != "infinite deck" else NATURAL
+        seats[seat - 1] = holding if finite else NATURAL
     return Pattern(None, tuple(seats), Fraction(0))
 
 
-def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int],
+def _values(where: _Situation, cell: tuple[int, int, int],
             house: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-    """Equilibrium draw probability, EV of standing and drawing, and the same two against
+    """The advised draw probability, EV of standing and drawing, and the same two against
     house-rule opponents (``house``: which side plays the house rule)."""
-    solution = table.solution(pattern.key)
-    game = solution.game
+    game = where.game
     side, context, cls = cell
-    seats = [[list(row) for row in rows] for rows in solution.seats]
-    bank = [list(row) for row in solution.bank]
 
     def at(seat_rows: list[list[list[Fraction]]], bank_rows: list[list[Fraction]],
            ) -> tuple[Fraction, Fraction]:
-        seat_cf, bank_cf = exact_counterfactual(game, seat_rows, bank_rows)
+        # one exact pass per profile of the subgame serves every situation in it
+        key = ("advice", tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
+               tuple(tuple(r) for r in bank_rows))
+        if key not in game._cache:  # noqa: SLF001 - the subgame's own memo
+            game._cache[key] = exact_counterfactual(game, seat_rows, bank_rows)  # noqa: SLF001
+        seat_cf, bank_cf = game._cache[key]  # noqa: SLF001
         if side < game.live:
             reach = game.seat_reach(seat_rows, side, context, cls)
             stand, draw = seat_cf[side][context][cls]
@@ -196,18 +248,17 @@ def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int
             raise AnalyzerError("this situation cannot arise under the equilibrium play")
         return stand / reach, draw / reach
 
-    stand, draw = at(seats, bank)
+    stand, draw = at(where.seats, where.bank)
     if house == "bank":
         house_bank = [[Fraction(int(info.total <= 4))] * game.vectors
                       for info in game.bank_classes]
-        house_stand, house_draw = at(seats, house_bank)
+        house_stand, house_draw = at(where.seats, house_bank)
     else:
         house_seats = [[[Fraction(int(info.total <= 4)) for info in game.seat_classes]
-                        for _ in rows] for rows in seats]
-        house_stand, house_draw = at(house_seats, bank)
-    equilibrium = (solution.seats[side][context][cls] if side < game.live
-                   else solution.bank[cls][context])
-    return equilibrium, stand, draw, house_stand, house_draw
+                        for _ in rows] for rows in where.seats]
+        house_stand, house_draw = at(house_seats, where.bank)
+    advised = where.seats[side][context][cls] if side < game.live else where.bank[cls][context]
+    return advised, stand, draw, house_stand, house_draw
 
 
 def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
@@ -256,21 +307,21 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                             f"{'s' if len(live_before) != 1 else ''} before it; give "
                             f"{'each' if live_before else 'no'} choice")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by)
-    pattern = _pattern(table, declared, rules)
-    game = table.solution(pattern.key).game
+    where, pattern = _situation(rules, shoe, players, by, declared)
+    game = where.game
     position = pattern.live.index(seat - 1)
     context = sum((1 << (position - 1 - i)) for i, c in enumerate(live_choices) if c == "D")
     cls = _class_index(game.seat_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw = _values(
-        table, pattern, (position, context, cls), "bank")
+        where, (position, context, cls), "bank")
     sees = (f"live seat {position + 1} of {len(pattern.live)}; earlier live choices: "
             f"{''.join(live_choices) or 'none'}; naturals: "
             f"{', '.join(str(s) for s in sorted(declared)) or 'none'}")
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
-                  sum(holding) % 10, sees, table.shoe, table.by, table.model, table.certified,
-                  draw, draw_ev, stand_ev, Fraction(int(house_draw > house_stand)),
-                  house_draw, house_stand)
+                  sum(holding) % 10, sees, shoe.describe(), where.by, where.model,
+                  where.certified, draw, draw_ev, stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand,
+                  play=where.play)
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
@@ -297,21 +348,21 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: the bank's natural ends the hand at once")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by)
-    pattern = _pattern(table, declared, rules)
     live = [c for c in seen if c != "N"]
     if not live:
         raise AnalyzerError("every seat holds a natural: the bank's choice changes nothing")
-    game = table.solution(pattern.key).game
+    where, _ = _situation(rules, shoe, players, by, declared)
+    game = where.game
     vector = sum(1 << (len(live) - 1 - i) for i, c in enumerate(live) if c == "D")
     cls = _class_index(game.bank_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw = _values(
-        table, pattern, (game.live, vector, cls), "seats")
+        where, (game.live, vector, cls), "seats")
     settled = len(seen) - len(live)
     note = (f"{settled} natural seat{'s' if settled != 1 else ''} already paid; the values "
             "are the bank's net on the live seats" if settled else
             "the values are the bank's net on every seat")
     return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
-                  hand_label(holding), sum(holding) % 10, "".join(seen), table.shoe, table.by,
-                  table.model, table.certified, draw, draw_ev, stand_ev,
-                  Fraction(int(house_draw > house_stand)), house_draw, house_stand, note)
+                  hand_label(holding), sum(holding) % 10, "".join(seen), shoe.describe(),
+                  where.by, where.model, where.certified, draw, draw_ev, stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
+                  where.play)

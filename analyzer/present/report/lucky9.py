@@ -262,7 +262,8 @@ def advice_json(advice: Any) -> dict[str, Any]:
         "side": advice.side, "people": advice.people, "seat": advice.seat,
         "cards": advice.cards, "holding": advice.holding, "total": advice.total,
         "sees": advice.sees, "shoe": advice.shoe, "by": advice.by, "model": advice.model,
-        "certified": advice.certified, "action": advice.action,
+        "certified": advice.certified, "play": advice.play, "action": advice.action,
+        "best_action": advice.best_action,
         "draw_probability": fraction_text(advice.draw),
         "ev_draw": fraction_text(advice.ev_draw), "ev_stand": fraction_text(advice.ev_stand),
         "margin": fraction_text(advice.margin), "ev_draw_float": float(advice.ev_draw),
@@ -284,11 +285,12 @@ def render_advice(advice: Any, fmt: str = "text") -> str:
     lines = [f"{who} of {advice.people} people, {advice.shoe}, by {advice.by}: holding "
              f"{advice.cards} ({advice.holding}, total {advice.total})",
              f"sees: {advice.sees}",
-             f"equilibrium play: {_action(advice.draw)}"
+             f"{advice.play}: {_action(advice.draw)}"
              + (f" -- randomise: {clock_rule(advice.draw)}" if 0 < advice.draw < 1 else ""),
-             f"against the equilibrium: draw {percent(advice.ev_draw, 3)}, stand "
-             f"{percent(advice.ev_stand, 3)}, margin {percent(advice.margin, 3)} "
-             f"({fraction_text(advice.margin)})",
+             f"against {'the equilibrium' if advice.certified else 'that play'}: draw "
+             f"{percent(advice.ev_draw, 3)}, stand {percent(advice.ev_stand, 3)}, margin "
+             f"{percent(advice.margin, 3)} ({fraction_text(advice.margin)})"
+             + ("" if advice.certified else f"; better at {advice.shoe}: {advice.best_action}"),
              f"against {against}: {advice.house_action} (draw "
              f"{percent(advice.house_ev_draw, 3)}, stand {percent(advice.house_ev_stand, 3)})",
              f"{'certified equilibrium' if advice.certified else 'not certified: ' + advice.model}"
