@@ -17,12 +17,11 @@ largest regret is the epsilon no side can beat by more when deviating alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from analyzer.choice.table.solve import (
-    BankRule,
     Pattern,
-    SeatRule,
     TableEquilibrium,
     TableValues,
     evaluate_profile,
@@ -35,7 +34,9 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["infinite_rules", "played_at"]
 
 
-def infinite_rules(table: TableEquilibrium, by: str) -> tuple[SeatRule, BankRule]:
+def infinite_rules(table: TableEquilibrium, by: str,
+                   ) -> tuple[Callable[[Pattern, int, int, int, int], Fraction],
+                              Callable[[Pattern, int, int], Fraction]]:
     """The infinite-deck equilibrium ``table`` (by total) as draw probabilities for the
     subgames of a finite shoe whose sides see ``by`` (each holding plays its total)."""
     classes = info_classes(table.solution((1, ())).game.rules, by)
