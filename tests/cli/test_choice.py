@@ -4,11 +4,13 @@ options, output fields, strategy files round trip, bad input in one line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from analyzer.choice.table.advice import MAX_AT_SHOE_PEOPLE
 from analyzer.cli.commands import main
 
 
@@ -103,3 +105,125 @@ def test_session_estimates_say_when_they_do_not_resolve_a_sign() -> None:
                         "house", "--banker", "house", "--banker", bank)
     assert code == 0 and "(estimate)" in out and "not resolved" in out
     assert "cannot tell its sign" in out
+
+
+# -- honest labels: exact, regret and certified only for the shoe they were computed at -------
+_CLAIM = re.compile(r"exact|regret|certif", re.IGNORECASE)
+_INFINITE = re.compile(r"infinite[ -]deck", re.IGNORECASE)
+_SHOES = {"--decks 1": ("1 deck", ("--decks", "1")), "--decks 2": ("2 decks", ("--decks", "2")),
+          "--infinite": ("infinite deck", ("--infinite",))}
+
+
+def _ok(*args: str) -> str:
+    code, out, err = _run(*args)
+    assert code == 0, err
+    return out
+
+
+def _claims_only_the_infinite_deck(text: str) -> None:
+    """Every line that says exact, regret or certified names the infinite deck it is
+    about; nothing claims a zero regret."""
+    for line in text.splitlines():
+        assert not _CLAIM.search(line) or _INFINITE.search(line), line
+    assert "regret 0" not in text and "regret is 0" not in text
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.4f}%"
+
+
+def _check_solve(people: int, shoe: str, options: tuple[str, ...], computed: bool) -> None:
+    args = ("solve", "--players", str(people - 1), *options, "--no-costs")
+    text, card = _ok(*args), _ok(*args, "--card")
+    document = json.loads(_ok(*args, "--format", "json"))
+    assert document["shoe"] == shoe
+    seat_one = document["seats"][0]["value_float"]
+    seat_line = next(line for line in text.splitlines()
+                     if line.startswith(("seat 1 ", "Value for the player")))
+    assert _percent(seat_one) in seat_line  # the text shows the JSON's value
+    if people == 2:  # heads-up: solved and certified at every shoe
+        assert document["solved_at"] == document["values_at"] == shoe
+        assert document["certified"] is True and document["max_regret"] == "0"
+        assert "certified equilibrium (zero regret)" in text
+        return
+    if computed:
+        assert document["solved_at"] == document["values_at"] == shoe
+        assert document["certified"] is True and document["exact"] is True
+        assert document["max_regret"] == "0" and document["scope"] is None
+        assert {s["regret"] for s in document["seats"]} == {"0"}
+        assert "value (exact)" in text and "every side's exact regret is 0" in text
+        assert "every side's exact regret is 0" in card
+        return
+    scope = f"Solved at the infinite deck; not evaluated at {shoe}"
+    assert document["solved_at"] == document["values_at"] == "infinite deck"
+    assert document["certified"] is False and document["exact"] is False
+    assert document["max_regret"] is None and document["max_regret_float"] is None
+    assert [s["regret"] for s in document["seats"]] == [None] * (people - 1)
+    assert document["banker"]["regret"] is None and "exact" not in document["edge"]["total"]
+    assert document["scope"].startswith(scope) and document["by"] == "total"
+    for output in (text, card):
+        assert f"{document['scope']}." in output and "by cards" not in output
+        _claims_only_the_infinite_deck(output)
+
+
+def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bool) -> None:
+    seat = ("advise", "--people", str(people), "--cards", "AH 4S",
+            *(("--earlier", "stood") if people > 2 else ()), *options)
+    bank = ("advise", "--banker", "--cards", "AH 4S", "--choices",
+            ",".join((["stood", "drew"] * 4)[:people - 1]), *options)
+    for args in (seat, bank):
+        text = _ok(*args)
+        document = json.loads(_ok(*args, "--format", "json"))
+        assert document["shoe"] == shoe and document["certified"] is computed
+        assert f"margin {100 * document['margin_float']:.3f}%" in text
+        if not computed and people <= MAX_AT_SHOE_PEOPLE:  # exact margins at the shoe
+            assert document["exact"] is True and document["values_at"] == shoe
+            assert document["solved_at"] == "infinite deck" and document["by"] == "cards"
+            assert f"exact at {shoe} against that play" in text
+            assert f"better at {shoe}: {document['best_action']}" in text
+            assert "regret" not in text
+            assert text.rstrip().splitlines()[-1].startswith("not certified: ")
+            continue
+        assert document["exact"] is computed
+        if computed:
+            assert document["solved_at"] == document["values_at"] == shoe
+            assert text.rstrip().splitlines()[-1].startswith("certified equilibrium")
+            by = "total" if shoe == "infinite deck" else "cards"
+            assert document["by"] == by and f", by {by}:" in text
+            continue
+        assert document["solved_at"] == document["values_at"] == "infinite deck"
+        assert document["by"] == "total" and "by cards" not in text
+        assert "these margins are the infinite deck's" in text
+        _claims_only_the_infinite_deck(text)
+
+
+def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at() -> None:
+    """Every table size 2-9 at every shoe option: solve (text, card, JSON), advise for a
+    seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe
+    and every size at the infinite deck are computed there (exact, certified), 4-9 people at
+    a finite shoe are the infinite deck's equilibrium and say so. One test, so the
+    infinite-deck subgames are solved once."""
+    for shoe, options in _SHOES.values():
+        for people in range(2, 10):
+            computed = shoe == "infinite deck" or people <= 3
+            _check_solve(people, shoe, options, computed)
+            _check_advise(people, shoe, options, computed)
+        _check_sizes(shoe, options)
+
+
+def _check_sizes(shoe: str, options: tuple[str, ...]) -> None:
+    sizes = json.loads(_ok("solve", "--players", "8", "--by-size", *options, "--format",
+                           "json"))["sizes"]
+    text = _ok("solve", "--players", "8", "--by-size", *options)
+    assert [row["people"] for row in sizes] == list(range(2, 10))
+    for row in sizes:
+        computed = shoe == "infinite deck" or row["people"] <= 3
+        assert row["exact"] is row["certified"] is computed and row["shoe"] == shoe
+        assert row["max_regret"] == ("0" if computed else None)
+        assert row["solved_at"] == row["values_at"] == (shoe if computed else "infinite deck")
+        assert ("exact" in row["total"]) is computed
+        line = next(line for line in text.splitlines()
+                    if line.split()[:2] == [str(row["people"]), str(row["people"] - 1)])
+        assert line.endswith("yes" if computed else "no")
+        assert ("not computed" in line) is not computed
+    assert ("Solved at the infinite deck; not evaluated at" in text) is (shoe != "infinite deck")

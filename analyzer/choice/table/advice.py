@@ -47,8 +47,12 @@ from analyzer.rules.choice_rules import ChoiceRules, hand_label
 from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "parse_choices",
-           "parse_naturals"]
+__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "MAX_AT_SHOE_PEOPLE",
+           "parse_choices", "parse_naturals"]
+
+#: Largest table whose advice at a finite shoe beyond a certified equilibrium is computed
+#: exactly at that shoe (about 3 s at 4 people; 5 people take about 30 s of CPU).
+MAX_AT_SHOE_PEOPLE = 4
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
                  "s": "S", "natural": "N", "n": "N", "nat": "N"}
@@ -61,7 +65,8 @@ def action_text(draw: Fraction) -> str:
 
 @dataclass(frozen=True)
 class Advice:
-    """The equilibrium's play in one information set and what each choice is worth."""
+    """The equilibrium's play in one information set and what each choice is worth: the
+    expected results are computed at ``shoe`` when ``exact``, else at ``solved_at``."""
 
     side: str  # "seat" or "bank"
     people: int
@@ -74,6 +79,9 @@ class Advice:
     by: str
     model: str
     certified: bool
+    exact: bool  # the values are computed at ``shoe`` (else at ``solved_at``, see ``scope``)
+    solved_at: str
+    scope: str  # "" or the table's sentence saying what is not computed at ``shoe``
     draw: Fraction
     ev_draw: Fraction
     ev_stand: Fraction
@@ -171,24 +179,28 @@ class _Situation:
     by: str
     model: str
     certified: bool
+    exact: bool  # the values are computed at the shoe asked for
+    solved_at: str  # where the advised play was solved
+    scope: str
     play: str = "equilibrium play"
 
 
 def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
                naturals: dict[int, tuple[Card, ...]]) -> tuple[_Situation, Pattern]:
     """The certified equilibrium of the table at ``shoe`` where there is one; at a finite
-    shoe beyond it, the infinite deck's certified equilibrium (by total, each holding as
-    its total) evaluated exactly at ``shoe`` -- the margins are that shoe's."""
+    shoe beyond it, up to :data:`MAX_AT_SHOE_PEOPLE` people, the infinite deck's certified
+    equilibrium (by total, each holding as its total) evaluated exactly at ``shoe`` -- the
+    margins are that shoe's; larger tables get the infinite deck's table, which says so."""
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
-    if shoe.is_infinite or players <= MAX_JOINT_SEATS:
+    if shoe.is_infinite or players <= MAX_JOINT_SEATS or players + 1 > MAX_AT_SHOE_PEOPLE:
         table = solve_table(rules, shoe, players, by)
         pattern = _pattern(table, naturals, rules, not shoe.is_infinite)
         solution = table.solution(pattern.key)
         return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
                                                   solution.seats],
                           [list(r) for r in solution.bank], table.by, table.model,
-                          table.certified), pattern
+                          table.certified, table.exact, table.solved_at, table.scope), pattern
     table = solve_table(rules, Shoe.infinite(), players, "total")
     pattern = _pattern(table, naturals, rules, True)
     game = subgame_of(rules, shoe, pattern.key, by)
@@ -201,7 +213,7 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
              "every other side is assumed to play the infinite deck's certified equilibrium "
              "by total (each holding as its total), and the values and margin are exact at "
              f"{shoe.describe()} against that play")
-    return _Situation(table, game, seats, bank, by, model, False,
+    return _Situation(table, game, seats, bank, by, model, False, True, table.solved_at, "",
                       "infinite deck's equilibrium play (assumed of every side)"), pattern
 
 
@@ -319,7 +331,8 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
             f"{', '.join(str(s) for s in sorted(declared)) or 'none'}")
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
                   sum(holding) % 10, sees, shoe.describe(), where.by, where.model,
-                  where.certified, draw, draw_ev, stand_ev,
+                  where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
+                  stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand,
                   play=where.play)
 
@@ -363,6 +376,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
             "the values are the bank's net on every seat")
     return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
                   hand_label(holding), sum(holding) % 10, "".join(seen), shoe.describe(),
-                  where.by, where.model, where.certified, draw, draw_ev, stand_ev,
+                  where.by, where.model, where.certified, where.exact, where.solved_at,
+                  where.scope, draw, draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
                   where.play)

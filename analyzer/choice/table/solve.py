@@ -11,8 +11,10 @@ is a weighted sum of its values in the subgames it is live in, with weights from
 chance of each natural pattern (``q = 16/169`` for a two-card 9). At a finite shoe the
 naturals' cards leave the shoe, so each multiset of natural holdings has its own subgame;
 exact card removal covers tables of at most three people
-(:data:`~analyzer.choice.table.subgame.MAX_JOINT_SEATS` live seats); larger finite-shoe tables get
-the infinite-deck equilibrium with its values labelled an *estimate*.
+(:data:`~analyzer.choice.table.subgame.MAX_JOINT_SEATS` live seats). A larger finite-shoe
+table gets the infinite-deck equilibrium by total (there a holding tells no more than its
+total), ``solved_at`` the infinite deck and not ``exact``: its values and regrets at the shoe
+asked for are not computed, and it says so (:attr:`TableEquilibrium.scope`).
 
 Every subgame is solved and certified by :func:`~analyzer.choice.table.indifference.solve_subgame`;
 a side's regret in the whole game is the probability-weighted sum of its regrets in the
@@ -301,12 +303,17 @@ def _lifted(rules: ChoiceRules, live: int) -> SubgameSolution:
 
 @dataclass(frozen=True)
 class TableEquilibrium:
-    """A certified equilibrium of a table of ``players`` seats and the bank (see the module
-    docstring); values are per unit staked by each seat, the bank's is its net."""
+    """An equilibrium of a table of ``players`` seats and the bank (see the module
+    docstring); values are per unit staked by each seat, the bank's is its net.
+
+    ``shoe`` is the shoe asked for, ``solved_at`` the shoe the strategy was solved at;
+    ``exact``: the values and regrets are computed exactly at ``shoe`` (else they are
+    ``solved_at``'s, and nothing at ``shoe`` is computed)."""
 
     profile: str
     title: str
     shoe: str
+    solved_at: str
     by: str
     players: int
     model: str
@@ -331,20 +338,33 @@ class TableEquilibrium:
 
     @property
     def certified(self) -> bool:
-        """Every side's exact regret is zero at this shoe."""
+        """Every side's exact regret is zero at the shoe asked for."""
         return self.exact and self.values.max_regret == 0
 
     @property
-    def max_regret(self) -> Fraction:
-        """The largest side's exact regret (a certified epsilon when not zero)."""
-        return self.values.max_regret
+    def max_regret(self) -> Fraction | None:
+        """The largest side's exact regret at the shoe asked for (a certified epsilon when
+        not zero); None when it is not computed there."""
+        return self.values.max_regret if self.exact else None
+
+    @property
+    def values_at(self) -> str:
+        """The shoe the reported values (and regrets, when ``exact``) are computed at."""
+        return self.shoe if self.exact else self.solved_at
+
+    @property
+    def scope(self) -> str:
+        """One plain sentence saying what a table not evaluated at its shoe is ("" when
+        every value is computed at the shoe asked for)."""
+        if self.exact:
+            return ""
+        return (f"Solved at the {self.solved_at}; not evaluated at {self.shoe}: values and "
+                f"regrets at {self.shoe} are not computed (exact card removal covers at most "
+                f"{MAX_JOINT_SEATS + 1} people)")
 
     @cached_property
     def _by_key(self) -> dict[SubgameKey, SubgameSolution]:
-        found: dict[SubgameKey, SubgameSolution] = {}
-        for result in self.subgames:
-            found.setdefault(result.key, result.solution)
-        return found
+        return {r.key: r.solution for r in reversed(self.subgames)}  # the first of each key
 
     def solution(self, key: SubgameKey) -> SubgameSolution:
         """The solved subgame ``key``."""
@@ -380,6 +400,8 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     begin = time.perf_counter()
     exact = shoe.is_infinite or players <= MAX_JOINT_SEATS
     solve_shoe = shoe if exact else Shoe.infinite()
+    if not exact:  # at the infinite deck a holding tells no more than its total
+        by = "total"
     patterns = table_patterns(rules, solve_shoe, players)
     keys = sorted({p.key for p in patterns if p.bank is None and p.live})
     results = []
@@ -390,9 +412,8 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     solved = {r.key: r.solution for r in results}
     values = combine(patterns, players, lambda key: (solved[key].values, solved[key].regrets))
     if not exact:
-        model = (f"infinite-deck equilibrium; its values at {shoe.describe()} are estimates "
-                 f"(the infinite deck's): exact card removal covers at most "
-                 f"{MAX_JOINT_SEATS + 1} people")
+        model = (f"the infinite deck's equilibrium by total, not evaluated at "
+                 f"{shoe.describe()}")
     elif shoe.is_infinite:
         model = "infinite deck (exact)"
     else:
@@ -413,9 +434,9 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
         for found, lives in by_method.items())
     return TableEquilibrium(
         profile=rules.name, title=title or rules.name,
-        shoe=shoe.describe(), by=by, players=players, model=model, exact=exact,
-        patterns=tuple(patterns), subgames=tuple(results), values=values,
-        method=method,
+        shoe=shoe.describe(), solved_at=solve_shoe.describe(), by=by, players=players,
+        model=model, exact=exact, patterns=tuple(patterns), subgames=tuple(results),
+        values=values, method=method,
         iterations=sum(r.solution.cfr.iterations for r in results),
         seconds=time.perf_counter() - begin, note=note)
 

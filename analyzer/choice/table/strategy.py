@@ -299,8 +299,8 @@ def _section(name: str | None, entries: dict[str, Fraction], base: dict[str, Fra
 def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
     """The equilibrium's play for ``side`` as a strategy file (every seat in one file)."""
     status = ("certified equilibrium" if table.certified else
-              "estimate (not certified at this shoe)" if not table.exact else
-              f"max regret {table.max_regret}")
+              f"solved at the {table.solved_at}, not evaluated at {table.shoe}"
+              if not table.exact else f"max regret {table.max_regret}")
     rows: list[tuple[str, dict[str, Fraction]]] = []
     for result in table.subgames:
         live, removed = result.key

@@ -62,12 +62,16 @@ def _player_rows(choices: Sequence[Any], by: str) -> tuple[list[str], list[list[
 
 
 def equilibrium_json(result: Any) -> dict[str, Any]:
-    """The JSON document of ``nine solve --format json``."""
+    """The JSON document of ``nine solve --format json``: heads-up, solved and certified at
+    the shoe asked for (``solved_at`` and ``values_at`` are ``shoe``)."""
     certificate = result.certificate
     return {
         "profile": result.profile,
         "title": result.title,
         "shoe": result.shoe,
+        "solved_at": result.shoe,
+        "values_at": result.shoe,
+        "exact": True,
         "by": result.by,
         "method": result.method,
         "rules": getattr(result, "rules_note", ""),
@@ -98,6 +102,7 @@ def equilibrium_json(result: Any) -> dict[str, Any]:
         "max_regret": fraction_text(max(certificate.player_best_response - result.value,
                                         result.value - certificate.banker_best_response)),
         "seats": [{"seat": 1, "value": fraction_text(result.value),
+                   "value_float": float(result.value),
                    "strategy": [{"hand": c.label, "total": c.total, "hands": list(c.hands),
                                  "draw": fraction_text(c.draw)} for c in result.player]}],
     }

@@ -28,8 +28,13 @@ __all__ = ["advice_json", "clock_rule", "render_advice", "render_edges", "render
 LEGEND = "T = 10, J, Q or K; A = ace; values are per unit staked"
 
 
-def _number(value: Fraction) -> dict[str, Any]:
-    return {"exact": fraction_text(value), "float": float(value)}
+def _number(value: Fraction, exact: bool = True) -> dict[str, Any]:
+    """A value in JSON: ``exact`` only when computed at the shoe asked for."""
+    return {"exact" if exact else "value": fraction_text(value), "float": float(value)}
+
+
+def _optional(value: Fraction | None) -> str | None:
+    return None if value is None else fraction_text(value)
 
 
 def clock_rule(draw: Fraction) -> str:
@@ -108,7 +113,7 @@ def _header(summary: Any) -> str:
 
 def _certificate(t: Any) -> str:
     if not t.exact:
-        return f"not certified at this shoe ({t.model})"
+        return str(t.scope)
     if t.certified:
         return "certified equilibrium: every side's exact regret is 0"
     return (f"NOT certified: largest exact regret {fraction_text(t.max_regret)} "
@@ -130,16 +135,20 @@ def render_table_cards(summary: Any, fmt: str = "text") -> str:
         return str(table(rows, ["side", "holding", "total", "context", "sees", "play",
                                 "draw probability"], "csv"))
     heading = "## " if fmt == "markdown" else ""
+    t = summary.table
     lines = [f"{'# ' if fmt == 'markdown' else ''}{_header(summary)}", "",
-             f"{_certificate(summary.table)}. Legend: {LEGEND}.", ""]
+             f"{_certificate(t)}. Legend: {LEGEND}.", ""]
+
+    def value_text(value: Fraction, of: str) -> str:
+        if t.exact:
+            return f"value {fraction_text(value)}, about {percent(value, 3)} of {of}"
+        return f"value at the {t.solved_at} about {percent(value, 3)} of {of}"
+
     for index, situations in enumerate(summary.seat_plans, start=1):
-        value = summary.table.seat_values[index - 1]
-        lines.append(f"{heading}Seat {index} (value {fraction_text(value)}, about "
-                     f"{percent(value, 3)} of the stake)")
+        lines.append(f"{heading}Seat {index} ({value_text(t.seat_values[index - 1], 'the stake')})")
         lines += _card_lines(situations)
         lines.append("")
-    lines.append(f"{heading}The bank (value {fraction_text(summary.table.bank_value)}, about "
-                 f"{percent(summary.table.bank_value, 3)} of one stake)")
+    lines.append(f"{heading}The bank ({value_text(t.bank_value, 'one stake')})")
     lines += _card_lines(summary.bank_plan)
     if fmt == "markdown":
         lines = [line if not line.startswith(("  ", "Always", "Holding")) else
@@ -167,32 +176,42 @@ def _plan_json(situations: Sequence[Any]) -> dict[str, Any]:
 
 
 def table_summary_json(summary: Any) -> dict[str, Any]:
-    """The JSON document of ``nine solve --players N --format json``."""
+    """The JSON document of ``nine solve --players N --format json``: ``certified``,
+    ``max_regret`` (null when not computed) and every regret are at ``shoe``, the shoe asked
+    for; ``values_at`` names the shoe the values are computed at, ``solved_at`` the shoe the
+    strategy was solved at."""
     t = summary.table
     edge = summary.edge
+    exact = t.exact
+    regrets = t.values.seat_regrets if exact else [None] * t.players
     return {
         "profile": t.profile, "title": t.title, "people": t.players + 1, "players": t.players,
-        "shoe": t.shoe, "by": t.by, "model": t.model, "method": t.method,
+        "shoe": t.shoe, "solved_at": t.solved_at, "values_at": t.values_at, "by": t.by,
+        "model": t.model, "scope": t.scope or None, "method": t.method,
         "iterations": t.iterations, "information": summary.information,
-        "certified": t.certified, "exact": t.exact,
-        "max_regret": fraction_text(t.max_regret), "max_regret_float": float(t.max_regret),
+        "certified": t.certified, "exact": exact,
+        "max_regret": _optional(t.max_regret),
+        "max_regret_float": None if t.max_regret is None else float(t.max_regret),
         "equilibrium": t.note,
         "seats": [{"seat": i + 1, "value": fraction_text(v), "value_float": float(v),
-                   "regret": fraction_text(r), "strategy": _plan_json(plan)}
-                  for i, (v, r, plan) in enumerate(zip(t.seat_values, t.values.seat_regrets,
+                   "regret": _optional(r), "strategy": _plan_json(plan)}
+                  for i, (v, r, plan) in enumerate(zip(t.seat_values, regrets,
                                                        summary.seat_plans, strict=True))],
         "banker": {"value": fraction_text(t.bank_value), "value_float": float(t.bank_value),
                    "per_stake": fraction_text(edge.per_stake),
                    "per_stake_float": float(edge.per_stake),
-                   "regret": fraction_text(t.values.bank_regret),
+                   "regret": _optional(t.values.bank_regret if exact else None),
                    "strategy": _plan_json(summary.bank_plan)},
-        "edge": {"total": _number(edge.total), "per_stake": _number(edge.per_stake),
-                 "rotation_banking": _number(edge.rotation_banking),
-                 "rotation_net": _number(edge.rotation_net)},
-        "rules": [{"rule": c.rule.name, "side": c.rule.side, "value": _number(c.value),
-                   "equilibrium": _number(c.equilibrium), "loss": _number(c.loss),
-                   "exploitability": _number(c.exploitability)} for c in summary.costs],
-        "subgames": [{"live": r.key[0], "naturals_out": [list(h) for h in r.key[1]],
+        "edge": {"total": _number(edge.total, exact),
+                 "per_stake": _number(edge.per_stake, exact),
+                 "rotation_banking": _number(edge.rotation_banking, exact),
+                 "rotation_net": _number(edge.rotation_net, exact)},
+        "rules": [{"rule": c.rule.name, "side": c.rule.side, "value": _number(c.value, exact),
+                   "equilibrium": _number(c.equilibrium, exact),
+                   "loss": _number(c.loss, exact),
+                   "exploitability": _number(c.exploitability, exact)} for c in summary.costs],
+        "subgames": [{"shoe": t.solved_at, "live": r.key[0],
+                      "naturals_out": [list(h) for h in r.key[1]],
                       "probability": fraction_text(r.probability),
                       "mixed": len(r.solution.mixed), "free": len(r.solution.free),
                       "cfr_iterations": r.solution.cfr.iterations,
@@ -200,39 +219,57 @@ def table_summary_json(summary: Any) -> dict[str, Any]:
                       "max_regret": fraction_text(r.solution.max_regret)}
                      for r in t.subgames],
         "alternatives": [{"seed": a.seed, "certified": a.values.max_regret == 0,
+                          "shoe": t.solved_at,
                           "seat_differences": [float(d) for d in a.seat_differences],
                           "bank_difference": float(a.bank_difference)}
                          for a in summary.alternatives],
     }
 
 
+def _seat_rows(t: Any, fmt: str) -> str:
+    """Each side's value, with its exact fraction and regret only when computed at the shoe
+    asked for."""
+    if not t.exact:
+        rows = [[f"seat {i + 1}", percent(v, 4)] for i, v in enumerate(t.seat_values)]
+        rows.append(["bank", percent(t.bank_value, 4)])
+        return str(table(rows, ["side", f"value at the {t.solved_at}"], fmt))
+    rows = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r)]
+            for i, (v, r) in enumerate(zip(t.seat_values, t.values.seat_regrets, strict=True))]
+    rows.append(["bank", fraction_text(t.bank_value), percent(t.bank_value, 4),
+                 fraction_text(t.values.bank_regret)])
+    return str(table(rows, ["side", "value (exact)", "value", "regret"], fmt))
+
+
+def _edge_rows(t: Any, edge: Any, fmt: str) -> str:
+    people = t.players + 1
+    rows = [["per hand, all stakes", edge.total],
+            ["per player stake", edge.per_stake],
+            [f"per rotation ({people} hands): each person as the bank", edge.rotation_banking],
+            ["per rotation: each person's net (banks once, sits once in every seat)",
+             edge.rotation_net]]
+    if not t.exact:
+        return str(table([[name, percent(v, 4)] for name, v in rows],
+                         [f"the bank's edge at the {t.solved_at}", "about"], fmt))
+    return str(table([[name, fraction_text(v), percent(v, 4)] for name, v in rows],
+                     ["the bank's edge", "exact", "about"], fmt))
+
+
 def render_table_summary(summary: Any, fmt: str = "text") -> str:
-    """``nine solve --players N``: certificate, values, edge, rule costs, subgames."""
+    """``nine solve --players N``: certificate, values, edge, rule costs, subgames; a table
+    not evaluated at its shoe says so and shows no exact value or regret there."""
     if fmt == "json":
         return json_text(stable_floats(table_summary_json(summary)))
     t = summary.table
-    edge = summary.edge
-    seats = [[f"seat {i + 1}", fraction_text(v), percent(v, 4), fraction_text(r)]
-             for i, (v, r) in enumerate(zip(t.seat_values, t.values.seat_regrets,
-                                            strict=True))]
-    seats.append(["bank", fraction_text(t.bank_value), percent(t.bank_value, 4),
-                  fraction_text(t.values.bank_regret)])
-    parts = [table(seats, ["side", "value (exact)", "value", "regret"], fmt)]
+    at = "" if t.exact else f" at the {t.solved_at}"
+    parts = [_seat_rows(t, fmt)]
     if fmt == "csv":
         return parts[0]
-    people = t.players + 1
-    edge_rows = [["per hand, all stakes", fraction_text(edge.total), percent(edge.total, 4)],
-                 ["per player stake", fraction_text(edge.per_stake), percent(edge.per_stake, 4)],
-                 [f"per rotation ({people} hands): each person as the bank",
-                  fraction_text(edge.rotation_banking), percent(edge.rotation_banking, 4)],
-                 ["per rotation: each person's net (banks once, sits once in every seat)",
-                  fraction_text(edge.rotation_net), percent(edge.rotation_net, 4)]]
-    parts.append(table(edge_rows, ["the bank's edge", "exact", "about"], fmt))
+    parts.append(_edge_rows(t, summary.edge, fmt))
     if summary.costs:
         parts.append(table([[c.rule.side, c.rule.name, percent(c.value, 4),
                              percent(c.equilibrium, 4), percent(c.loss, 4),
                              percent(c.exploitability, 4)] for c in summary.costs],
-                           ["side", "simple rule (the others at equilibrium)", "value",
+                           ["side", f"simple rule{at} (the others at equilibrium)", "value",
                             "equilibrium", "loss", "others' gain by best reply"], fmt))
     parts.append(table([[r.key[0], ", ".join("+".join(map(str, h)) for h in r.key[1]) or "-",
                          percent(r.probability, 3), len(r.solution.mixed),
@@ -241,28 +278,31 @@ def render_table_summary(summary: Any, fmt: str = "text") -> str:
                          f"no ({float(r.solution.max_regret):.3g})"]
                         for r in t.subgames],
                        ["live seats", "naturals out", "played", "mixed cells", "free",
-                        "CFR+ iterations", "certified"], fmt))
+                        "CFR+ iterations", f"certified{at}"], fmt))
     for alternative in summary.alternatives:
         spread = max(abs(float(d)) for d in alternative.seat_differences)
-        parts.append(f"Another equilibrium (CFR+ seed {alternative.seed}): "
+        parts.append(f"Another equilibrium{at} (CFR+ seed {alternative.seed}): "
                      f"{'certified' if alternative.values.max_regret == 0 else 'not certified'}"
                      f"; seat values differ by up to {spread:.3g}, the bank's by "
                      f"{abs(float(alternative.bank_difference)):.3g}\n")
     head, bullet = ("# ", "- ") if fmt == "markdown" else ("", "")
     lines = [f"{head}{_header(summary)}", "", f"{bullet}Model: {t.model}.",
-             f"{bullet}Method: {t.method}.", f"{bullet}Information: {summary.information}.",
-             f"{bullet}Certificate: {_certificate(t)}.", f"{bullet}Equilibrium: {t.note}.", "",
-             ""]
+             f"{bullet}Method{at}: {t.method}.", f"{bullet}Information: {summary.information}.",
+             f"{bullet}Certificate: {_certificate(t)}.", f"{bullet}Equilibrium{at}: {t.note}.",
+             "", ""]
     return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
 
 
 def advice_json(advice: Any) -> dict[str, Any]:
-    """The JSON document of ``nine advise --format json``."""
+    """The JSON document of ``nine advise --format json``: the expected results and margin
+    are computed at ``values_at`` (``shoe`` when ``exact``)."""
     return {
         "side": advice.side, "people": advice.people, "seat": advice.seat,
         "cards": advice.cards, "holding": advice.holding, "total": advice.total,
-        "sees": advice.sees, "shoe": advice.shoe, "by": advice.by, "model": advice.model,
-        "certified": advice.certified, "play": advice.play, "action": advice.action,
+        "sees": advice.sees, "shoe": advice.shoe, "solved_at": advice.solved_at,
+        "values_at": advice.shoe if advice.exact else advice.solved_at, "by": advice.by,
+        "model": advice.model, "scope": advice.scope or None, "certified": advice.certified,
+        "exact": advice.exact, "play": advice.play, "action": advice.action,
         "best_action": advice.best_action,
         "draw_probability": fraction_text(advice.draw),
         "ev_draw": fraction_text(advice.ev_draw), "ev_stand": fraction_text(advice.ev_stand),
@@ -276,25 +316,35 @@ def advice_json(advice: Any) -> dict[str, Any]:
 
 
 def render_advice(advice: Any, fmt: str = "text") -> str:
-    """``nine advise``: the equilibrium's play and the value of each choice."""
+    """``nine advise``: the equilibrium's play and the value of each choice, saying at which
+    shoe the values are computed when it is not the one asked for."""
     if fmt == "json":
         return json_text(stable_floats(advice_json(advice)))
     who = f"seat {advice.seat}" if advice.side == "seat" else "the bank"
     against = "the bank playing the house rule (draw on 4 or less)" if advice.side == "seat" \
         else "every seat playing the house rule (draw on 4 or less)"
+    at = "" if advice.exact else f" at the {advice.solved_at}"
+    margin = (f"margin {percent(advice.margin, 3)} ({fraction_text(advice.margin)})"
+              if advice.exact else f"margin {percent(advice.margin, 3)}")
+    assumed = advice.exact and not advice.certified  # exact values against a stated play
+    if advice.certified:
+        status = "certified equilibrium"
+    elif not advice.exact:
+        status = (f"{advice.scope}; the play and these margins are the {advice.solved_at}'s "
+                  f"(by {advice.by})")
+    else:
+        status = "not certified: " + advice.model
     lines = [f"{who} of {advice.people} people, {advice.shoe}, by {advice.by}: holding "
              f"{advice.cards} ({advice.holding}, total {advice.total})",
              f"sees: {advice.sees}",
-             f"{advice.play}: {_action(advice.draw)}"
+             f"{advice.play}{at}: {_action(advice.draw)}"
              + (f" -- randomise: {clock_rule(advice.draw)}" if 0 < advice.draw < 1 else ""),
-             f"against {'the equilibrium' if advice.certified else 'that play'}: draw "
-             f"{percent(advice.ev_draw, 3)}, stand {percent(advice.ev_stand, 3)}, margin "
-             f"{percent(advice.margin, 3)} ({fraction_text(advice.margin)})"
-             + ("" if advice.certified else f"; better at {advice.shoe}: {advice.best_action}"),
-             f"against {against}: {advice.house_action} (draw "
+             f"against {'that play' if assumed else 'the equilibrium'}{at}: draw "
+             f"{percent(advice.ev_draw, 3)}, stand {percent(advice.ev_stand, 3)}, {margin}"
+             + (f"; better at {advice.shoe}: {advice.best_action}" if assumed else ""),
+             f"against {against}{at}: {advice.house_action} (draw "
              f"{percent(advice.house_ev_draw, 3)}, stand {percent(advice.house_ev_stand, 3)})",
-             f"{'certified equilibrium' if advice.certified else 'not certified: ' + advice.model}"
-             + (f"; {advice.note}" if advice.note else "")]
+             status + (f"; {advice.note}" if advice.note else "")]
     return "\n".join(lines) + "\n"
 
 
@@ -329,23 +379,36 @@ def render_table_evaluation(result: Any, fmt: str = "text") -> str:
 
 
 def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
-    """The bank's edge by table size (one summary per size, smallest first)."""
-    rows = [[s.table.players + 1, s.table.players, fraction_text(s.edge.total),
+    """The bank's edge by table size (one summary per size, smallest first); a size not
+    evaluated at the shoe asked for shows its values at the shoe it was solved at, says so
+    in a ``values at`` column and a closing sentence, and has no exact value."""
+    mixed = any(not s.table.exact for s in summaries)
+    rows = [[s.table.players + 1, s.table.players,
+             *([s.table.values_at] if mixed else []),
+             fraction_text(s.edge.total) if s.table.exact else "not computed",
              percent(s.edge.total, 4), percent(s.edge.per_stake, 4),
              percent(s.table.seat_values[0], 4), percent(s.table.seat_values[-1], 4),
              "yes" if s.table.certified else "no"] for s in summaries]
-    headers = ["people", "players", "bank per hand (exact)", "bank per hand",
-               "bank per player stake", "seat 1", "last seat", "certified"]
+    headers = ["people", "players", *(["values at"] if mixed else []), "bank per hand (exact)",
+               "bank per hand", "bank per player stake", "seat 1", "last seat", "certified"]
     if fmt == "json":
         return json_text(stable_floats({"sizes": [
             {"people": s.table.players + 1, "players": s.table.players,
-             "total": _number(s.edge.total), "per_stake": _number(s.edge.per_stake),
-             "seats": [_number(v) for v in s.table.seat_values],
-             "certified": s.table.certified} for s in summaries]}))
+             "shoe": s.table.shoe, "solved_at": s.table.solved_at,
+             "values_at": s.table.values_at, "exact": s.table.exact,
+             "total": _number(s.edge.total, s.table.exact),
+             "per_stake": _number(s.edge.per_stake, s.table.exact),
+             "seats": [_number(v, s.table.exact) for v in s.table.seat_values],
+             "certified": s.table.certified, "max_regret": _optional(s.table.max_regret)}
+            for s in summaries]}))
     body = table(rows, headers, fmt)
     if fmt == "csv":
         return str(body)
-    return (str(body).rstrip("\n") + "\n\nEach person banks once per rotation of the table: "
-            "it earns the bank's edge then and gives it back across its hands as a player, "
-            "so over whole rotations every person's expected net is 0 when all play the "
-            "equilibrium.\n")
+    unevaluated = [s.table for s in summaries if not s.table.exact]
+    scope = (f"\n\n{len(unevaluated)} table size{'s' if len(unevaluated) != 1 else ''} "
+             f"({', '.join(str(t.players + 1) for t in unevaluated)} people): "
+             f"{unevaluated[0].scope}." if unevaluated else "")
+    return (str(body).rstrip("\n") + scope + "\n\nEach person banks once per rotation of "
+            "the table: it earns the bank's edge then and gives it back across its hands as a "
+            "player, so over whole rotations every person's expected net is 0 when all play "
+            "the equilibrium.\n")

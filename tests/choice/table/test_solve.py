@@ -81,10 +81,17 @@ def test_three_people_at_one_deck_are_exact_with_card_removal() -> None:
         (2, ()), *((1, (h,)) for h in ((0, 9), (1, 8), (2, 7), (3, 6), (4, 5)))}
 
 
-def test_larger_finite_tables_are_labelled_estimates() -> None:
-    table = solve_table(LUCKY9, Shoe.decks(1), 3, "total")
-    assert not table.certified and not table.exact and "estimate" in table.model
+def test_larger_finite_tables_say_they_were_solved_at_the_infinite_deck() -> None:
+    table = solve_table(LUCKY9, Shoe.decks(1), 3, "cards")
+    assert (table.shoe, table.solved_at, table.values_at) == ("1 deck", "infinite deck",
+                                                               "infinite deck")
+    assert not table.certified and not table.exact and table.max_regret is None
+    assert table.by == "total" and table.scope.startswith(
+        "Solved at the infinite deck; not evaluated at 1 deck")
     assert table.seat_values == solve_table(LUCKY9, Shoe.infinite(), 3, "total").seat_values
+    exact = solve_table(LUCKY9, Shoe.decks(1), 2, "total")
+    assert exact.solved_at == exact.values_at == "1 deck" and exact.scope == ""
+    assert exact.max_regret == 0
 
 
 @pytest.mark.parametrize("players", [0, 9, -1])
