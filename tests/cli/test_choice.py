@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer.choice.table.advice import MAX_AT_SHOE_PEOPLE
+from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE
 from analyzer.cli.commands import main
 
 
@@ -154,7 +154,18 @@ def _check_solve(people: int, shoe: str, options: tuple[str, ...], computed: boo
         assert "value (exact)" in text and "every side's exact regret is 0" in text
         assert "every side's exact regret is 0" in card
         return
-    scope = f"Solved at the infinite deck; not evaluated at {shoe}"
+    played = document["played_at_shoe"]
+    if people <= MAX_AT_SHOE_PEOPLE:  # the infinite deck's play evaluated exactly there
+        assert played["shoe"] == shoe and float(played["max_regret"]["float"]) > 0
+        assert document["scope"].startswith("Solved and certified at the infinite deck")
+        line = next(line for line in text.splitlines() if line.startswith("Played at"))
+        assert f"Played at {shoe}" in line and played["max_regret"]["exact"] in line
+        text = text.replace(line, "")
+    else:
+        assert played is None
+    scope = ("Solved and certified at the infinite deck; no equilibrium is solved at "
+             f"{shoe}" if people <= MAX_AT_SHOE_PEOPLE else
+             f"Solved at the infinite deck; not evaluated at {shoe}")
     assert document["solved_at"] == document["values_at"] == "infinite deck"
     assert document["certified"] is False and document["exact"] is False
     assert document["max_regret"] is None and document["max_regret_float"] is None

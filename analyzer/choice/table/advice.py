@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from analyzer.choice.table.dealt.played import infinite_rules
+from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, infinite_rules
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.solve import (
     NATURAL,
@@ -49,10 +49,6 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "MAX_AT_SHOE_PEOPLE",
            "parse_choices", "parse_naturals"]
-
-#: Largest table whose advice at a finite shoe beyond a certified equilibrium is computed
-#: exactly at that shoe (about 3 s at 4 people; 5 people take about 30 s of CPU).
-MAX_AT_SHOE_PEOPLE = 4
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
                  "s": "S", "natural": "N", "n": "N", "nat": "N"}

@@ -359,8 +359,8 @@ class TableEquilibrium:
         if self.exact:
             return ""
         return (f"Solved at the {self.solved_at}; not evaluated at {self.shoe}: values and "
-                f"regrets at {self.shoe} are not computed (exact card removal covers at most "
-                f"{MAX_JOINT_SEATS + 1} people)")
+                f"regrets at {self.shoe} are not computed (equilibria with exact card removal "
+                f"are solved for at most {MAX_JOINT_SEATS + 1} people)")
 
     @cached_property
     def _by_key(self) -> dict[SubgameKey, SubgameSolution]:
