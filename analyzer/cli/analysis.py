@@ -23,6 +23,7 @@ from analyzer.cli.common import (
     progress_bar,
     shoe_options,
 )
+from analyzer.outputs import refuse_inputs
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import (
     render_formula,
@@ -80,6 +81,7 @@ def solve_payout(profile: str, bet_id: str, line: str, edge: str, decks: int | N
 def eor(profile: str, decks: int | None, samples: int, seed: int, plot_file: str | None,
         bets: tuple[str, ...], fmt: str) -> None:
     """Exact effects of removal per card and the best balanced linear count of each bet."""
+    refuse_inputs([("--plot", plot_file)], [profile])
     check_bets(profile, bets)
     result = removal_effects(profile, decks, samples, seed)
     click.echo(render_removal(result, fmt), nl=False)
@@ -104,6 +106,7 @@ def eor(profile: str, decks: int | None, samples: int, seed: int, plot_file: str
 def shoe(profile: str, decks: int | None, shoes: int, seed: int, quiet: bool, every: int,
          plot_file: str | None, bets: tuple[str, ...], fmt: str) -> None:
     """Deal shoes by the profile's procedure; exact EV of every bet before every hand."""
+    refuse_inputs([("--plot", plot_file)], [profile])
     check_bets(profile, bets)
     with progress_bar("nine shoe", quiet) as on_progress:
         result = simulate_shoes(profile, decks, shoes, seed, on_progress=on_progress)

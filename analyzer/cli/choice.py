@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from analyzer.choice.headsup import solver
@@ -27,6 +25,7 @@ from analyzer.cli.common import (
     shoe_options,
 )
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import refuse_inputs, write_file
 from analyzer.present.report.choice import (
     render_equilibrium,
     render_evaluation,
@@ -71,10 +70,7 @@ def _table_by(rules: ChoiceRules, shoe: Shoe, by: str | None) -> str:
 
 def _write(path: str | None, text: str) -> None:
     if path:
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise AnalyzerError(f"{path}: cannot write ({exc.strerror})") from None
+        write_file(path, text)
 
 
 @click.command()
@@ -111,6 +107,8 @@ def solve(profile: str, players: int, by: str | None, decks: int | None, infinit
     exact value, the certificate, the bank's edge, the exact cost of simple rules and
     strategy cards (--card) for each seat and the bank.
     """
+    refuse_inputs([("--save-player", save_player), ("--save-banker", save_banker)],
+                  [profile, shoe_file])
     rules_profile, rules, shoe, information = _choice_setup(
         profile, by, decks, infinite, remove, shoe_file, card_order)
     if table_sizes:
@@ -282,6 +280,7 @@ def game(profile: str, players: int, by: str, decks: int | None, export: str) ->
     showdown, are folded into the payoffs as exact expectations. Whole-table trees grow as
     10**(people): up to 4 people by total at the infinite deck.
     """
+    refuse_inputs([("--export", export)], [profile])
     rules = load_profile(profile).choice_rules()
     shoe = Shoe.infinite() if decks is None else Shoe.decks(decks)
     tree = table_tree(rules, shoe, players, by)

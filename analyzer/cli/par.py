@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from analyzer.cli.common import friendly
-from analyzer.present.output import atomic_write
+from analyzer.outputs import inside, refuse_inputs, write_file
 from analyzer.present.par_choice import profile_par_sheet
 from analyzer.present.report.par import par_files
 
@@ -41,8 +41,11 @@ def par(profiles: tuple[str, ...], decks: int | None, out_dir: str,
     # every error before writing
     sheets = [profile_par_sheet(profile, decks) for profile in profiles]
     folder = Path(out_dir)
+    # every file named and checked before the first is written
+    files = {inside(folder, name): content for sheet in sheets
+             for name, content in par_files(sheet, chosen).items()}
+    refuse_inputs([("--out", path) for path in files], profiles)
     folder.mkdir(parents=True, exist_ok=True)
-    for sheet in sheets:
-        for name, content in par_files(sheet, chosen).items():
-            atomic_write(folder / name, content)
-            click.echo(f"wrote {folder / name}")
+    for path, content in files.items():
+        write_file(path, content)
+        click.echo(f"wrote {path}")

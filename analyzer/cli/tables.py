@@ -29,15 +29,21 @@ __all__ = ["tables"]
                    "chemin-de-fer, removal, formulas, drift, par. Other sections' files are kept.")
 @click.option("--jobs", type=int, default=2, show_default=True,
               help="Worker processes building sections in parallel (1: none).")
+@click.option("--force", is_flag=True,
+              help="Replace files of the folder edited by hand since nine tables wrote them "
+                   "(refused otherwise).")
 @friendly
-def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> None:
+def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int,
+           force: bool) -> None:
     """Write (or check) the published odds tables, PAR sheets and their indexes.
 
     Only files listed in DIR/.nine-tables-manifest (the files an earlier run wrote) are ever
-    replaced or removed; a non-empty folder without one is refused.
+    replaced or removed; a non-empty folder without one is refused, and so is a listed file
+    edited by hand (unless --force). A run interrupted at any point is repaired by the next.
     """
     if not check:
-        check_writable(out_dir)  # a folder nine tables did not write fails at once
+        # a folder nine tables did not write, or a file edited by hand, fails at once
+        check_writable(out_dir, sections or None, force)
         Path(out_dir).mkdir(parents=True, exist_ok=True)  # so does an unwritable one
     publication = build_tables(sections or SECTIONS, jobs=jobs)
     missing = [s.title for s in publication.sections if not s.entries]
@@ -51,6 +57,6 @@ def tables(out_dir: str, check: bool, sections: tuple[str, ...], jobs: int) -> N
             sys.exit(1)
         click.echo(f"{out_dir}: {len(publication.files)} files up to date")
         return
-    changed, removed = write_tables(publication, out_dir)
+    changed, removed = write_tables(publication, out_dir, force)
     click.echo(f"{out_dir}: {len(publication.files)} files ({changed} written, {removed} "
                f"removed); not yet available: {', '.join(missing) or 'none'}")

@@ -17,6 +17,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.partial import save_partial
@@ -117,6 +118,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
     check_levels(alpha, detect)
+    files = expand_logs(logs)
+    refuse_inputs([("--junit", junit), ("--partial-out", partial_out)],
+                  [*files, profile, player_strategy, banker_strategy])
     rules = load_profile(profile)
     if rules.tableau is None:  # a game of choices: its own replay and tests
         if partial_out or dask_address:
@@ -125,7 +129,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
         # imported here: the solver's modules (networkx, scipy.optimize) cost ~0.4 s
         from analyzer.verify.table import verify_table_logs
 
-        verdict = verify_table_logs(expand_logs(logs), rules, decks, player_strategy,
+        verdict = verify_table_logs(files, rules, decks, player_strategy,
                                     banker_strategy, alpha)
         _report(verdict, fmt, junit, started)
     if player_strategy is not None or banker_strategy is not None:
@@ -133,7 +137,7 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
                             "(no choices to test)")
     options = LogOptions(log_format, parse_column_options(columns),
                          card_order, rounding, cards)  # type: ignore[arg-type]
-    partial, model = collect(expand_logs(logs), profile, decks, options, model_name, jobs,
+    partial, model = collect(files, profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:
         save_partial(partial, partial_out)
@@ -147,11 +151,7 @@ def _report(verdict: Verdict, fmt: str, junit: str | None, started: float) -> No
     click.echo(render_verdict(verdict, fmt), nl=False)
     if junit:
         stamp = datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds")
-        try:
-            with open(junit, "w", encoding="utf-8") as stream:
-                stream.write(render_junit(verdict, time.time() - started, stamp))
-        except OSError as exc:
-            raise AnalyzerError(f"{junit}: cannot write JUnit report ({exc.strerror})") from None
+        write_file(junit, render_junit(verdict, time.time() - started, stamp))
     sys.exit(verdict.exit_code)
 
 
@@ -182,6 +182,7 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
              players: tuple[str, ...], bankers: tuple[str, ...]) -> None:
     """Deal real shoes (shuffle, burn, cut card) and write a hand log with bets and payouts."""
     fmt = log_format or ("csv" if out and out.lower().endswith(".csv") else "jsonl")
+    refuse_inputs([("--out", out)], [profile, *players, *bankers])
     rules = load_profile(profile)
     if rules.tableau is None:
         if faults:
@@ -207,9 +208,6 @@ def simulate(profile: str, decks: int | None, shoes: int, seed: int, out: str | 
     if out is None:
         deal(sys.stdout)
     else:
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as stream:
-                dealt = deal(stream)
-        except OSError as exc:
-            raise AnalyzerError(f"{out}: cannot write log ({exc.strerror})") from None
+        with output_stream(out, newline="") as stream:  # the log appears whole, or not
+            dealt = deal(stream)
         click.echo(f"{dealt} written to {out} (seed {seed})", err=True)

@@ -60,7 +60,7 @@ _MONEY = {"stake": STAKE_WORDS, "returned": RETURNED_WORDS, "profit": PROFIT_WOR
 _MEANING = {"shoe": "shoe id", "hand": "hand number", "player_cards": "player cards",
             "banker_cards": "banker cards", "outcome": "outcome", "burn": "burn cards",
             "bet_on": "bet named", "stake": "stake", "returned": "returned",
-            "profit": "profit (net of stake)"}
+            "profit": "profit (net of stake)", "cards_left": "shoe end (cards left)"}
 _ROLE = {"shoe": "shoe", "hand": "hand", "player_cards": "cards", "banker_cards": "cards",
          "outcome": "outcome", "burn": "burn", "bet_on": "money", "stake": "money",
          "returned": "money", "profit": "money"}
@@ -199,7 +199,7 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
             taken[index] = f"{_MEANING[field].removesuffix('s')} {number}"
     bets, net, unpaired = _bet_columns(headers, names, options, path, taken)
     _bet_on_columns(names, single, taken, bool(bets))
-    roles = {_ROLE[f] for f in (*single, *split)}
+    roles = {_ROLE[f] for f in (*single, *split) if f in _ROLE}
     if bets:
         roles.add("money")
     used = tuple((headers[i], taken[i]) for i in range(len(headers)) if i in taken)

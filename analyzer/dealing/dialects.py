@@ -57,7 +57,7 @@ CARD_NOTATIONS = ("auto", "cards", "values")
 MAX_ID = 100
 
 #: The log fields a ``--column FIELD=HEADER`` option can name (besides per-bet columns).
-FIELDS = ("shoe", "hand", "player_cards", "banker_cards", "outcome", "burn")
+FIELDS = ("shoe", "hand", "player_cards", "banker_cards", "outcome", "burn", "cards_left")
 #: The fields of a one-bet-a-row log (:mod:`analyzer.dealing.columns`): the column naming
 #: the bet, its stake, and what it returned (stake included) or its profit.
 BET_ROW_FIELDS = ("bet_on", "stake", "returned", "profit")
@@ -71,6 +71,8 @@ COMMON_NAMES: dict[str, tuple[str, ...]] = {
     "banker_cards": ("banker_cards", "banker", "banker_hand"),
     "outcome": ("winner", "outcome", "result"),
     "burn": ("burn", "burn_cards", "burned"),
+    # filled on a shoe's last hand only: the shoe ended there (nine simulate writes it)
+    "cards_left": ("cards_left", "cards_remaining"),
 }
 #: Stems of split card columns, one card each, numbered from 1 (``pcard1``,
 #: ``player_card_2``, ``P3``), compared like :data:`COMMON_NAMES`.

@@ -25,14 +25,17 @@ The ``header`` record, when present, comes first; its fields are checked (:class
 and the verifier stops when its profile or deck count is not the run's.
 
 A ``shoe`` record opens a shoe (its deck count and the exposed and burned cards); a shoe
-that opens with one, or whose first hand is number 1, is a *whole* shoe: every card
-dealt from it is in the log, which the shoe-aware statistics need.
+that opens with one, or whose first hand is number 1, and whose end is in the log (a
+``shoe_end`` record, a ``cards_left`` value on its last CSV row, or the next shoe after
+it; the end of the file is not a shoe's end) is a *whole* shoe: every card dealt from it
+is in the log. One that opened but has no end was *cut* (a log cut short).
 
 **CSV** (``.csv``; ``.tsv`` tab-separated), one hand per row. Columns are found by common
 names or named with ``--column`` (:func:`~analyzer.dealing.columns.find_columns`): ``shoe``;
 ``hand`` or ``round``; ``player_cards`` and ``banker_cards`` (cards separated by spaces,
 or one card per column: ``pcard1,pcard2,pcard3``); ``winner`` or ``outcome``; optional
-``burn``; and per bet its stake and what it returned or its profit (``Banker Stake``,
+``burn``; optional ``cards_left``, filled on a shoe's last hand only (the shoe ended
+there); and per bet its stake and what it returned or its profit (``Banker Stake``,
 ``BankWin``, ``tie_profit`` ...), or one bet a row (``bet_on``, ``stake``, ``payout``);
 amounts in minor units or exact decimals. The reader yields a :class:`Layout` first: what
 each column was used for, and the columns ignored.
@@ -391,6 +394,7 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
     fields = {name: (single.get(name), split.get(name))
               for name in ("player_cards", "banker_cards", "burn")}
     outcome_col = single.get("outcome")
+    left_col = single.get("cards_left")  # filled on a shoe's last hand: its end
     bet_list = list(bet_columns.items())
     width = len(headers)
     outcomes = outcome_table(options.draw_is_tie)
@@ -471,6 +475,8 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
                         number, shoe, hand, player_cards, banker_cards,
                         cards.parse(burn) if burn and cards else (), outcome, bets, player_values,
                         banker_values))
+                    if left_col is not None and row[left_col].strip():
+                        yield ShoeEnd(number, shoe, int_field(row[left_col], "cards_left"))
                 except AnalyzerError as exc:
                     yield Problem(number, str(exc))
             return

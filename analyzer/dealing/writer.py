@@ -1,5 +1,10 @@
 """Writing hand logs: the simulator's JSON Lines or CSV, in the format :mod:`handlog` reads.
 
+Every shoe's end is marked, so that a reader can tell a whole shoe from one cut short: a
+``shoe_end`` record in JSON Lines, and in CSV the ``cards_left`` column, filled on a shoe's
+last hand only (a CSV row is therefore written when the next hand, or the shoe's end,
+comes: call :meth:`LogWriter.shoe_end` after a shoe's last hand).
+
 >>> import io
 >>> out = io.StringIO()
 >>> LogWriter(out, "jsonl", ("banker",)).shoe_end("1", 15)
@@ -30,13 +35,14 @@ class LogWriter:
         self.fmt = fmt
         self.bet_ids = bet_ids
         self._csv = csv.writer(stream, lineterminator="\n") if fmt == "csv" else None
+        self._held: list[str] | None = None  # a CSV row waiting to learn if it ends a shoe
 
     def header(self, fields: Mapping[str, Any]) -> None:
         """The optional first record (JSON Lines) or the header row (CSV)."""
         if self._csv is not None:
             self._csv.writerow(["shoe", "hand", "player_cards", "banker_cards", "winner",
                                 "burn", *(f"{b}_{k}" for b in self.bet_ids
-                                          for k in ("stake", "returned"))])
+                                          for k in ("stake", "returned")), "cards_left"])
         else:
             self._line({"type": "header", "format": "nine-handlog", "version": 1, **fields})
 
@@ -52,9 +58,10 @@ class LogWriter:
         """One hand record."""
         if self._csv is not None:
             money = [str(x) for b in self.bet_ids for x in bets.get(b, ("", ""))]
-            self._csv.writerow([shoe, number, " ".join([CARD_TEXT[c] for c in player]),
-                                " ".join([CARD_TEXT[c] for c in banker]), outcome[0].upper(),
-                                " ".join([CARD_TEXT[c] for c in burn]), *money])
+            self._release("")
+            self._held = [shoe, str(number), " ".join([CARD_TEXT[c] for c in player]),
+                          " ".join([CARD_TEXT[c] for c in banker]), outcome[0].upper(),
+                          " ".join([CARD_TEXT[c] for c in burn]), *money]
             return
         record: dict[str, Any] = {"shoe": shoe, "hand": number,
                                   "player": [CARD_TEXT[c] for c in player],
@@ -78,9 +85,17 @@ class LogWriter:
                     "bank": [CARD_TEXT[c] for c in bank]})
 
     def shoe_end(self, shoe: str, cards_left: int) -> None:
-        """A shoe closes (JSON Lines only)."""
+        """A shoe closes: a ``shoe_end`` record, or its last CSV row with ``cards_left``."""
         if self._csv is None:
             self._line({"type": "shoe_end", "shoe": shoe, "cards_left": cards_left})
+        else:
+            self._release(str(cards_left))
+
+    def _release(self, cards_left: str) -> None:
+        """Write the CSV row held back, with its ``cards_left`` field."""
+        if self._held is not None and self._csv is not None:
+            self._csv.writerow([*self._held, cards_left])
+            self._held = None
 
     def _line(self, record: Mapping[str, Any]) -> None:
         self.stream.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")

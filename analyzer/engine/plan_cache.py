@@ -29,6 +29,7 @@ import numpy as np
 from analyzer import __version__
 from analyzer.engine.tally import TallyPlan, check_plan
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import output_stream
 from analyzer.rules.profile import Bet, Tableau
 
 __all__ = ["FORMAT", "cache_folder", "cached_plan", "plan_fingerprint", "read_plan",
@@ -99,22 +100,14 @@ def _decode_key(value: Any) -> Hashable:
 
 
 def write_plan(path: Path, plan: TallyPlan) -> None:
-    """Store a plan atomically (a temporary file renamed over ``path``)."""
-    import tempfile  # only when writing: a cold read does not pay for it
-
+    """Store a plan atomically (through :func:`analyzer.outputs.output_stream`)."""
     arrays: dict[str, Any] = {name: getattr(plan, name) for name in _ARRAYS}
     keys = json.dumps([list(map(_encode_key, keys)) for keys in plan.keys])
     arrays["keys"] = np.frombuffer(keys.encode(), dtype=np.uint8)
     arrays["digest"] = np.frombuffer(_digest(arrays).encode(), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, **arrays)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with output_stream(path, binary=True) as stream:
+        np.savez(stream, **arrays)
 
 
 def _encode_key(key: Hashable) -> Any:
@@ -161,6 +154,6 @@ def cached_plan(tableau: Tableau, bets: tuple[Bet, ...], kind: str,
         except AnalyzerError:
             pass  # corrupt or foreign: rebuilt below and replaced
     plan = build()
-    with contextlib.suppress(OSError):  # an unwritable cache folder means no cache
+    with contextlib.suppress(OSError, AnalyzerError):  # an unwritable cache: no cache
         write_plan(path, plan)
     return plan

@@ -5,16 +5,28 @@ matplotlib is the optional extra ``plot``; every table works without it.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from analyzer.errors import AnalyzerError
+from analyzer.outputs import check_output_path, write_file
 
 __all__ = ["plot_removal", "plot_shoe", "SUIT_SYMBOLS"]
 
 #: Suits drawn as their symbols on a bar chart's axis (the names run into each other).
 SUIT_SYMBOLS = {"Spades": "\u2660", "Hearts": "\u2665", "Diamonds": "\u2666", "Clubs": "\u2663"}
+
+
+def _save(plt: Any, figure: Any, path: str | Path) -> Path:
+    """Write the figure as a PNG through the output layer (whole or not at all)."""
+    target = check_output_path(path)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=110, format="png")
+    plt.close(figure)
+    write_file(target, buffer.getvalue())
+    return target
 
 
 def _pyplot() -> Any:
@@ -70,10 +82,7 @@ def plot_shoe(run: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
         ax.set_visible(False)
     _layout(figure, f"{run.title}: EV before each hand, {run.shoes:,} shoes of {run.decks} "
                     "decks", rows, columns)
-    target = Path(path)
-    figure.savefig(target, dpi=110)
-    plt.close(figure)
-    return target
+    return _save(plt, figure, path)
 
 
 def plot_removal(result: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
@@ -95,7 +104,4 @@ def plot_removal(result: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> 
         ax.tick_params(labelsize=7)
     _layout(figure, f"{result.title}: effect of removing one card, {result.shoe}",
             len(columns), 1, left=0.85, bottom=0.35, down=0.5, top=0.6)
-    target = Path(path)
-    figure.savefig(target, dpi=110)
-    plt.close(figure)
-    return target
+    return _save(plt, figure, path)

@@ -28,7 +28,8 @@ from analyzer.rules.conditions import Condition, parse_condition
 from analyzer.rules.procedure import Procedure, parse_procedure
 
 __all__ = ["Bet", "choice_rules_of", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file",
-           "parse_profile", "PayLine", "PayRule", "Profile", "shipped_profiles", "Tableau"]
+           "MAX_NAME", "parse_profile", "PROFILE_NAME", "PayLine", "PayRule", "Profile",
+           "shipped_profiles", "Tableau"]
 
 PayRule = Literal["highest", "all"]
 _TOTALS = frozenset(str(total) for total in range(10))
@@ -38,6 +39,10 @@ MAX_PAYOUT = 1_000_000
 #: Most decks a profile may name (the engine is exact at any size; dealing commands have
 #: their own, smaller limits).
 MAX_DECKS = 100_000
+#: Longest profile name: output files (PAR sheets) are named after it.
+MAX_NAME = 64
+#: A profile's name: an identifier, so that the files named after it stay in their folder.
+PROFILE_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{MAX_NAME - 1}}}")
 #: The shoe procedure of a profile without a ``[procedure]`` table.
 DEFAULT_PROCEDURE = parse_procedure({}, (), "")
 
@@ -208,6 +213,10 @@ def parse_profile(data: Mapping[str, Any], where: str) -> Profile:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise fail("name", "missing or not a string")
+    if not PROFILE_NAME.fullmatch(name):
+        raise fail("name", f"{name[:80]!r} is not an identifier (letters, digits, '-' and "
+                           f"'_', starting with a letter or digit, at most {MAX_NAME} "
+                           "characters; output files are named after it)")
     title = data.get("title", name)
     aliases = data.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):

@@ -235,11 +235,15 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         first_line = (segment or Segment(0, 0, 0)).lines_before + 1
         raise BrokenSegment(f"{source}: rows of a shoe begun before line {first_line} "
                             "continue after it (interleaved shoes): the file is checked whole")
-    shoes.close_shoe()
+    # a run of a larger file ends where the file's next shoe opens: not a cut
+    more = segment is not None and segment.end < os.path.getsize(path)
+    shoes.close_shoe(more)
     tally.fold()
     if fast is not None:
         tally.counts, tally.money, tally.hands = fast.counts, fast.money, fast.hands
-        shoes.shoes = shoes.whole_shoes = fast.shoes
+        shoes.shoes = fast.shoes  # each opens at hand 1; each but the last ends at the next
+        shoes.cut_shoes = int(not (fast.last_ended or more))
+        shoes.whole_shoes = fast.shoes - shoes.cut_shoes
         shoes.card_counts = fast.card_counts
         shoe_aware_hands = fast.hands if moments is not None else 0
         if fast.columns is not None:
@@ -263,7 +267,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    values_only=values, skipped_bets=options.skip_bets,
                    shuffle=shuffle.sums(), columns_used=used, columns_ignored=ignored,
                    not_checked=(*noted, *_unlogged(roles, source, model.decks)),
-                   money_scale=scale)
+                   money_scale=scale, cut_shoes=shoes.cut_shoes)
 
 
 def _layout(layouts: list[Layout]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...],

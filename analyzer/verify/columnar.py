@@ -80,6 +80,8 @@ class ColumnSums:
     money: list[list[int]]
     card_counts: list[int]
     columns: Columns | None = None
+    #: the last row holds a ``cards_left`` value: the log's last shoe ended there
+    last_ended: bool = False
 
     def add(self, other: ColumnSums) -> None:
         """Add another run's sums to these."""
@@ -196,6 +198,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
         total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
                            [0] * 52, found)
         seen: set[str] = set()
+        left = single.get("cards_left")
         for columns in _chunks(lines, delimiter, len(headers), single["shoe"]):
             if columns is None:
                 return None
@@ -204,6 +207,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if sums is None:
                 return None
             total.add(sums)
+            total.last_ended = left is not None and bool(columns[left][-1])
         return total if total.hands else None
     except (csv.Error, AnalyzerError):
         return None
@@ -278,6 +282,13 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     if len(set(ids)) != len(starts) or not seen.isdisjoint(ids):
         return None  # a shoe id used twice (interleaved or reopened shoes)
     seen.update(ids)
+    end_col = single.get("cards_left")
+    if end_col is not None:  # a shoe's end, only on its last row, a plain count
+        ends = np.array([bool(text) for text in columns[end_col]])
+        closing = np.ones(n, dtype=bool)
+        closing[:-1] = opens[1:]
+        if (ends & ~closing).any() or not all(t.isdigit() for t in columns[end_col] if t):
+            return None
     shoe_of = np.cumsum(opens) - 1
     expected_hand = np.arange(n) - starts[shoe_of] + 1
     hand = expected_hand  # without a hand column, a shoe's rows are its hands in order

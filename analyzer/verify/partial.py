@@ -38,6 +38,7 @@ from analyzer.dealing.schema import (
 from analyzer.engine.lookup import Model
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
+from analyzer.outputs import write_file
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
 
@@ -163,6 +164,9 @@ class Partial:
     not_checked: tuple[tuple[str, str, str], ...] = ()
     #: money sums are in units of 1/money_scale (logs of decimal amounts)
     money_scale: int = 1
+    #: shoes followed from their start whose end is not in the log (no end record or
+    #: ``cards_left``, no shoe after them): a log cut short; not counted in whole_shoes
+    cut_shoes: int = 0
 
 
 def add_not_checked(partial: Partial, what: str, why: str, source: str = "") -> Partial:
@@ -262,16 +266,13 @@ def merge(partials: Iterable[Partial]) -> Partial:
         shuffle=merge_sums([i.shuffle for i in items]),
         columns_used=used, columns_ignored=tuple(ignored),
         not_checked=tuple(dict.fromkeys(n for i in items for n in i.not_checked)),
-        money_scale=scale)
+        money_scale=scale, cut_shoes=sum(i.cut_shoes for i in items))
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
     """Write merged sums as JSON (exact integers stay exact) for a later ``nine verify``."""
     document = {"format": PARTIAL_FORMAT, "version": 1, **asdict(partial)}
-    try:
-        Path(path).write_text(json.dumps(document), encoding="utf-8")
-    except OSError as exc:
-        raise AnalyzerError(f"{path}: cannot write partial result ({exc.strerror})") from None
+    write_file(path, json.dumps(document))
 
 
 def load_partial(path: str | Path) -> Partial:
@@ -357,7 +358,8 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
             check_list(x, w2, p2, check_string, (2,))), limit=10_000),
         "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
         "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
-        "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30)},
+        "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30),
+        "cut_shoes": "count"},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]
@@ -366,7 +368,7 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
     counted = fields.get("malformed_count", 0), fields.get("violation_count", 0)
     if any(len(listed_) > count for listed_, count in zip(issues, counted, strict=True)):
         raise AnalyzerError(f"{where}: more issues listed than counted")
-    if fields.get("whole_shoes", 0) > fields.get("shoes", 0) or \
+    if fields.get("whole_shoes", 0) + fields.get("cut_shoes", 0) > fields.get("shoes", 0) or \
             fields.get("shoe_aware_hands", 0) > fields["hands"]:
         raise AnalyzerError(f"{where}: whole_shoes or shoe_aware_hands exceed shoes or hands")
     settled = {sum(bet.results) for bet in fields["bets"]}

@@ -7,16 +7,19 @@ follow that shoe's last), unless it is numbered 1, which opens a new shoe under 
 id. At most :data:`OPEN_SHOES` shoes are open at once; the least recently dealt is closed
 when another opens.
 
-A shoe that opens with a shoe record, or whose first hand is number 1, is *whole*: every
-card dealt from it is in the log, and the shoe-aware model follows it (each hand against
-the cards left). A gap in the hand numbers stops the following. A card (or, in a
-values-only log, a point value) dealt more often than the shoe holds it is a **rule
-violation** of kind ``composition``, reported at the hand where it went past the shoe; for
-a shoe without an id or a shoe record that held more cards than one shoe (several shoes
-that could not be told apart) the check is skipped and counted in
-:attr:`ShoeTracker.undelimited`.
+A shoe that opens with a shoe record, or whose first hand is number 1, is followed from
+its start: the shoe-aware model follows it (each hand against the cards left). It is
+counted *whole* when its end is in the log too (a ``shoe_end`` record or a CSV
+``cards_left`` value, or another shoe opening after it), else *cut*
+(:attr:`ShoeTracker.cut_shoes`: the file ends inside it, as a killed simulator leaves it).
+A gap in the hand numbers stops the following. A card (or, in a values-only log, a point
+value) dealt more often than the shoe holds it is a **rule violation** of kind
+``composition``, reported at the hand where it went past the shoe; for a shoe without an
+id or a shoe record that held more cards than one shoe (several shoes that could not be
+told apart) the check is skipped and counted in :attr:`ShoeTracker.undelimited`.
 
-Every whole shoe followed to its end is handed, with its cards in dealt order, to the
+Every shoe followed from its start (a cut one too: its cards are a shorter prefix, as every
+shoe stopped at its cut card is) is handed, with its cards in dealt order, to the
 ``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.shuffle`).
 """
 
@@ -61,6 +64,8 @@ class OpenShoe:
         self.whole = whole
         self.tracking = whole
         self.unnamed = unnamed  # no id and no shoe record: its end is a guess
+        self.ended = False  # its end record is in the log
+        self.mark = 0  # the tracker's shoe count when it was last dealt from after another
         self.last_hand = 0
         self.hands = 0  # hands dealt from it
         self.counts = [0] * 52  # cards taken one by one (shoe-aware model, and burns)
@@ -102,7 +107,7 @@ class ShoeTracker:
         for c in range(52):
             self.start[self.categories[c]] += self.composition[c]
         self.card_counts = [0] * 52  # every dealt hand card, over all shoes
-        self.shoes = self.whole_shoes = self.undelimited = 0
+        self.shoes = self.whole_shoes = self.cut_shoes = self.undelimited = 0
         self.open: OrderedDict[str, OpenShoe] = OrderedDict()
         self.current: OpenShoe | None = None
         self.announced: str | None = None
@@ -151,6 +156,7 @@ class ShoeTracker:
         if known is not None and rec.hand != 1:  # interleaved rows: the shoe continues
             self.open.move_to_end(rec.shoe)
             self.current = known
+            known.mark = self.shoes  # another shoe came between: not its end after all
             if rec.hand != known.last_hand + 1:
                 self.gap(rec)
             return known
@@ -183,6 +189,7 @@ class ShoeTracker:
         self.announced = None
         shoe = self.open.get(shoe_id)
         if shoe is not None:
+            shoe.ended = True
             self._close(shoe)
         else:
             self.unopened += 1
@@ -190,18 +197,21 @@ class ShoeTracker:
     def open_shoe(self, new_id: str, whole: bool, burn: tuple[int, ...], line: int,
                   unnamed: bool = False) -> OpenShoe:
         """Open a shoe (closing one of the same id, or the least recently dealt when
-        :data:`OPEN_SHOES` are open)."""
+        :data:`OPEN_SHOES` are open): a shoe closed here ended, since this one follows it."""
         if unnamed or new_id in self.open:
             previous = self.current if unnamed else self.open[new_id]
             if previous is not None:
+                previous.ended = True
                 self._close(previous)
         while len(self.open) >= OPEN_SHOES:
-            self._close(next(iter(self.open.values())))
+            oldest = next(iter(self.open.values()))
+            oldest.ended = True
+            self._close(oldest)
         shoe = OpenShoe(new_id, whole, unnamed, self.composition, self.full_values)
         self.open[new_id] = shoe
         self.current = shoe
         self.shoes += 1
-        self.whole_shoes += whole
+        shoe.mark = self.shoes
         self.take(burn, line, None, False)
         return shoe
 
@@ -269,9 +279,11 @@ class ShoeTracker:
         return (f"card {card_text(c)} appears {seen} times in shoe {shoe_id}, more than "
                 f"{self.model.decks} deck(s) hold")
 
-    def close_shoe(self) -> None:
-        """Close every open shoe (the end of the file)."""
+    def close_shoe(self, more: bool = False) -> None:
+        """Close every open shoe: the end of the file (a shoe without its end was cut), or
+        with ``more`` the end of a run of a larger file (the file's next shoes follow)."""
         for shoe in list(self.open.values()):
+            shoe.ended = shoe.ended or more
             self._close(shoe)
         self.current = None
 
@@ -285,6 +297,10 @@ class ShoeTracker:
             del self.open[shoe.id]
         if self.current is shoe:
             self.current = None
+        if shoe.whole:  # its end: an end record, or a shoe opened after its last hand
+            ended = shoe.ended or self.shoes > shoe.mark
+            self.whole_shoes += ended
+            self.cut_shoes += not ended
         undelimited = shoe.unnamed and sum(shoe.counts) + sum(
             len(h.player) + len(h.banker) for h in shoe.hand_records) > self.shoe_size
         if undelimited:

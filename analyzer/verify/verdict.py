@@ -190,8 +190,13 @@ class Verdict:
 
     @property
     def whole_shoes(self) -> int:
-        """Shoes logged from their first card."""
+        """Shoes logged from their first card to their end."""
         return self.partial.whole_shoes
+
+    @property
+    def cut_shoes(self) -> int:
+        """Shoes logged from their first card whose end is not in the logs (cut short)."""
+        return self.partial.cut_shoes
 
     @property
     def shoe_aware_hands(self) -> int:
@@ -499,6 +504,10 @@ def _notes(partial: Partial, model: Model, shoe_model: bool) -> list[str]:
         notes.append(f"{partial.hands - partial.shoe_aware_hands} hands were not in whole "
                      "shoes (or a shoe's cards went wrong) and were tested against the full "
                      "shoe")
+    if partial.cut_shoes:
+        notes.append(f"{partial.cut_shoes} shoe(s) have no end in the logs (no shoe_end "
+                     "record or cards_left value, and no shoe after them: the log was cut "
+                     "short, or does not mark shoe ends); they are not counted as whole")
     if partial.undelimited_shoes:
         notes.append(f"{partial.undelimited_shoes} stretch(es) of hands logged without a shoe "
                      "id held more cards than one shoe: shoes could not be told apart (no "

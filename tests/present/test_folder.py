@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import analyzer.present.output as output_module
+import analyzer.outputs as output_module
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables.build import build_tables
@@ -72,6 +72,10 @@ def test_section_on_a_copy_of_tables_removes_nothing_of_other_sections(tmp_path:
     before = _snapshot(copy)
     result = CliRunner().invoke(main, ["tables", "--out", str(copy), "--section",
                                        "sample-sizes"])
+    assert result.exit_code == 2 and "sample-sizes.md: edited since" in result.output
+    assert _snapshot(copy) == before  # a hand edit is kept unless --force
+    result = CliRunner().invoke(main, ["tables", "--out", str(copy), "--section",
+                                       "sample-sizes", "--force"])
     assert result.exit_code == 0, result.output
     assert "(1 written, 0 removed)" in result.stdout
     after = _snapshot(copy)
@@ -90,7 +94,7 @@ def test_section_on_a_copy_of_tables_removes_nothing_of_other_sections(tmp_path:
     result = CliRunner().invoke(main, ["tables", "--out", str(copy), "--check",
                                        "--section", "odds"])
     assert result.exit_code == 1
-    assert result.stdout.splitlines() == ["stale: odds/punto-banco/punto-banco-8-decks.md"]
+    assert result.stdout.splitlines() == ["edited by hand: odds/punto-banco/punto-banco-8-decks.md"]
 
 
 def test_a_stale_file_is_removed_only_if_the_manifest_lists_it(tmp_path: Path) -> None:
@@ -140,7 +144,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         real_replace(source, target)
 
     monkeypatch.setattr(output_module.os, "replace", failing_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(AnalyzerError, match="b.md: cannot write .no space left on device"):
         write_tables(_publication({"a.md": b"new a\n", "b.md": b"new b\n"}), tmp_path)
     assert (tmp_path / "a.md").read_bytes() == b"new a\n"
     assert (tmp_path / "b.md").read_bytes() == b"old b\n"  # never half-written
@@ -154,7 +158,7 @@ def test_check_compares_png_bytes(tmp_path: Path) -> None:
     write_tables(picture, tmp_path)
     assert compare_tables(picture, tmp_path) == []
     (tmp_path / "plot.png").write_bytes(b"\x89PNG\r\n\x1a\n two")
-    assert compare_tables(picture, tmp_path) == ["stale: plot.png"]
+    assert compare_tables(picture, tmp_path) == ["edited by hand: plot.png"]
 
 
 def test_a_full_build_drops_a_section_no_longer_made(tmp_path: Path) -> None:

@@ -136,7 +136,7 @@ def test_write_and_check_round_trip(tmp_path: Path) -> None:
     target.write_text(target.read_text() + "tampered\n")
     (tmp_path / "odds" / "punto-banco" / "punto-banco-infinite.md").unlink()
     assert compare_tables(small, tmp_path) == [
-        "stale: odds/punto-banco/punto-banco-1-deck.csv",
+        "edited by hand: odds/punto-banco/punto-banco-1-deck.csv",
         "missing: odds/punto-banco/punto-banco-infinite.md"]
 
 

@@ -83,8 +83,10 @@ def test_remapped_money_columns_and_running_hand_numbers(tmp_path: Path) -> None
     options = LogOptions(columns=parse_column_options(
         ["shoe=Shoe No", "banker_stake=BankBet", "banker_returned=BankPaid"]))
     partial = check_file(log, build_model("punto-banco", 8), options)
-    # shoe B runs on from shoe A's hand numbers: both are whole shoes
-    assert (partial.hands, partial.shoes, partial.whole_shoes) == (3, 2, 2)
+    # shoe B runs on from shoe A's hand numbers: both are followed from their start; A
+    # ends where B opens, B's end is not in the log (no cards_left): cut, not whole
+    assert (partial.hands, partial.shoes, partial.whole_shoes, partial.cut_shoes) == (
+        3, 2, 1, 1)
     banker = partial.bets[0]
     assert (banker.staked_hands, banker.stake, banker.stake_squares, banker.returned) == (
         3, 220, 100 * 100 * 2 + 20 * 20, 0)

@@ -146,7 +146,7 @@ def test_runs_of_chunks_same_sums(tmp_path: Path, chunk: int,
     assert covered and fast == reference and fast.whole_shoes == 4
     lines = path.read_text(encoding="utf-8").splitlines()
     late = lines[-5].split(",")
-    late[-1] = str(int(late[-1]) + 1)  # the last bet's amount returned, wrong
+    late[-2] = str(int(late[-2]) + 1)  # the last bet's amount returned (before cards_left)
     broken = tmp_path / "late-fault.csv"
     broken.write_text("\n".join([*lines[:-5], ",".join(late), *lines[-4:]]) + "\n",
                       encoding="utf-8")

@@ -41,7 +41,7 @@ def test_a_csv_log_without_shoe_ids_opens_a_shoe_at_hand_one(clean_csv: Path, tm
 
 def test_shoes_that_cannot_be_told_apart_skip_the_composition_check(clean_csv: Path,
                                                                      tmp_path: Path) -> None:
-    rows = drop_columns(csv_rows(clean_csv), "shoe", "burn")
+    rows = drop_columns(csv_rows(clean_csv), "shoe", "burn", "cards_left")
     for number, row in enumerate(rows[1:], start=1):
         row[0] = str(number)
     blind = tmp_path / "blind.csv"
@@ -68,7 +68,7 @@ def test_a_followed_shoe_deals_its_cards_in_order() -> None:
     whole: list[list[int]] = []
     shoes = ShoeTracker(model, issues, ShoeMoments(model), on_whole_shoe=whole.append)
     shoes.shoe_start(ShoeStart(1, "7", 1, (0,)))  # AS burned
-    assert (shoes.shoes, shoes.whole_shoes, shoes.tracking) == (1, 1, True)
+    assert (shoes.shoes, shoes.tracking) == (1, True)
     full = list(model.shoe.value_counts())
     left = shoes.depleted()
     assert sum(left) == sum(full) - 1 and left[1] == full[1] - 1  # an ace fewer
@@ -77,7 +77,8 @@ def test_a_followed_shoe_deals_its_cards_in_order() -> None:
     shoes.deal(hand)
     assert shoe.sequence == [0, 38, 4, 35, 8, 12] and shoe.tested == [False] + [True] * 5
     assert sum(shoes.depleted()) == sum(full) - 6
-    shoes.close_shoe()
+    shoes.shoe_end("7")  # its end record: a whole shoe
+    assert (shoes.whole_shoes, shoes.cut_shoes) == (1, 0)
     assert whole == [[0, 38, 4, 35, 8, 12]]
     assert sum(shoes.card_counts) == 5 and shoes.card_counts[0] == 0  # burns are not dealt
     assert issues.malformed_count == issues.violation_count == 0
@@ -95,7 +96,8 @@ def test_a_gap_in_the_hand_numbers_stops_following_the_shoe() -> None:
     issues = IssueLog("log.csv")
     shoes = ShoeTracker(model, issues)
     shoes.hand(make_hand(2, "1", 1, (38, 35), (0, 4)))
-    assert shoes.tracking and shoes.whole_shoes == 1 and shoes.last_hand == 1
+    assert shoes.tracking and shoes.current is not None and shoes.current.whole
+    assert shoes.last_hand == 1
     shoes.hand(make_hand(3, "1", 3, (38, 35), (0, 4)))
     assert not shoes.tracking
     assert [(i.line, i.kind) for i in issues.malformed] == [(3, "sequence")]

@@ -37,6 +37,7 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
         "hands": verdict.hands,
         "shoes": verdict.shoes,
         "whole_shoes": verdict.whole_shoes,
+        "cut_shoes": verdict.cut_shoes,
         "shoe_aware_hands": verdict.shoe_aware_hands,
         "malformed": {"count": verdict.malformed_count,
                       "listed": [issue(i) for i in verdict.malformed]},
@@ -101,7 +102,9 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
         bullet = "- " if fmt == "markdown" else ""
         parts[0] += "".join(f"{bullet}{line}\n" for line in said)
     parts.append(f"{verdict.hands:,} hands in {verdict.shoes:,} shoes "
-                 f"({verdict.whole_shoes:,} whole) from {len(verdict.sources)} file(s); "
+                 f"({verdict.whole_shoes:,} whole"
+                 f"{f', {verdict.cut_shoes:,} cut short' if verdict.cut_shoes else ''}) "
+                 f"from {len(verdict.sources)} file(s); "
                  f"alpha {verdict.alpha:g} (Holm across {len(verdict.tests)} tests); "
                  f"detect target {verdict.detect:g} RTP.\n")
     for label, count, items in (("Malformed records", verdict.malformed_count,

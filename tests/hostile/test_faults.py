@@ -1,0 +1,266 @@
+"""Faults and hostile paths, not just bad content: no file written outside its folder, no
+input overwritten, no file cut short where a good one was, interrupted runs repaired."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import analyzer.outputs as outputs
+import analyzer.present.tables.folder as folder_module
+from analyzer.errors import AnalyzerError
+from analyzer.outputs import is_temporary
+from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
+from analyzer.present.tables.publication import Publication, Section
+from tests.hostile.test_fuzz import assert_clean, run
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILE = (ROOT / "analyzer" / "profiles" / "punto-banco.toml").read_text(encoding="utf-8")
+
+
+def _profile(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / "rules.toml"
+    path.write_text(PROFILE.replace('name = "punto-banco"', f"name = {name}"),
+                    encoding="utf-8")
+    return path
+
+
+# -- output names made from sanitised parts -------------------------------------------------
+@pytest.mark.parametrize(("name", "message"), [
+    ('"../victim/x"', "is not an identifier"),
+    ('"/tmp/abs"', "is not an identifier"),
+    ('"a\\u0000b"', "is not an identifier"),
+    ('"' + "n" * 300 + '"', "at most 64 characters"),
+    ('"two words"', "is not an identifier"),
+    ('".hidden"', "is not an identifier"),
+])
+def test_a_profile_name_that_is_no_identifier_is_one_line(tmp_path: Path, name: str,
+                                                          message: str) -> None:
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "x-8-decks.html").write_text("precious")
+    code, output = run(["par", "--profile", str(_profile(tmp_path, name)),
+                        "--out", str(tmp_path / "out"), "--format", "html"])
+    assert_clean(code, output)
+    assert code == 2 and message in output and "rules.toml: name:" in output
+    assert (victim / "x-8-decks.html").read_text() == "precious"
+    assert not (tmp_path / "out").exists()
+
+
+def test_par_refuses_a_file_of_its_folder_that_links_outside(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.html"
+    outside.write_text("precious")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "punto-banco-8-decks.html").symlink_to(outside)
+    code, output = run(["par", "--profile", "punto-banco", "--out", str(folder),
+                        "--format", "html"])
+    assert_clean(code, output)
+    assert code == 2 and "resolves outside" in output
+    assert outside.read_text() == "precious"
+
+
+# -- no output is an input ------------------------------------------------------------------
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def _inputs(tmp_path: Path) -> dict[str, Path]:
+    log = tmp_path / "log.csv"
+    log.write_bytes((CORPUS / "one-deck-shoe.csv").read_bytes())
+    rules = tmp_path / "rules.toml"
+    rules.write_text(PROFILE, encoding="utf-8")
+    choice = tmp_path / "choice.toml"
+    choice.write_bytes((ROOT / "analyzer" / "profiles" / "lucky9-home.toml").read_bytes())
+    (tmp_path / "linked.csv").hardlink_to(log)
+    return {"log": log, "rules": rules, "choice": choice, "linked": tmp_path / "linked.csv"}
+
+
+@pytest.mark.parametrize(("args", "victim", "option"), [
+    (["verify", "{log}", "--decks", "1", "--partial-out", "{log}"], "log", "--partial-out"),
+    (["verify", "{log}", "--decks", "1", "--junit", "{log}"], "log", "--junit"),
+    (["verify", "{log}", "--decks", "1", "--junit", "{linked}"], "log", "--junit"),
+    (["verify", "{log}", "--profile", "{rules}", "--junit", "{rules}"], "rules", "--junit"),
+    (["simulate", "--profile", "{rules}", "--out", "{rules}"], "rules", "--out"),
+    (["eor", "--profile", "{rules}", "--samples", "0", "--plot", "{rules}"], "rules", "--plot"),
+    (["shoe", "--profile", "{rules}", "--shoes", "1", "--plot", "{rules}"], "rules", "--plot"),
+    (["solve", "--profile", "{choice}", "--save-banker", "{choice}"], "choice",
+     "--save-banker"),
+    (["game", "--profile", "{choice}", "--export", "{choice}"], "choice", "--export"),
+])
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, args: list[str], victim: str,
+                                               option: str) -> None:
+    files = _inputs(tmp_path)
+    before = files[victim].read_bytes()
+    code, output = run([a.format(**files) for a in args])
+    assert_clean(code, output)
+    assert code == 2 and f"{option} would overwrite the input" in output, output
+    assert files[victim].read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["log.csv", "rules.toml", "choice.toml", "linked.csv"])
+
+
+def test_two_outputs_naming_one_file_are_refused(tmp_path: Path) -> None:
+    files = _inputs(tmp_path)
+    out = tmp_path / "out.json"
+    code, output = run(["verify", str(files["log"]), "--decks", "1", "--junit", str(out),
+                        "--partial-out", str(out)])
+    assert code == 2 and "--partial-out would overwrite the file of --junit" in output
+    assert not out.exists()
+
+
+def test_par_refuses_to_write_over_its_profile_by_a_hard_link(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(PROFILE, encoding="utf-8")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "punto-banco-8-decks.md").hardlink_to(rules)
+    code, output = run(["par", "--profile", str(rules), "--out", str(folder),
+                        "--format", "md"])
+    assert code == 2 and "--out would overwrite the input" in output
+    assert rules.read_text(encoding="utf-8") == PROFILE
+
+
+# -- one writer: whole files or none ----------------------------------------------------------
+def _disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(*args: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(outputs.os, "fsync", full)
+
+
+@pytest.mark.parametrize(("args", "target"), [
+    (["verify", "{log}", "--decks", "1", "--jobs", "1", "--partial-out", "{out}"], "out"),
+    (["verify", "{log}", "--decks", "1", "--jobs", "1", "--junit", "{out}"], "out"),
+    (["simulate", "--decks", "1", "--out", "{out}"], "out"),
+    (["solve", "--profile", "{choice}", "--decks", "1", "--save-player", "{out}"], "out"),
+])
+def test_a_full_disk_leaves_the_earlier_file_and_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], target: str) -> None:
+    files = {**_inputs(tmp_path), "out": tmp_path / "earlier.out"}
+    files["out"].write_text("the earlier good file")
+    _disk_full(monkeypatch)
+    code, output = run([a.format(**files) for a in args])
+    assert code == 2 and output.strip().endswith(
+        f"nine: error: {files['out']}: cannot write (no space left on device); nothing was "
+        "written"), output
+    assert files["out"].read_text() == "the earlier good file"
+    assert not [p.name for p in tmp_path.iterdir() if is_temporary(p.name)]
+
+
+# -- nine tables: interrupted runs repaired, hand edits kept --------------------------------
+def _publication(files: dict[str, bytes], complete: bool = True) -> Publication:
+    return Publication(files=dict(files), sections=[Section("formulas", "formulas", "", "")],
+                       owner=dict.fromkeys(files, "formulas"), complete=complete)
+
+
+OLD = _publication({"a.md": b"old a\n", "b.md": b"old b\n"})
+NEW = _publication({"a.md": b"new a\n", "b.md": b"new b\n"})
+
+
+@pytest.mark.parametrize("leftover", ["..nine-tables-manifest.0a1b2c3d4e5f.nine-tmp",
+                                      "..nine-tables-manifest.k2j_x9q1.tmp"])
+def test_a_run_killed_in_its_first_manifest_is_repaired(tmp_path: Path, leftover: str) -> None:
+    (tmp_path / leftover).write_bytes(b"# nine-analyzer tables manif")  # cut short by a kill
+    assert compare_tables(NEW, tmp_path)[-1] == f"leftover temporary: {leftover}"
+    assert write_tables(NEW, tmp_path) == (2, 0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.md", "b.md"]
+    assert compare_tables(NEW, tmp_path) == []
+
+
+def test_a_run_killed_mid_rewrite_is_repaired(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    write_tables(OLD, tmp_path)
+    real = folder_module.write_file
+
+    def killed(path: Path, content: bytes) -> None:
+        if path.name == "b.md":  # SIGKILL between two files: the second is still old,
+            (path.parent / ".b.md.5e5e5e5e5e5e.nine-tmp").write_bytes(b"new")  # its temp left
+            raise KeyboardInterrupt
+        real(path, content)
+
+    monkeypatch.setattr(folder_module, "write_file", killed)
+    with pytest.raises(KeyboardInterrupt):
+        write_tables(NEW, tmp_path)
+    monkeypatch.setattr(folder_module, "write_file", real)
+    assert (tmp_path / "a.md").read_bytes() == b"new a\n"
+    assert (tmp_path / "b.md").read_bytes() == b"old b\n"
+    assert compare_tables(NEW, tmp_path) == [
+        "stale: b.md", "leftover temporary: .b.md.5e5e5e5e5e5e.nine-tmp"]
+    assert write_tables(NEW, tmp_path) == (1, 0)  # not refused as edited by hand
+    assert compare_tables(NEW, tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.md", "b.md"]
+
+
+def test_a_file_edited_by_hand_is_kept_unless_forced(tmp_path: Path) -> None:
+    write_tables(OLD, tmp_path)
+    (tmp_path / "b.md").write_bytes(b"my correction\n")
+    assert "edited by hand: b.md" in compare_tables(NEW, tmp_path)
+    with pytest.raises(AnalyzerError, match=r"b.md: edited since nine tables wrote it"):
+        write_tables(NEW, tmp_path)
+    assert (tmp_path / "b.md").read_bytes() == b"my correction\n"
+    assert (tmp_path / "a.md").read_bytes() == b"old a\n"  # nothing was written
+    code, output = run(["tables", "--out", str(tmp_path), "--section", "formulas"])
+    assert_clean(code, output)
+    assert code == 2 and "b.md: edited since nine tables wrote it" in output
+    assert write_tables(NEW, tmp_path, force=True) == (2, 0)
+    assert compare_tables(NEW, tmp_path) == []
+
+
+# -- a complete shoe is marked; a cut one is never counted whole ------------------------------
+def _simulated(tmp_path: Path, fmt: str) -> Path:
+    path = tmp_path / f"sim.{fmt}"
+    code, output = run(["simulate", "--decks", "1", "--shoes", "3", "--seed", "5",
+                        "--out", str(path)])
+    assert code == 0, output
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@pytest.mark.parametrize("path_kind", ["columns", "records"])
+def test_a_log_cut_inside_its_last_shoe_counts_it_cut(tmp_path: Path, fmt: str,
+                                                      path_kind: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    if path_kind == "records":
+        monkeypatch.setenv("NINE_VERIFY_PATH", "records")
+    log = _simulated(tmp_path, fmt)
+    code, output = run(["verify", str(log), "--decks", "1", "--format", "json"])
+    report = json.loads(output)
+    assert (report["shoes"], report["whole_shoes"], report["cut_shoes"]) == (3, 3, 0)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / f"cut.{fmt}"
+    cut.write_text("\n".join(lines[:-3]) + "\n", encoding="utf-8")  # killed mid-shoe
+    code, output = run(["verify", str(cut), "--decks", "1", "--format", "json"])
+    report = json.loads(output)
+    assert (report["shoes"], report["whole_shoes"], report["cut_shoes"]) == (3, 2, 1)
+    assert any("1 shoe(s) have no end in the logs" in note for note in report["notes"])
+    code, output = run(["verify", str(cut), "--decks", "1"])
+    assert "3 shoes (2 whole, 1 cut short)" in output
+
+
+def test_a_killed_simulator_leaves_no_cut_log(tmp_path: Path) -> None:
+    """SIGKILL while nine simulate writes: the earlier log stays as it was (the new one was
+    being written to a temporary), and nothing under the log's name is cut short."""
+    log = tmp_path / "log.jsonl"
+    log.write_text("the earlier log\n")
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", "--shoes",
+                                "100000", "--out", str(log)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not any(is_temporary(p.name) and p.stat().st_size > 0
+                      for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL)
+        assert process.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert log.read_text() == "the earlier log\n"
