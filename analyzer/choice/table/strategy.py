@@ -50,7 +50,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bank_contexts", "bank_plan", "check_written_for", "evaluate_strategies",
+__all__ = ["bank_contexts", "bank_plan", "check_strategy_fits", "evaluate_strategies",
            "evaluate_table", "information_for", "parse_strategy", "seat_contexts", "seat_plan",
            "Situation", "strategy_rules", "summary_observation", "table_strategy_text",
            "tree_behaviour"]
@@ -121,7 +121,7 @@ def _class_draw(strategy: Strategy, info: InfoClass, contexts: Sequence[str]) ->
     return values.pop()
 
 
-def check_written_for(strategy: Strategy, players: int, shoe: str | None,
+def check_strategy_fits(strategy: Strategy, players: int, shoe: str | None,
                       by: str | None) -> None:
     """Refuse, in one line naming the mismatch, a file written for another table size,
     information model or shoe (a file that does not say fits any)."""
@@ -157,7 +157,7 @@ def strategy_rules(table: TableEquilibrium | Callable[[SubgameKey], Subgame],
         shoe, by = table.solved_at, table.by
     for strategy in (player, banker):
         if strategy is not None:
-            check_written_for(strategy, size, shoe, by)
+            check_strategy_fits(strategy, size, shoe, by)
     seat_rule: SeatRule | None = None
     bank_rule: BankRule | None = None
     memo: dict[Any, Fraction] = {}
