@@ -315,8 +315,9 @@ def _section(name: str | None, entries: dict[str, Fraction], base: dict[str, Fra
     return lines
 
 
-def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
-    """The equilibrium's play for ``side`` as a strategy file (every seat in one file)."""
+def table_strategy_text(table: TableEquilibrium, side: Side, any_shoe: bool = False) -> str:
+    """The equilibrium's play for ``side`` as a strategy file (every seat in one file),
+    saying the shoe it was solved for unless ``any_shoe`` (a file meant for every shoe)."""
     status = ("certified equilibrium" if table.certified else
               f"solved at the {table.solved_at}, not evaluated at {table.shoe}"
               if not table.exact else f"max regret {table.max_regret}")
@@ -344,8 +345,8 @@ def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
     base = dict(common[0][0]) if common else {}
     lines = [f"# home Lucky 9, {table.players + 1} people, {table.shoe}, by {table.by}: "
              f"{status}", f'side = "{side}"', f'by = "{table.by}"',
-             f'shoe = "{table.solved_at}"', f"players = {table.players}",
-             'default = "stand"']
+             *([] if any_shoe else [f'shoe = "{table.solved_at}"']),
+             f"players = {table.players}", 'default = "stand"']
     lines += _section(None, base, {})
     for name, entries in rows:
         lines += _section(name, entries, base)
