@@ -241,10 +241,12 @@ def _values(where: _Situation, cell: tuple[int, int, int],
     def at(seat_rows: list[list[list[Fraction]]], bank_rows: list[list[Fraction]],
            ) -> tuple[Fraction, Fraction]:
         # one exact pass per profile of the subgame serves every situation in it
-        key = ("advice", tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
+        sides = "seats" if side < game.live else "bank"
+        key = ("advice", sides, tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
                tuple(tuple(r) for r in bank_rows))
         if key not in game._cache:  # noqa: SLF001 - the subgame's own memo
-            game._cache[key] = exact_counterfactual(game, seat_rows, bank_rows)  # noqa: SLF001
+            game._cache[key] = exact_counterfactual(  # noqa: SLF001
+                game, seat_rows, bank_rows, sides)
         seat_cf, bank_cf = game._cache[key]  # noqa: SLF001
         if side < game.live:
             reach = game.seat_reach(seat_rows, side, context, cls)
