@@ -47,6 +47,11 @@ COMMANDS = {
               "Exact certified equilibrium of a choice game, heads-up or a whole table."),
     "advise": ("analyzer.cli.choice:advise",
                "The equilibrium's play in one situation and the exact value of each choice."),
+    "advisor": ("analyzer.cli.choice:advisor",
+                "The offline advisor page of home Lucky 9: pick the table, your seat and "
+                "cards, read the play."),
+    "chart": ("analyzer.cli.choice:chart",
+              "Printable strategy charts of home Lucky 9: a grid per seat and for the bank."),
     "game": ("analyzer.cli.choice:game",
              "Write the extensive form (chance, decisions, information sets) for Gambit."),
     "evaluate": ("analyzer.cli.choice:evaluate",
