@@ -7,18 +7,18 @@ STAMP := $(VENV)/.installed
 CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
 
-.PHONY: run test lint bench tables screenshot browser clean
+.PHONY: run test lint bench tables screenshot browser pdftools clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,plot,dask]'
+	$(BIN)/pip install --quiet -e '.[dev,plot,dask,pdf]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/nine odds --profile punto-banco --decks 8
 
-test: $(STAMP) browser
+test: $(STAMP) browser pdftools
 	$(BIN)/python -m pytest -n auto
 
 # Headless Chromium for tests/present/test_browser.py: installed when missing where this is
@@ -31,6 +31,17 @@ browser:
 	      || (timeout 300 apt-get update >/dev/null 2>&1 \
 	          && timeout 300 apt-get install -y chromium >/dev/null 2>&1)) \
 	  || echo "make: chromium could not be installed; the browser test will be skipped" >&2
+
+# poppler's pdftoppm and pdftotext for tests/present/test_pdf.py (page 1 rendered to PNG):
+# installed when missing where this is root with apt-get; elsewhere that test is skipped.
+pdftools:
+	@command -v pdftoppm >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] \
+	  || ! command -v apt-get >/dev/null 2>&1 \
+	  || (export DEBIAN_FRONTEND=noninteractive; \
+	      timeout 300 apt-get install -y poppler-utils >/dev/null 2>&1 \
+	      || (timeout 300 apt-get update >/dev/null 2>&1 \
+	          && timeout 300 apt-get install -y poppler-utils >/dev/null 2>&1)) \
+	  || echo "make: poppler-utils could not be installed; the page-1 PDF test will be skipped" >&2
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests benchmarks

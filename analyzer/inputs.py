@@ -10,6 +10,15 @@
   strategy, partial) at most :data:`MAX_FILE` bytes, nesting of brackets at most
   :data:`MAX_DEPTH`, integers at most :data:`MAX_DIGITS` digits, and no NaN or infinity.
 
+* A log is read in bounded time: at most :data:`MAX_LINES` lines, and a gzip stream
+  expands to at most :data:`MAX_EXPANSION` times the compressed bytes read so far, plus
+  :data:`EXPANSION_FLOOR` (so a bomb is stopped within its first megabytes);
+  ``NINE_MAX_LINES`` and ``NINE_MAX_EXPANSION`` in the environment raise them (``nine
+  verify --max-lines/--max-expansion`` set those).
+* Only regular files are read: a FIFO, a device, a socket or a folder given as a file is
+  refused by name at once (it is opened without blocking, then checked), and a loop of
+  symbolic links is named as such.
+
 Every failure is one :class:`analyzer.errors.AnalyzerError` whose message starts with the
 file name.
 
@@ -26,9 +35,13 @@ analyzer.errors.AnalyzerError: shoe.txt: line 1: not UTF-8 (byte 0xe9); save the
 from __future__ import annotations
 
 import codecs
+import errno
 import gzip
+import io
 import json
 import math
+import os
+import stat
 import tomllib
 import zlib
 from collections.abc import Generator
@@ -37,9 +50,11 @@ from typing import IO, Any
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE", "MAX_LINE", "count_lines", "decode",
-           "is_gzip", "nesting_depth", "open_binary", "parse_json", "parse_number",
-           "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text"]
+__all__ = ["EXPANSION_FLOOR", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPANSION", "MAX_FILE",
+           "MAX_LINE", "MAX_LINES", "count_lines", "decode", "is_integer_text", "limits",
+           "is_gzip", "nesting_depth", "open_binary", "open_regular", "parse_json",
+           "parse_number", "parse_toml", "peek_text", "read_bytes", "read_lines", "read_text",
+           "toml_text"]
 
 #: Longest line of a log (characters). The longest legitimate record, a Lucky 9 hand of
 #: nine seats with every stake written out, is well under 10,000 characters.
@@ -53,12 +68,63 @@ MAX_DEPTH = 64
 #: exact sums of stakes stay far below 100).
 MAX_DIGITS = 100
 
+#: Most lines of one log (a billion hands; shard larger runs, or raise it).
+MAX_LINES = 1_000_000_000
+#: Most a gzip stream may expand, as a multiple of its compressed size: hand logs compress
+#: 5 to 15 times; a stream of one byte repeated (a decompression bomb) a thousand times.
+MAX_EXPANSION = 100
+#: Bytes any gzip stream may expand to beyond its ratio (a small file is never refused).
+EXPANSION_FLOOR = 16 * 1024 * 1024
+
 _GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 16
 
 
 def _where(path: str | Path) -> str:
     return str(path)
+
+
+def _setting(name: str, default: int) -> int:
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise AnalyzerError(f"{name}={text!r}: expected a whole number from 1")
+    return int(text)
+
+
+def limits() -> tuple[int, int]:
+    """(most lines of a log, most expansion of a gzip stream): the defaults, or as the
+    environment sets them (``NINE_MAX_LINES``, ``NINE_MAX_EXPANSION``)."""
+    return _setting("NINE_MAX_LINES", MAX_LINES), _setting("NINE_MAX_EXPANSION",
+                                                           MAX_EXPANSION)
+
+
+class _BoundedGzip(gzip.GzipFile):
+    """A gzip stream that refuses to expand past its bound (a decompression bomb)."""
+
+    def __init__(self, raw: IO[bytes], where: str) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self.raw = raw
+        self.where = where
+        self.ratio = limits()[1]
+        self.expanded = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Decompressed bytes, counted against the bound."""
+        data = super().read(size)
+        self.expanded += len(data)
+        if self.expanded > EXPANSION_FLOOR + self.ratio * self.raw.tell():
+            raise AnalyzerError(
+                f"{self.where}: the gzip stream expands more than {self.ratio:,} times its "
+                f"size (a decompression bomb?); raise the limit with --max-expansion")
+        return data
+
+
+def _check_lines(where: str, lines: int, most: int) -> None:
+    if lines > most:
+        raise AnalyzerError(f"{where}: more than {most:,} lines; raise the limit with "
+                            "--max-lines (or split the log)")
 
 
 def _refuse_encoding(head: bytes, where: str) -> None:
@@ -85,20 +151,56 @@ def decode(data: bytes, where: str, first_line: int = 1) -> str:
                             "save the file as UTF-8") from None
 
 
+def _unreadable(where: str, exc: OSError) -> AnalyzerError:
+    """The one-line error for a file that cannot be opened."""
+    if exc.errno == errno.ELOOP:
+        return AnalyzerError(f"{where}: cannot read (a loop of symbolic links)")
+    return AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})")
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def open_regular(path: str | Path) -> io.BufferedReader:
+    """A regular file's raw bytes as a stream; a FIFO, device, socket or folder is refused
+    by name without waiting on it (it is opened without blocking, then checked)."""
+    where = _where(path)
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise _unreadable(where, exc) from None
+    except ValueError:  # a NUL byte in the name
+        raise AnalyzerError(f"{where!r}: a NUL byte in a file name") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise AnalyzerError(f"{where}: {_kind(mode)}, not a regular file")
+        os.set_blocking(handle, True)
+        return open(handle, "rb")  # noqa: SIM115 - returned to the caller
+    except BaseException:
+        os.close(handle)
+        raise
+
+
 def _open(path: str | Path) -> IO[bytes] | gzip.GzipFile:
     """The file's bytes, through gzip when it starts with gzip's magic bytes."""
     where = _where(path)
-    try:
-        raw = open(path, "rb")  # noqa: SIM115 - returned to the caller
-    except OSError as exc:
-        raise AnalyzerError(f"{where}: cannot read ({exc.strerror})") from None
+    raw = open_regular(path)
     try:
         magic = raw.peek(2)[:2]
     except OSError as exc:
         raw.close()
         raise AnalyzerError(f"{where}: cannot read ({exc.strerror})") from None
     if magic == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # closes with the wrapper's owner
+        return _BoundedGzip(raw, where)
     return raw
 
 
@@ -151,6 +253,7 @@ def read_lines(path: str | Path, max_line: int = MAX_LINE, start: int = 0,
     """
     where = _where(path)
     stream = _open(path)
+    most = limits()[0]
     number = lines_before
     pending: list[bytes] = []  # the chunks of an unfinished line
     size = 0
@@ -191,6 +294,7 @@ def read_lines(path: str | Path, max_line: int = MAX_LINE, start: int = 0,
             pending, size = ([rest], len(rest)) if rest else ([], 0)
             lines = _block(block, where, number + 1, max_line)
             number += len(lines)
+            _check_lines(where, number, most)
             yield from lines
         if pending:
             yield from _block(b"".join(pending), where, number + 1, max_line)
@@ -227,10 +331,12 @@ def count_lines(path: str | Path) -> int:
     """How many newlines a (possibly gzipped) file holds, read in chunks."""
     where = _where(path)
     stream = _open(path)
+    most = limits()[0]
     lines = 0
     try:
         while chunk := stream.read(1 << 20):
             lines += chunk.count(b"\n")
+            _check_lines(where, lines, most)
     except (EOFError, OSError, zlib.error) as exc:
         if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
             raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
@@ -289,6 +395,20 @@ def nesting_depth(text: str) -> int:
 def _check_depth(text: str, where: str) -> None:
     if nesting_depth(text) > MAX_DEPTH:
         raise AnalyzerError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+
+
+def is_integer_text(text: str, signed: bool = False) -> bool:
+    """Is ``text`` a whole number as the files' one rule writes it: ASCII digits only, a
+    leading ``-`` only when ``signed`` (where a negative value means something); no
+    spaces, ``+``, ``_`` or digits of other scripts (which ``int`` would take).
+
+    >>> [is_integer_text(t) for t in ("100", " 100 ", "+100", "1_00", "\uff11\uff10\uff10")]
+    [True, False, False, False, False]
+    >>> is_integer_text("-5"), is_integer_text("-5", signed=True)
+    (False, True)
+    """
+    digits = text[1:] if signed and text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
 
 
 def _integer(text: str, where: str) -> int:
@@ -364,3 +484,69 @@ def _check_integers(value: Any, where: str) -> None:
             _check_integers(item, where)
     elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 333:
         raise AnalyzerError(f"{where}: an integer of more than {MAX_DIGITS} digits")
+
+
+_BARE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def _toml_key(key: str) -> str:
+    return key if key and set(key) <= _BARE_KEY else json.dumps(key, ensure_ascii=False)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}"
+                                for k, v in value.items()) + " }"
+    raise AnalyzerError(f"cannot write {type(value).__name__} as TOML")
+
+
+def _toml_rows(value: Any) -> str:
+    """A value, an array of inline tables one to a line."""
+    if not _is_table_array(value):
+        return _toml_value(value)
+    return "[\n" + "".join(f"  {_toml_value(v)},\n" for v in value) + "]"
+
+
+def _is_table_array(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def toml_text(data: dict[str, Any], prefix: str = "") -> str:
+    """TOML text of parsed TOML data (what :func:`parse_toml` reads back unchanged):
+    plain keys first, then tables (``[a.b]``) and arrays of tables (``[[bets]]``, their
+    own arrays of tables written inline, one to a line), in the data's order.
+
+    >>> print(toml_text({"name": "x", "tableau": {"naturals": [8, 9]},
+    ...                  "bets": [{"id": "b", "lines": [{"pays": 1}]}]}), end="")
+    name = "x"
+    <BLANKLINE>
+    [tableau]
+    naturals = [8, 9]
+    <BLANKLINE>
+    [[bets]]
+    id = "b"
+    lines = [
+      { pays = 1 },
+    ]
+    """
+    plain = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items()
+             if not isinstance(v, dict) and not _is_table_array(v)]
+    parts = ["\n".join(plain) + "\n"] if plain else []
+    for key, value in data.items():
+        name = f"{prefix}{_toml_key(key)}"
+        if isinstance(value, dict):
+            inner = toml_text(value, name + ".")
+            parts.append(f"[{name}]\n" + (inner if not inner.startswith("[") else "\n" + inner))
+        elif _is_table_array(value):
+            for item in value:
+                body = "\n".join(f"{_toml_key(k)} = {_toml_rows(v)}" for k, v in item.items())
+                parts.append(f"[[{name}]]\n{body}\n")
+    return "\n".join(parts)

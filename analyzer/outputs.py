@@ -30,7 +30,7 @@ from typing import IO, Any
 from analyzer.errors import AnalyzerError
 
 __all__ = ["MAX_NAME", "TEMPORARY_SUFFIX", "check_output_path", "inside", "is_temporary",
-           "output_stream", "refuse_inputs", "write_failure", "write_file"]
+           "make_folder", "output_stream", "refuse_inputs", "write_failure", "write_file"]
 
 #: Longest file name (bytes of one path component) the tool writes; the common file
 #: systems' limit.
@@ -50,6 +50,8 @@ def _reason(exc: OSError) -> str:
         return "permission denied"
     if exc.errno == errno.EROFS:
         return "read-only file system"
+    if exc.errno == errno.ELOOP:
+        return "a loop of symbolic links"
     return exc.strerror or str(exc)
 
 
@@ -75,6 +77,26 @@ def check_output_path(path: str | Path) -> Path:
     return target
 
 
+def make_folder(path: str | Path) -> Path:
+    """The output folder ``path``, created (with its parents) when missing; a file, a loop
+    of symbolic links or a link to nothing in its place is one error naming it."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        try:
+            os.stat(folder)
+        except OSError as missing:
+            if missing.errno == errno.ELOOP or os.path.islink(folder):
+                what = ("a loop of symbolic links" if missing.errno == errno.ELOOP
+                        else "a symbolic link to nothing")
+                raise AnalyzerError(f"{path}: cannot create the folder ({what})") from None
+        if isinstance(exc, FileExistsError):
+            raise AnalyzerError(f"{path}: exists and is not a folder") from None
+        raise AnalyzerError(f"{path}: cannot create the folder ({_reason(exc)})") from None
+    return folder
+
+
 def is_temporary(name: str) -> bool:
     """Is ``name`` the name of one of this layer's temporary files?"""
     return name.startswith(".") and name.endswith(TEMPORARY_SUFFIX)
@@ -86,16 +108,19 @@ def _umask() -> int:
     return mask
 
 
-def _temporary(target: Path) -> tuple[int, str]:
-    """A new temporary file beside ``target``: (descriptor, path)."""
+def _temporary(target: Path, made: list[str]) -> int:
+    """A new temporary file beside ``target``, opened for writing; its name is put in
+    ``made`` before it is created, so that an interrupt at any point leaves the caller
+    the name to remove (the name is random and created exclusively: a file of that name
+    after a failure is this call's)."""
     kept = os.fsencode(target.name)[:_KEPT].decode("utf-8", "ignore")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        name = target.parent / f".{kept}.{os.urandom(6).hex()}{TEMPORARY_SUFFIX}"
+        made.append(str(target.parent / f".{kept}.{os.urandom(6).hex()}{TEMPORARY_SUFFIX}"))
         try:
-            return os.open(name, flags, 0o600), str(name)
+            return os.open(made[-1], flags, 0o600)
         except FileExistsError:
-            continue
+            made.pop()  # another file's name: never removed
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(target.parent))
 
 
@@ -125,9 +150,10 @@ def _publish(temporary: str, target: Path) -> None:
     _sync_folder(target.parent)
 
 
-def _discard(temporary: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(temporary)
+def _discard(made: list[str]) -> None:
+    for temporary in made:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def write_file(path: str | Path, content: bytes | str) -> None:
@@ -142,11 +168,9 @@ def write_file(path: str | Path, content: bytes | str) -> None:
     """
     target = check_output_path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
+    made: list[str] = []
     try:
-        handle, temporary = _temporary(target)
-    except OSError as exc:
-        raise write_failure(path, exc) from None
-    try:
+        handle = _temporary(target, made)
         try:
             view = memoryview(data)
             while view:
@@ -154,12 +178,12 @@ def write_file(path: str | Path, content: bytes | str) -> None:
             os.fsync(handle)
         finally:
             os.close(handle)
-        _publish(temporary, target)
+        _publish(made[-1], target)
     except OSError as exc:
-        _discard(temporary)
+        _discard(made)
         raise write_failure(path, exc) from None
     except BaseException:
-        _discard(temporary)
+        _discard(made)
         raise
 
 
@@ -172,25 +196,23 @@ def output_stream(path: str | Path, binary: bool = False,
     A write error inside the block (a full disk) is one error naming ``path``.
     """
     target = check_output_path(path)
+    made: list[str] = []
     try:
-        handle, temporary = _temporary(target)
-    except OSError as exc:
-        raise write_failure(path, exc) from None
-    try:
+        handle = _temporary(target, made)
         mode = "wb" if binary else "w"
         with open(handle, mode, encoding=None if binary else "utf-8",  # noqa: SIM115
                   newline=None if binary else newline) as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
-        _publish(temporary, target)
+        _publish(made[-1], target)
     except OSError as exc:
-        _discard(temporary)
-        if exc.filename is not None and exc.filename != temporary:
+        _discard(made)
+        if exc.filename is not None and exc.filename not in made:
             raise  # not this file's write: an input's error, reported as it is
         raise write_failure(path, exc) from None
     except BaseException:
-        _discard(temporary)
+        _discard(made)
         raise
 
 
@@ -211,8 +233,11 @@ def inside(folder: str | Path, name: str) -> Path:
         raise AnalyzerError(f"{folder}: {name!r} is not a file name inside the folder")
     path = Path(folder) / name
     check_output_path(path)
-    base = Path(folder).resolve()
-    if not path.resolve().is_relative_to(base):
+    try:
+        base, resolved = Path(folder).resolve(), path.resolve()
+    except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError on a loop
+        raise AnalyzerError(f"{path}: cannot write (a loop of symbolic links)") from None
+    if not resolved.is_relative_to(base):
         raise AnalyzerError(f"{path}: resolves outside {folder} (a symbolic link); "
                             "nothing was written")
     return path

@@ -16,7 +16,18 @@ import numpy as np
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from benchmarks import choice, deck, drift, engine, lucky9, table, targets, verify
+from benchmarks import (
+    charts,
+    choice,
+    deck,
+    drift,
+    engine,
+    lucky9,
+    par_pdf,
+    table,
+    targets,
+    verify,
+)
 
 
 def plain_enumeration(counts: list[int]) -> tuple[int, int, int]:
@@ -132,8 +143,10 @@ def main() -> None:
     table.bench(baseline)
     lucky9.bench(baseline)
     deck.bench(baseline)
+    charts.bench(baseline)
     verify.bench(baseline)
     drift.bench(baseline)
+    par_pdf.bench(baseline)
     seconds = targets.tables_seconds()
     print(f"  `nine tables` (every published table), cold   {seconds:9.1f} s"
           f"    (target <= 15 s: {'met' if seconds <= 15 else 'NOT MET'}; "

@@ -22,10 +22,10 @@ from analyzer.dealing.dialects import CARD_VALUE, token_card
 from analyzer.dealing.simulate import simulate
 from analyzer.engine.lookup import build_model
 from analyzer.verify.check import check_file
+from analyzer.verify.inference.shuffle import shuffle_tests
+from analyzer.verify.inference.statistics import holm
 from analyzer.verify.run import verify_logs
 from analyzer.verify.shoes import shoe_composition
-from analyzer.verify.shuffle import shuffle_tests
-from analyzer.verify.statistics import holm
 from analyzer.verify.verdict import EXIT_STATISTICS
 
 ALPHAS = (0.01, 0.05, 0.10)

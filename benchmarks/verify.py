@@ -63,7 +63,43 @@ def benchmark(hands: int = 200_000, shoe_aware_hands: int = 20_000, seed: int = 
             results[f"{name}_hands"] = dealt
             results[f"{name}_seconds"] = seconds
             results[f"{name}_hands_per_second"] = dealt / seconds
+            if name == "replay":  # the same hands in other dialects, same model
+                for dialect, other in dialects(path).items():
+                    dealt, seconds = timed(other, "auto" if dialect == "bead_road" else
+                                           model_name, profile)
+                    results[f"{dialect}_hands"] = dealt
+                    results[f"{dialect}_seconds"] = seconds
+                    results[f"{dialect}_hands_per_second"] = dealt / seconds
     return results
+
+
+def dialects(path: Path) -> dict[str, Path]:
+    """A simulator CSV log as a European Excel export (``;``, headers in words, amounts in
+    major units as decimals: ``1.95``) and as a bead road (one string of winners per shoe,
+    under a shoe column), beside it."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    titled = [name.replace("_", " ").title() for name in header]
+    money = [i for i, name in enumerate(header) if name.endswith(("_stake", "_returned"))]
+
+    def decimal(cells: list[str]) -> str:
+        for i in money:
+            if cells[i]:
+                cells[i] = f"{int(cells[i]) // 100}.{int(cells[i]) % 100:02d}"
+        return ";".join(cells)
+
+    semicolon = path.with_name("semicolon.csv")
+    semicolon.write_text(";".join(titled) + "\n" + "".join(
+        decimal(line.split(",")) + "\n" for line in lines[1:]), encoding="utf-8")
+    shoe, winner = header.index("shoe"), header.index("winner")
+    shoes: dict[str, list[str]] = {}
+    for line in lines[1:]:
+        cells = line.split(",")
+        shoes.setdefault(cells[shoe], []).append(cells[winner])
+    road = path.with_name("road.csv")
+    road.write_text("shoe,result\n" + "".join(f"{s},{''.join(w)}\n"
+                                               for s, w in shoes.items()), encoding="utf-8")
+    return {"semicolon": semicolon, "bead_road": road}
 
 
 def bench(baseline_seconds: float) -> None:
@@ -77,6 +113,14 @@ def bench(baseline_seconds: float) -> None:
               f"hands/s; record by record {records:.2f} s = {records / seconds:.1f}x "
               f"(load {os.getloadavg()[0]:.2f}; {seconds / baseline_seconds:,.0f}x the "
               "enumeration baseline)")
+    plain = figures["replay_hands_per_second"]
+    for key, label in (("semicolon", "the same log as a ';' export, worded headers, "
+                                     "decimal amounts"),
+                       ("bead_road", "the same hands as a bead road (winners only)")):
+        rate = figures[f"{key}_hands_per_second"]
+        print(f"  nine verify, independent model, {label}, {int(figures[f'{key}_hands']):,} "
+              f"hands {figures[f'{key}_seconds']:9.2f} s = {rate:,.0f} hands/s "
+              f"({rate / plain:.2f}x the plain CSV)")
     print(f"  nine verify, shoe-aware model, lucky-baccarat (card-level bets), "
           f"{int(figures['lucky_shoe_aware_hands']):,} hands "
           f"{figures['lucky_shoe_aware_seconds']:9.2f} s"

@@ -16,8 +16,9 @@ import networkx as nx
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
-LAYERS = {"errors": 0, "inputs": 0, "outputs": 0, "rules": 1, "engine": 2, "dealing": 3,
-          "analysis": 4, "choice": 4, "verify": 5, "present": 6, "cli": 7}
+LAYERS = {"errors": 0, "inputs": 0, "outputs": 0, "processes": 0, "interrupts": 0,
+          "rules": 1, "engine": 2, "dealing": 3, "analysis": 4, "choice": 4, "verify": 5,
+          "present": 6, "cli": 7}
 MAX_LINES = 600
 #: Most modules in one folder (its ``__init__`` not counted).
 MAX_MODULES = 12

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -136,3 +137,38 @@ def test_published_tables_section_points_to_the_index() -> None:
     assert "## Published tables" in README
     assert "(tables/README.md)" in README
     assert (ROOT / "tables" / "README.md").is_file()
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it."""
+    return re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-")
+
+
+def _headings(level: str) -> list[str]:
+    """The README's headings of one level (``##``), outside code blocks."""
+    prose = re.sub(r"^```.*?^```$", "", README, flags=re.S | re.M)
+    return re.findall(rf"^{level} (.+)$", prose, re.M)
+
+
+def test_contents_link_every_section_in_order() -> None:
+    contents = README.split("## Contents\n", 1)[1].split("\n## ", 1)[0]
+    links = re.findall(r"^- \[([^\]]+)\]\(#([^)]+)\)", contents, re.M)
+    sections = [h for h in _headings("##") if h != "Contents"]
+    assert [title for title, _ in links] == sections
+    assert all(anchor == _slug(title) for title, anchor in links)
+    anchors = {_slug(h) for level in ("##", "###", "####") for h in _headings(level)}
+    for anchor in re.findall(r"\]\(#([^)]+)\)", README):
+        assert anchor in anchors, anchor
+
+
+def test_quick_start_commands_parse() -> None:
+    """Three quick starts (designer, QA and CI, home player), each command a valid line."""
+    quick = README.split("## Quick starts\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```\n(.*?)^```$", quick, re.S | re.M)
+    assert len(blocks) == 3
+    for block in blocks:
+        for line in block.splitlines():
+            words = shlex.split(line.split("  #", 1)[0])
+            command = main.get_command(click.Context(main), words[1])
+            assert words[0] == "nine" and command is not None, line
+            command.make_context(f"nine {words[1]}", words[2:])

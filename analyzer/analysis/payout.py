@@ -7,26 +7,63 @@ payout ``x`` is continuous and piecewise linear, with breaks where ``x`` meets a
 line's payout; :func:`solve_payout` solves on each piece exactly and keeps the piece that
 contains its solution.
 
+A solved payout rarely fits on a felt (``22254431954453/2477226179548:1``): the solution also
+carries the neighbouring whole and half payouts with each one's exact house edge, the
+nearest below and above the solution marked (:func:`payout_edges` tabulates any payouts).
+
 >>> from analyzer.rules.shoe import Shoe
 >>> solution = solve_payout("punto-banco", "tie", 1, Fraction(5, 100), Shoe.decks(8))
 >>> solution.payout, round(float(solution.payout), 4)
 (Fraction(22254431954453, 2477226179548), 8.9836)
 >>> solution.expression
 '619306544887*x1/6508331087895 - 5889024543008/6508331087895'
+>>> [(str(n.payout), n.mark) for n in solution.neighbours]
+[('8', ''), ('17/2', 'nearest below'), ('9', 'nearest above'), ('19/2', '')]
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from analyzer.engine.odds import BetOdds, odds
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, did_you_mean
 from analyzer.rules.profile import Bet, PayLine, Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["find_line", "parse_edge", "PayoutSolution", "solve_payout"]
+__all__ = ["find_line", "neighbour_payouts", "parse_edge", "parse_payouts", "PayoutEdge",
+           "PayoutEdges", "payout_edges", "PayoutSolution", "solve_payout"]
+
+#: Most payouts ``--payouts`` tabulates at once; the largest payout it takes (to one).
+MAX_PAYOUTS, MAX_PAYOUT = 50, 1_000_000
+
+
+@dataclass(frozen=True)
+class PayoutEdge:
+    """One payout of the line and the bet's exact house edge with it; ``mark`` says
+    ``nearest below`` or ``nearest above`` a solved payout, ``exact`` when it is the
+    solution itself, else nothing."""
+
+    payout: Fraction
+    edge: Fraction
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class PayoutEdges:
+    """Payouts of one line with the bet's exact house edge at each (``--payouts``)."""
+
+    profile: str
+    shoe: str
+    bet_id: str
+    bet_name: str
+    line: int
+    line_name: str
+    current: Fraction
+    current_edge: Fraction
+    rows: tuple[PayoutEdge, ...]
 
 
 @dataclass(frozen=True)
@@ -56,6 +93,8 @@ class PayoutSolution:
     illustrative: str = ""
     #: True when the solved payout changes which line pays on some coups (highest rule).
     reordered: bool = False
+    #: The whole and half payouts around the solution, each with its exact edge.
+    neighbours: tuple[PayoutEdge, ...] = ()
 
     @property
     def feasible(self) -> bool:
@@ -85,6 +124,71 @@ def parse_edge(text: str) -> Fraction:
     return edge
 
 
+def parse_payouts(text: str) -> tuple[Fraction, ...]:
+    """Payouts to one as ``50,55,60`` (each a whole number, decimal or fraction), exactly.
+
+    >>> parse_payouts("8, 8.5, 17/2")
+    (Fraction(8, 1), Fraction(17, 2), Fraction(17, 2))
+    """
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items or len(items) > MAX_PAYOUTS:
+        raise AnalyzerError(f"--payouts {text!r}: give 1 to {MAX_PAYOUTS} payouts, e.g. "
+                            "50,55,60")
+    out = []
+    for item in items:
+        if len(item) > 40 or not re.fullmatch(r"[0-9]+(\.[0-9]+)?(/[1-9][0-9]*)?", item):
+            raise AnalyzerError(f"--payouts: {item!r} is not a payout like 8, 8.5 or 17/2")
+        pays = Fraction(item)
+        if pays > MAX_PAYOUT:
+            raise AnalyzerError(f"--payouts: {item} is above {MAX_PAYOUT:,} to 1")
+        out.append(pays)
+    return tuple(out)
+
+
+def neighbour_payouts(payout: Fraction) -> tuple[Fraction, ...]:
+    """The whole and half payouts around ``payout``: two below and two above it (or the
+    payout itself and one on each side when it is one), none negative.
+
+    >>> [str(p) for p in neighbour_payouts(Fraction(898, 100))]
+    ['8', '17/2', '9', '19/2']
+    """
+    low, high = math.floor(2 * payout), math.ceil(2 * payout)
+    halves = [low - 1, low, high + 1] if low == high else [low - 1, low, high, high + 1]
+    return tuple(Fraction(h, 2) for h in halves if h >= 0)
+
+
+def _mark(payout: Fraction, target: Fraction, below: Fraction | None,
+          above: Fraction | None) -> str:
+    if payout == target:
+        return "exact"
+    return ("nearest below" if payout == below else "nearest above" if payout == above
+            else "")
+
+
+def _edges(profile: Profile, bet: Bet, index: int, payouts: tuple[Fraction, ...], shoe: Shoe,
+           target: Fraction | None) -> tuple[PayoutEdge, ...]:
+    """Each payout's exact house edge, the nearest on each side of ``target`` marked."""
+    below = max((p for p in payouts if target is not None and p < target), default=None)
+    above = min((p for p in payouts if target is not None and p > target), default=None)
+    return tuple(PayoutEdge(p, _line_odds(profile, _with_payout(bet, index, p), shoe)
+                            .house_edge, "" if target is None else _mark(p, target, below,
+                                                                         above))
+                 for p in payouts)
+
+
+def payout_edges(profile: Profile | str, bet_id: str, line: int | str,
+                 payouts: tuple[Fraction, ...], shoe: Shoe) -> PayoutEdges:
+    """The bet's exact house edge with each of ``payouts`` on ``line`` (``--payouts``)."""
+    if isinstance(profile, str):
+        profile = load_profile(profile)
+    bet = profile.bet(bet_id)
+    index = find_line(bet, line)
+    return PayoutEdges(profile.name, shoe.describe(), bet.id, bet.name, index,
+                       bet.lines[index].name, bet.lines[index].pays,
+                       _line_odds(profile, bet, shoe).house_edge,
+                       _edges(profile, bet, index, payouts, shoe, None))
+
+
 def find_line(bet: Bet, line: int | str) -> int:
     """A payline's index from its 1-based number or its name."""
     if isinstance(line, int) or (isinstance(line, str) and line.strip().isdigit()):
@@ -96,7 +200,8 @@ def find_line(bet: Bet, line: int | str) -> int:
         if payline.name.lower() == line.strip().lower():
             return index
     names = "; ".join(f"{i}: {p.name}" for i, p in enumerate(bet.lines, start=1))
-    raise AnalyzerError(f"bet {bet.id!r} has no line {line!r} (lines: {names})")
+    near = did_you_mean(line.strip(), [p.name.lower() for p in bet.lines])
+    raise AnalyzerError(f"bet {bet.id!r} has no line {line!r}{near} (lines: {names})")
 
 
 def _with_payout(bet: Bet, index: int, payout: Fraction) -> Bet:
@@ -161,4 +266,6 @@ def solve_payout(profile: Profile | str, bet_id: str, line: int | str, edge: Fra
         lose_probability=solved.lose_probability, expression=str(expression),
         latex=sympy.latex(expression), illustrative=profile.illustrative,
         reordered=any(a.probability != b.probability
-                      for a, b in zip(current.lines, solved.lines, strict=True)))
+                      for a, b in zip(current.lines, solved.lines, strict=True)),
+        neighbours=_edges(profile, bet, index, neighbour_payouts(payout), shoe, payout)
+        if payout >= 0 else ())

@@ -23,11 +23,13 @@ from analyzer.cli.common import (
     progress_bar,
     shoe_options,
 )
+from analyzer.errors import AnalyzerError
 from analyzer.outputs import refuse_inputs
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import (
     render_formula,
     render_payout,
+    render_payout_edges,
     render_removal,
     render_shoe,
 )
@@ -52,18 +54,35 @@ def formula(profile: str, bets: tuple[str, ...], fmt: str) -> None:
 @click.option("--bet", "bet_id", required=True, help="Bet id (see nine odds).")
 @click.option("--line", "line", required=True,
               help="The payline to solve: its number (1 = first) or its name.")
-@click.option("--edge", required=True, help="Target house edge: 0.05, 5% or 1/20.")
+@click.option("--edge", default=None, help="Target house edge: 0.05, 5% or 1/20.")
+@click.option("--payouts", default=None, metavar="LIST",
+              help="Instead (or as well), the exact house edge at each of these payouts of "
+                   "the line, e.g. 50,55,60 or 8.5.")
 @shoe_options
 @FORMAT_OPTION
 @friendly
-def solve_payout(profile: str, bet_id: str, line: str, edge: str, decks: int | None,
-                 infinite: bool, remove: str, shoe_file: str | None, card_order: str,
-                 fmt: str) -> None:
-    """Exact payout of one line giving a house edge, and the bet's EV in its payouts."""
+def solve_payout(profile: str, bet_id: str, line: str, edge: str | None, payouts: str | None,
+                 decks: int | None, infinite: bool, remove: str, shoe_file: str | None,
+                 card_order: str, fmt: str) -> None:
+    """Exact payout of one line giving a house edge, and the bet's EV in its payouts.
+
+    The neighbouring whole and half payouts follow, each with its exact house edge (the
+    nearest below and above marked); --payouts tabulates the payouts you give.
+    """
+    if edge is None and payouts is None:
+        raise AnalyzerError("give --edge (a target house edge) or --payouts (a list)")
+    target = payout.parse_edge(edge) if edge is not None else None
+    given = payout.parse_payouts(payouts) if payouts is not None else None
     rules = load_profile(profile)
     shoe = build_shoe(rules.default_decks, decks, infinite, remove, shoe_file, card_order)
-    solution = payout.solve_payout(rules, bet_id, line, payout.parse_edge(edge), shoe)
-    click.echo(render_payout(solution, fmt), nl=False)
+    if target is not None:
+        solution = payout.solve_payout(rules, bet_id, line, target, shoe)
+        click.echo(render_payout(solution, fmt), nl=False)
+    if given is not None:
+        if target is not None and fmt != "json":
+            click.echo("")
+        click.echo(render_payout_edges(payout.payout_edges(rules, bet_id, line, given, shoe),
+                                       fmt), nl=False)
 
 
 @click.command()

@@ -21,8 +21,10 @@ from typing import Any
 import click
 
 from analyzer import __version__
+from analyzer.errors import OUT_OF_MEMORY, is_out_of_memory
+from analyzer.interrupts import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, stop_on_terminate
 
-__all__ = ["COMMANDS", "LazyGroup", "main"]
+__all__ = ["COMMANDS", "EXAMPLES", "examples_epilog", "LazyGroup", "main"]
 
 #: Every subcommand of ``nine``: name -> ("module:attribute" of its click command, the first
 #: paragraph of its help, for ``nine --help``).
@@ -30,6 +32,8 @@ COMMANDS = {
     "odds": ("analyzer.cli.odds:odds",
              "Exact odds, house edge and paytable of every bet of a profile on one shoe."),
     "profiles": ("analyzer.cli.odds:profiles", "List the shipped rule profiles and their aliases."),
+    "features": ("analyzer.cli.odds:features",
+                 "Every feature a payline condition can read: type, values and meaning."),
     "formula": ("analyzer.cli.analysis:formula",
                 "A bet's EV as an exact rational function of the number of decks d."),
     "solve-payout": ("analyzer.cli.analysis:solve_payout",
@@ -43,6 +47,11 @@ COMMANDS = {
               "Exact certified equilibrium of a choice game, heads-up or a whole table."),
     "advise": ("analyzer.cli.choice:advise",
                "The equilibrium's play in one situation and the exact value of each choice."),
+    "advisor": ("analyzer.cli.choice:advisor",
+                "The offline advisor page of home Lucky 9: pick the table, your seat and "
+                "cards, read the play."),
+    "chart": ("analyzer.cli.choice:chart",
+              "Printable strategy charts of home Lucky 9: a grid per seat and for the bank."),
     "game": ("analyzer.cli.choice:game",
              "Write the extensive form (chance, decisions, information sets) for Gambit."),
     "evaluate": ("analyzer.cli.choice:evaluate",
@@ -63,6 +72,50 @@ COMMANDS = {
     "tables": ("analyzer.cli.tables:tables",
                "Write (or check) the published odds tables, PAR sheets and their indexes."),
 }
+
+
+#: Two examples per command (and for ``nine`` itself), the end of its ``--help``.
+EXAMPLES = {
+    "nine": ("nine odds --profile punto-banco --decks 8",
+             "nine par --profile side-bets --out sheets/ --format pdf"),
+    "odds": ("nine odds --profile punto-banco --decks 8",
+             "nine odds --profile side-bets --format json"),
+    "profiles": ("nine profiles", "nine profiles --show my-side-bet.toml"),
+    "features": ("nine features", "nine features --format markdown"),
+    "formula": ("nine formula --profile punto-banco --bet banker",
+                "nine formula --profile side-bets --bet tie --format latex"),
+    "solve-payout": ("nine solve-payout --profile side-bets --bet tie --line 1 --edge 5%",
+                     "nine solve-payout --profile side-bets --bet tie --line 1 --payouts 8,9,10"),
+    "eor": ("nine eor --profile punto-banco --decks 8",
+            "nine eor --profile side-bets --bet perfect-pair --plot eor.png"),
+    "shoe": ("nine shoe --profile lucky-baccarat --shoes 200 --seed 7",
+             "nine shoe --profile lucky-baccarat --plot shoe.png"),
+    "solve": ("nine solve --profile lucky9-home --decks 1",
+              "nine solve --profile lucky9-home --players 3 --infinite --by total"),
+    "advise": ('nine advise --people 4 --seat 2 --cards "8H 7S"',
+               'nine advise --people 2 --cards "5D QC" --format json'),
+    "game": ("nine game --profile lucky9-home --export lucky9.efg",
+             "nine game --profile chemin-de-fer --decks 1 --export cdf.efg"),
+    "evaluate": ("nine evaluate --profile lucky9-home --player house --banker house",
+                 "nine evaluate --profile chemin-de-fer --player house --banker house "
+                 "--decks 6"),
+    "session": ("nine session --profile lucky9-home --people 4 --rotations 10 --seed 1",
+                "nine session --profile lucky9-home --people 3 --rotations 5 --seed 2 "
+                "--format json"),
+    "verify": ("nine verify hands.jsonl --profile punto-banco",
+               "nine verify 'logs/*.csv' --profile punto-banco --junit verify.xml"),
+    "simulate": ("nine simulate --profile punto-banco --shoes 10 --seed 1 --out hands.jsonl",
+                 "nine simulate --profile punto-banco --shoes 2 --inject wrong-payout "
+                 "--out bad.csv"),
+    "par": ("nine par --profile punto-banco --out sheets/ --format pdf",
+            "nine par --profile my-side-bet.toml --out sheets/"),
+    "tables": ("nine tables --out tables/", "nine tables --out tables/ --check --section par"),
+}
+
+
+def examples_epilog(name: str) -> str:
+    """The end of a command's ``--help``: its two examples, one a line."""
+    return "Examples:\n\n\b\n" + "\n".join(EXAMPLES[name])
 
 
 class LazyGroup(click.Group):
@@ -89,6 +142,8 @@ class LazyGroup(click.Group):
             command = getattr(importlib.import_module(module_name), attribute)
             if not isinstance(command, click.Command):
                 raise TypeError(f"{target} is not a click command")
+            if cmd_name in EXAMPLES and not command.epilog:
+                command.epilog = examples_epilog(cmd_name)
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
@@ -104,21 +159,28 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            with stop_on_terminate():
+                code = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.Abort:
             click.echo("nine: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
+        except Terminated:
+            click.echo("nine: terminated", err=True)
+            sys.exit(EXIT_TERMINATED)
         except click.ClickException as exc:
             where = f"{exc.ctx.command_path}: " if isinstance(exc, click.UsageError) and exc.ctx \
                 else "nine: "
             message = " ".join(exc.format_message().split())
             click.echo(f"{where}error: {message}", err=True)
             sys.exit(exc.exit_code)
-        except (MemoryError, RecursionError) as exc:
-            kind = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
-            click.echo(f"nine: error: {kind} (see the limits in the README)", err=True)
+        except RecursionError:
+            click.echo("nine: error: input nested too deeply (see the limits in the README)",
+                       err=True)
             sys.exit(2)
         except Exception as exc:
+            if is_out_of_memory(exc):  # a MemoryError, or a library not loaded under a limit
+                click.echo(f"nine: error: {OUT_OF_MEMORY}", err=True)
+                sys.exit(2)
             if os.environ.get("NINE_DEBUG"):
                 raise
             click.echo(f"nine: internal error: {type(exc).__name__}: {exc} (NINE_DEBUG=1 shows "
@@ -138,7 +200,7 @@ class LazyGroup(click.Group):
                                     for name, command in commands])
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS,
+@click.group(cls=LazyGroup, lazy=COMMANDS, epilog=examples_epilog("nine"),
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="nine")
 def main() -> None:

@@ -13,12 +13,13 @@ from typing import Any, TypeVar
 
 import click
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import OUT_OF_MEMORY, AnalyzerError, is_out_of_memory
 from analyzer.rules.profile import MAX_DECKS, load_profile
 from analyzer.rules.shoe import Shoe, make_shoe
 
-__all__ = ["build_shoe", "check_bets", "DEALING_DECKS", "EXACT_DECKS", "F", "FORMAT_OPTION",
-           "friendly", "probability", "profile_option", "progress_bar", "SEED", "shoe_options"]
+__all__ = ["build_shoe", "check_bets", "DEALING_DECKS", "EXACT_DECKS", "F", "fail_if_strict",
+           "FORMAT_OPTION", "friendly", "probability", "profile_option", "progress_bar", "SEED",
+           "shoe_options", "STRICT_OPTION"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,11 +51,27 @@ def friendly(func: F) -> F:
             click.echo(f"nine: error: {exc}", err=True)
             sys.exit(2)
         except OSError as exc:
+            if is_out_of_memory(exc):
+                click.echo(f"nine: error: {OUT_OF_MEMORY}", err=True)
+                sys.exit(2)
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"nine: error: {where}{exc.strerror or exc}", err=True)
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+#: ``--strict``: a paytable warning (:mod:`analyzer.analysis.checks`) exits 2.
+STRICT_OPTION = click.option("--strict", is_flag=True,
+                             help="Exit 2 if there is any warning (the player's edge, a line "
+                                  "that never pays on this shoe, overlapping lines).")
+
+
+def fail_if_strict(strict: bool, warnings: Sequence[Any]) -> None:
+    """With ``--strict``, any warning is an error (one line, exit 2)."""
+    if strict and warnings:
+        raise AnalyzerError(f"--strict: {len(warnings)} warning{'s' if len(warnings) > 1 else ''}"
+                            f", the first: {warnings[0].message}")
 
 
 def profile_option(default: str = "punto-banco",

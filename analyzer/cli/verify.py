@@ -5,6 +5,7 @@ frequencies, ``simulate`` deals reference logs (with faults on demand).
 from __future__ import annotations
 
 import glob
+import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -15,11 +16,14 @@ import click
 
 from analyzer.cli.common import friendly, profile_option
 from analyzer.dealing import simulate as dealer
+from analyzer.dealing.dialects import parse_delimiter, parse_outcome_words
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
+from analyzer.inputs import MAX_EXPANSION, MAX_LINES, open_regular
 from analyzer.outputs import output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
+from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.partial import save_partial
 from analyzer.verify.run import collect
 from analyzer.verify.verdict import Verdict, check_levels, finish, parse_require
@@ -32,6 +36,9 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
     found: list[str] = []
     for pattern in patterns:
         if Path(pattern).is_file():
+            found.append(pattern)
+        elif os.path.lexists(pattern) and not any(ch in pattern for ch in "*?["):
+            open_regular(pattern).close()  # a FIFO, a device, a folder, a link loop: named
             found.append(pattern)
         elif any(ch in pattern for ch in "*?["):
             matches = sorted(p for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
@@ -48,7 +55,7 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
 @profile_option()
 @click.option("--decks", type=int, default=None,
               help="Decks per shoe [default: the profile's].")
-@click.option("--alpha", type=float, default=0.01, show_default=True,
+@click.option("--alpha", type=float, default=ALPHA, show_default=True,
               help="Family-wise significance level (Holm across all tests).")
 @click.option("--detect", type=float, default=0.001, show_default=True,
               help="RTP error the sample must be able to detect (0.001 = 0.1%).")
@@ -75,13 +82,21 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "Repeatable.")
 @click.option("--card-order", type=click.Choice(["rank-first", "suit-first"]),
               default="rank-first", show_default=True, help="Card notation: 9d or d9.")
-@click.option("--cards", "cards", type=click.Choice(["auto", "cards", "values"]),
+@click.option("--cards", "cards", type=click.Choice(["auto", "cards", "values", "ranks"]),
               default="auto", show_default=True,
-              help="What the card fields hold: cards (9d), point values only (9, 0), or "
-                   "auto (told from each log's first hand).")
+              help="What the card fields hold: cards (9d, d9, K♠, 'Ace of Spades'), point "
+                   "values only (9, 0), ranks only (1-13; 0 or empty: no card), or auto "
+                   "(told from each log's first hands: 10-13 are ranks).")
+@click.option("--delimiter", default=None, metavar="SEP",
+              help="CSV separator: , ; tab or | [default: told from the header line].")
+@click.option("--outcome-words", default=None, metavar="banker=X,player=Y,tie=Z",
+              help="Outcome words of your own, besides the English, Chinese, Spanish, "
+                   "French, Portuguese and Filipino ones read already.")
 @click.option("--log-format", default="auto", show_default=True,
-              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts"]),
-              help="Log format (auto: from the file name).")
+              type=click.Choice(["auto", "jsonl", "csv", "tsv", "counts", "beads",
+                                 "bead-csv"]),
+              help="Log format (auto: from the file name and first lines; beads: outcomes "
+                   "only, one or one string per line).")
 @click.option("--partial-out", type=click.Path(dir_okay=False), default=None,
               help="Also save the merged sums here (JSON); give such files to a later "
                    "nine verify to combine runs made on different machines.")
@@ -98,13 +113,20 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
                    "choices against.")
 @click.option("--banker", "banker_strategy", default=None, metavar="FILE",
               help="A game of choices: the bank's strategy file (or house).")
+@click.option("--max-lines", type=click.IntRange(1), default=None, metavar="N",
+              help=f"Most lines of one log [default: {MAX_LINES:,}].")
+@click.option("--max-expansion", type=click.IntRange(1), default=None, metavar="R",
+              help=f"Most a gzip log may expand, as a multiple of its size "
+                   f"[default: {MAX_EXPANSION}].")
 @friendly
 def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
            detect: float, fmt: str, junit: str | None, require: tuple[str, ...],
            require_power: bool, jobs: int,
            model_name: str, columns: tuple[str, ...], card_order: str, cards: str,
-           log_format: str, partial_out: str | None, dask_address: str | None,
-           rounding: str, player_strategy: str | None, banker_strategy: str | None) -> None:
+           delimiter: str | None, outcome_words: str | None, log_format: str,
+           partial_out: str | None, dask_address: str | None,
+           rounding: str, player_strategy: str | None, banker_strategy: str | None,
+           max_lines: int | None, max_expansion: int | None) -> None:
     """Replay a simulator's hand log(s) by the profile's rules and test its frequencies.
 
     LOGS are JSON Lines, CSV/TSV, aggregated-counts JSON or partial results saved with
@@ -117,6 +139,11 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
     required = parse_require(require + (("power",) if require_power else ()))
     if jobs < 1:
         raise AnalyzerError(f"--jobs must be at least 1, got {jobs}")
+    # the input layer's bounds, for this process and the workers it starts
+    for variable, value in (("NINE_MAX_LINES", max_lines), ("NINE_MAX_EXPANSION",
+                                                            max_expansion)):
+        if value is not None:
+            os.environ[variable] = str(value)
     check_levels(alpha, detect)
     files = expand_logs(logs)
     refuse_inputs([("--junit", junit), ("--partial-out", partial_out)],
@@ -136,7 +163,9 @@ def verify(logs: tuple[str, ...], profile: str, decks: int | None, alpha: float,
         raise AnalyzerError(f"--player/--banker: profile {rules.name!r} has a fixed tableau "
                             "(no choices to test)")
     options = LogOptions(log_format, parse_column_options(columns),
-                         card_order, rounding, cards)  # type: ignore[arg-type]
+                         card_order, rounding, cards,  # type: ignore[arg-type]
+                         delimiter=parse_delimiter(delimiter),
+                         outcome_words=parse_outcome_words(outcome_words))
     partial, model = collect(files, profile, decks, options, model_name, jobs,
                              dask_address)
     if partial_out:

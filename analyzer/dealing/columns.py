@@ -153,10 +153,12 @@ def _listing(headers: Sequence[str]) -> str:
     return listing if len(listing) <= 200 else f"{listing[:196]}..."
 
 
-def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) -> Columns:
+def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path,
+                 cards: bool = True) -> Columns:
     """The column of each field of a CSV log, and what every column is used for (see the
     module docstring); AnalyzerError (naming the file, the header and the option that
-    fixes it) when the cards cannot be found."""
+    fixes it) when the cards cannot be found (``cards``: they must be there; not in an
+    outcome-only log)."""
     names = [plain(h) for h in headers]
     listing = _listing(headers)
     wanted_of = dict(options.columns)
@@ -189,9 +191,9 @@ def find_columns(headers: Sequence[str], options: LogOptions, path: str | Path) 
     for field, found in _split_columns(names).items():
         if field not in single and field not in split:
             split[field] = found
-    for field in ("player_cards", "banker_cards"):
+    for field in ("player_cards", "banker_cards") if cards else ():
         if field not in single and field not in split:
-            raise AnalyzerError(_missing_cards(field, headers, path))
+            raise AnalyzerError(_missing_cards(field, headers, path, bool(single or split)))
     for field, index in single.items():
         taken[index] = _MEANING[field]
     for field, indices in split.items():
@@ -290,13 +292,17 @@ def _bet_on_columns(names: list[str], single: dict[str, int], taken: dict[int, s
         taken[single[field]] = _MEANING[field]
 
 
-def _missing_cards(field: str, headers: Sequence[str], path: str | Path) -> str:
-    """The one-line refusal of a log without a cards column, with what fixes it."""
-    if len(headers) == 1 and re.search(r"[;|]", headers[0]):
-        sep = ";" if ";" in headers[0] else "|"
-        return (f"{path}: line 1: the header is one column {short(headers[0])}: the file "
-                f"looks {sep!r}-separated, and is read as comma-separated (save it with "
-                "commas or tabs, or give it as .tsv if tab-separated)")
+def _missing_cards(field: str, headers: Sequence[str], path: str | Path,
+                   known: bool = True) -> str:
+    """The one-line refusal of a log without a cards column, with what fixes it
+    (``known``: some column is a field of a hand log; else it is none)."""
+    if len(headers) == 1:  # , ; tab and | are told from the header line
+        return (f"{path}: line 1: the header {short(headers[0], 60)} is a single column: "
+                "not a hand log, or one whose separator is not , ; tab or | (give "
+                "--delimiter SEP)")
+    if not known:
+        return (f"{path}: line 1: not a hand log nine verify reads: none of its columns "
+                f"({_listing(headers)}) is a shoe, hand, cards or outcome column")
     looked = " or ".join(COMMON_NAMES[field][:2])
     looked += f" or {SPLIT_NAMES[field][0]}1,{SPLIT_NAMES[field][0]}2,..."
     return (f"{path}: line 1: missing column {field!r} (looked for {looked}; columns: "

@@ -70,9 +70,11 @@ import operator
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.beads import bead_format
 from analyzer.dealing.columns import Columns, bet_spellings, find_columns, json_layout, plain
 from analyzer.dealing.dialects import (
     CARD_RANK,
@@ -85,10 +87,10 @@ from analyzer.dealing.dialects import (
     LogOptions,
     card_cache,
     card_text,
-    is_values_field,
     normalize_outcome,
     parse_column_options,
     short,
+    sniff_delimiter,
     token_card,
 )
 from analyzer.dealing.records import (
@@ -122,13 +124,16 @@ from analyzer.inputs import MAX_DIGITS, MAX_LINE, peek_text, read_lines
 __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES",
            "COUNTS_FORMAT", "detect_format", "FIELDS", "find_columns", "FORMATS", "Hand",
            "Header", "int_field", "LogOptions", "LogSniff", "LogStart", "make_hand",
-           "normalize_outcome", "parse_column_options", "PARTIAL_FORMAT",
+           "normalize_outcome", "number_notation", "NUMBER_HANDS", "parse_column_options",
+           "PARTIAL_FORMAT",
            "Problem", "read_log", "Record", "ROUNDING", "ShoeEnd", "ShoeStart", "sniff_log",
            "token_card"]
 
 #: What :func:`detect_format` tells apart: hand logs (``jsonl``, ``csv``, ``tsv``),
-#: aggregated counts, and partial results saved by ``nine verify --partial-out``.
-FORMATS = ("jsonl", "csv", "tsv", "counts", "partial")
+#: aggregated counts, partial results saved by ``nine verify --partial-out``, and
+#: outcome-only logs (``beads``: one outcome or one string of them per line;
+#: ``bead-csv``, told by :func:`analyzer.dealing.beads.bead_format` from the columns).
+FORMATS = ("jsonl", "csv", "tsv", "counts", "partial", "beads", "bead-csv")
 #: The ``"format"`` of an aggregated-counts file (:mod:`analyzer.dealing.counts`).
 COUNTS_FORMAT = "nine-counts"
 #: The ``"format"`` of a saved partial result (:mod:`analyzer.verify.partial`).
@@ -167,8 +172,12 @@ def detect_format(path: str | Path, declared: str = "auto") -> str:
         return "jsonl"
     if plain.endswith((".csv", ".tsv")):
         return plain[-3:]
-    raise AnalyzerError(f"{path}: cannot tell the log format from the name "
-                        "(use .jsonl, .csv, .tsv or .json, or give --log-format)")
+    beads = bead_format(path, None, LogOptions())
+    if beads is not None:
+        return beads
+    raise AnalyzerError(f"{path}: cannot tell the log format from the name, and its "
+                        "first lines are not outcomes one per line (use "
+                        ".jsonl, .csv, .tsv or .json, or give --log-format)")
 
 
 def read_log(path: str | Path, options: LogOptions | None = None,
@@ -189,6 +198,8 @@ def read_log(path: str | Path, options: LogOptions | None = None,
         raise AnalyzerError(f"{path}: an aggregated-counts file holds no hands (read_counts)")
     elif fmt == "partial":
         raise AnalyzerError(f"{path}: a saved partial result holds no hands (load_partial)")
+    elif fmt in ("beads", "bead-csv"):
+        raise AnalyzerError(f"{path}: an outcome-only log holds no cards (read_beads)")
     else:
         raise AnalyzerError(f"unknown log format {fmt!r} (jsonl, csv, tsv or counts)")
 
@@ -221,10 +232,38 @@ def sniff_log(path: str | Path, options: LogOptions, fmt: str) -> LogSniff:
     return LogSniff(header, whole, values)
 
 
+#: Hands read to tell a log of point values from one of ranks (a log of ranks holds 10-13
+#: in its first few hands).
+NUMBER_HANDS = 2_000
+
+
+def number_notation(path: str | Path, options: LogOptions, fmt: str) -> str:
+    """``values`` or ``ranks``: what a log whose cards are numbers holds, told from its
+    first :data:`NUMBER_HANDS` hands (a number 10-13 is a rank). ``options.cards``
+    ``values`` on a log holding 10-13 is an error naming the line and ``--cards ranks``;
+    ``ranks`` is taken as given."""
+    if options.cards == "ranks":
+        return "ranks"
+    hands = 0
+    for record in read_log(path, replace(options, format=fmt, cards="numbers")):
+        if type(record) is Hand:
+            high = max(record.player + record.banker, default=0)
+            if high >= 10:
+                if options.cards == "values":
+                    raise AnalyzerError(f"{path}: line {record.line}: card value {high} is "
+                                        "not a point value 0-9 but a rank (J=11, Q=12, "
+                                        "K=13): give --cards ranks")
+                return "ranks"
+            hands += 1
+            if hands >= NUMBER_HANDS:
+                break
+    return "values"
+
+
 def _read_jsonl(path: str | Path, options: LogOptions,
                 segment: Segment | None = None) -> Iterator[Record]:
     cards: CardCache | None = None
-    outcomes = outcome_table(options.draw_is_tie)
+    outcomes = outcome_table(options.draw_is_tie, options.outcome_words)
     loads = json.JSONDecoder(parse_float=decimal_number).decode  # decimals exact
     shapes: set[tuple[str, tuple[str, ...]]] = set()  # each record kind's keys, as seen
     last = 0
@@ -268,10 +307,9 @@ def _read_jsonl(path: str | Path, options: LogOptions,
                     raise AnalyzerError(f"outcome must be a string (P/B/T or "
                                         f"player/banker/tie), got {short(outcome)}")
                 if cards is None:
-                    values = options.cards == "values" or (
-                        options.cards == "auto" and is_values_field(player)
-                        and is_values_field(banker))
-                    cards = card_cache(options.notation(values))
+                    notation = options.first_notation(player, banker)
+                    values = notation in ("values", "ranks")
+                    cards = card_cache(notation)
                     if not later:
                         yield LogStart(number, values)
                 player_cards, player_values = cards.pair(player, "player")
@@ -283,13 +321,14 @@ def _read_jsonl(path: str | Path, options: LogOptions,
                     shoe if type(shoe) is str and len(shoe) <= MAX_ID else id_field(shoe, "shoe"),
                     hand if type(hand) is int and -BIG < hand < BIG else int_field(hand, "hand"),
                     player_cards, banker_cards, cards.parse(burn, "burn") if burn else (),
-                    (outcomes.get(outcome) or normalize_outcome(outcome, options.draw_is_tie))
+                    (outcomes.get(outcome) or normalize_outcome(outcome, options.draw_is_tie,
+                                                                options.outcome_words))
                     if outcome is not None else None,
                     bets_field(bets) if bets is not None else (), player_values,
                     banker_values))
             elif kind == "table":
                 if cards is None:
-                    values = options.cards == "values"
+                    values = options.values_level
                     cards = card_cache(options.notation(values))
                     yield LogStart(number, values)
                 yield table_record(data, number, cards.parse)
@@ -299,7 +338,7 @@ def _read_jsonl(path: str | Path, options: LogOptions,
                 burn_cards: tuple[int, ...] = ()
                 if burn:
                     burn_cards = (cards or card_cache(options.notation(
-                        options.cards == "values"))).parse(burn, "burn")
+                        options.values_level))).parse(burn, "burn")
                 yield ShoeStart(number, id_field(data.get("shoe"), "shoe"),
                                 int_field(decks, "decks") if decks is not None else None,
                                 burn_cards)
@@ -330,8 +369,13 @@ def _read_csv(path: str | Path, options: LogOptions, delimiter: str,
     csv.field_size_limit(MAX_LINE)  # a field is bounded by the line (the input layer)
     # a run of whole shoes: its header line first, then lines after lines_before
     shift = segment.lines_before - 1 if segment is not None else 0
-    reader = csv.reader(read_lines(path) if segment is None else
-                        segment_lines(path, segment, True), delimiter=delimiter)
+    lines = read_lines(path) if segment is None else segment_lines(path, segment, True)
+    first_line = next(lines, None)
+    if first_line is None:
+        raise AnalyzerError(f"{path}: empty CSV log (no header row)")
+    delimiter = sniff_delimiter(first_line, "tsv" if delimiter == "\t" else "csv",
+                                options.delimiter)
+    reader = csv.reader(chain((first_line,), lines), delimiter=delimiter)
     try:
         headers = next(reader)
     except StopIteration:
@@ -397,7 +441,8 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
     left_col = single.get("cards_left")  # filled on a shoe's last hand: its end
     bet_list = list(bet_columns.items())
     width = len(headers)
-    outcomes = outcome_table(options.draw_is_tie)
+    outcomes = outcome_table(options.draw_is_tie, options.outcome_words)
+    words = options.outcome_words
     money_columns = [c for _, columns in bet_list for c in columns]
     money_of = operator.itemgetter(*money_columns) if len(money_columns) > 1 else None
     money_cache: dict[Any, tuple[tuple[str, Amount, Amount], ...]] = {}
@@ -428,15 +473,13 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
                         hand = numbered[shoe_id] = numbered.get(shoe_id, 0) + 1
                     else:
                         hand_text = row[hand_col]
-                        try:  # the hot path: a short number
-                            hand = int(hand_text) if len(hand_text) < 19 else \
-                                int_field(hand_text, "hand")
-                        except ValueError:
-                            hand = int_field(hand_text, "hand number")
+                        # the hot path: a short number in ASCII digits
+                        hand = int(hand_text) if len(hand_text) < 19 and hand_text.isdigit() \
+                            and hand_text.isascii() else int_field(hand_text, "hand number")
                     outcome_text = row[outcome_col] if outcome_col is not None else ""
                     outcome = outcomes.get(outcome_text)
                     if outcome is None and outcome_text.strip():
-                        outcome = normalize_outcome(outcome_text, options.draw_is_tie)
+                        outcome = normalize_outcome(outcome_text, options.draw_is_tie, words)
                     burn = row[burn_col] if burn_col is not None else \
                         split_text(row, burn_split) if burn_split else ""
                     if row_bet is not None:
@@ -458,10 +501,9 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
                     banker = row[banker_col] if banker_col is not None else \
                         split_text(row, banker_split)  # type: ignore[arg-type]
                     if pair is None:
-                        values = options.cards == "values" or (
-                            options.cards == "auto" and is_values_field(player)
-                            and is_values_field(banker))
-                        cards = card_cache(options.notation(values))
+                        notation = options.first_notation(player, banker)
+                        values = notation in ("values", "ranks")
+                        cards = card_cache(notation)
                         pair = cards.pair
                         if not later:
                             yield LogStart(number, values)

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, short
+from analyzer.dealing.dialects import CARD_VALUE, MAX_ID, OUTCOME_WORDS, outcome_key, short
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import MAX_DIGITS
+from analyzer.inputs import MAX_DIGITS, is_integer_text
 
 __all__ = ["Amount", "amount_field", "bets_field", "BIG", "csv_bets", "decimal_number", "Hand",
            "Header", "header_record", "id_field", "int_field", "Layout", "LogStart", "make_hand",
@@ -178,19 +178,19 @@ class NotChecked(NamedTuple):
 Record = Hand | TableHand | ShoeStart | ShoeEnd | Header | LogStart | Problem | Layout \
     | NotChecked
 
-_DECIMAL = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]*))?|([+-]?)\.([0-9]+)")
+_DECIMAL = re.compile(r"(-?)([0-9]+)(?:\.([0-9]*))?|(-?)\.([0-9]+)")
 
 
 def decimal_number(text: str) -> Amount:
     """A decimal number read exactly (never through a binary float): an int when it is
     whole (``195.0``), else a Fraction (``19.5``); ValueError unless it is plain ASCII
-    digits with an optional sign and point, at most :data:`~analyzer.inputs.MAX_DIGITS`
-    digits. Also JSON's ``parse_float``.
+    digits with an optional ``-`` and point (no spaces, ``+`` or ``_``), at most
+    :data:`~analyzer.inputs.MAX_DIGITS` digits. Also JSON's ``parse_float``.
 
     >>> decimal_number("195.0"), decimal_number("19.5"), decimal_number("-0.95")
     (195, Fraction(39, 2), Fraction(-19, 20))
     """
-    found = _DECIMAL.fullmatch(text.strip())
+    found = _DECIMAL.fullmatch(text)
     if found is None or len(text) > MAX_DIGITS + 2:
         raise ValueError(f"not a decimal number: {short(text)}")
     sign, whole, fraction = (found[1], found[2], found[3]) if found[2] is not None else \
@@ -213,8 +213,8 @@ def amount_field(value: Any, name: str, signed: bool = False) -> Amount:
         try:
             number = decimal_number(value)
         except ValueError:
-            raise AnalyzerError(f"{name} must be a number (minor units, or a decimal such as "
-                                f"19.5), got {short(value)}") from None
+            raise AnalyzerError(f"{name} must be a number in ASCII digits (minor units, or "
+                                f"a decimal such as 19.5), got {short(value)}") from None
     elif isinstance(value, int | Fraction) and not isinstance(value, bool):
         number = value if isinstance(value, int) or value.denominator != 1 else \
             value.numerator
@@ -232,14 +232,13 @@ def int_field(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise AnalyzerError(f"{name} must be an integer, got {short(value)}")
     if isinstance(value, str):
-        text = value.strip()
-        if len(text.lstrip("+-")) > MAX_DIGITS:
-            raise AnalyzerError(f"{name}: an integer of {len(text.lstrip('+-')):,} digits "
+        if not is_integer_text(value):
+            raise AnalyzerError(f"{name} must be a whole number in ASCII digits (no space, "
+                                f"sign or '_'), got {short(value)}")
+        if len(value) > MAX_DIGITS:
+            raise AnalyzerError(f"{name}: an integer of {len(value):,} digits "
                                 f"(at most {MAX_DIGITS})")
-        try:
-            return int(text)
-        except ValueError:
-            raise AnalyzerError(f"{name} must be an integer, got {short(value)}") from None
+        return int(value)
     if value.bit_length() > 332 and len(str(abs(value))) > MAX_DIGITS:
         raise AnalyzerError(f"{name}: an integer of {len(str(abs(value))):,} digits "
                             f"(at most {MAX_DIGITS})")
@@ -348,11 +347,15 @@ def table_record(data: dict[str, Any], number: int,
                      parse(data["bank"], "bank"))
 
 
-def outcome_table(draw_is_tie: bool) -> dict[str, str]:
-    """Outcome words as logs write them (lower, upper, capitalized) for the hot loop."""
+def outcome_table(draw_is_tie: bool, own: tuple[tuple[str, str], ...] = ()
+                  ) -> dict[str, str]:
+    """Outcome words as logs write them (lower, upper, capitalized) for the hot loop;
+    ``own``: (meaning, word) pairs given with ``--outcome-words``, ahead of the others."""
     words = dict(OUTCOME_WORDS)
     if draw_is_tie:
         words["draw"] = "tie"
+    for meaning, word in own:
+        words[word] = words[outcome_key(word)] = meaning
     table: dict[str, str] = {}
     for word, outcome in words.items():
         for form in (word, word.upper(), word.capitalize(), word.title()):
@@ -388,8 +391,9 @@ def money_pair(bet_id: str, stake_text: str, back_text: str,
     gives a negative amount returned: a payout the paytable cannot make (a violation)."""
     stake: Amount
     back: Amount
-    try:  # the hot path: short whole numbers
-        if len(stake_text) < 19 and len(back_text) < 19:
+    try:  # the hot path: short whole numbers in ASCII digits (int() would take more)
+        if len(stake_text) < 19 and len(back_text) < 19 and stake_text.isascii() \
+                and stake_text.isdigit() and back_text.isascii() and back_text.isdigit():
             stake, back = int(stake_text), int(back_text)
         else:
             raise ValueError

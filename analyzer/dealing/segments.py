@@ -23,8 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import is_gzip, open_binary, read_lines
+from analyzer.inputs import is_gzip, is_integer_text, open_binary, read_lines
 
 __all__ = ["BrokenSegment", "MIN_SEGMENT_BYTES", "Segment", "find_segments", "segment_lines"]
 
@@ -55,7 +56,7 @@ class _Line(NamedTuple):
 
 
 def _parse(line: bytes, fmt: str, hand_column: int | None,
-           shoe_column: int | None) -> _Line:
+           shoe_column: int | None, delimiter: str = ",") -> _Line:
     text = line.decode("utf-8", "replace")
     if fmt == "jsonl":
         try:
@@ -72,14 +73,11 @@ def _parse(line: bytes, fmt: str, hand_column: int | None,
                      number if type(number) is int else None)
     if hand_column is None:
         return _Line("", "", None)
-    row = next(csv.reader([text.rstrip("\r\n")], delimiter="\t" if fmt == "tsv" else ","),
-               [])
+    row = next(csv.reader([text.rstrip("\r\n")], delimiter=delimiter), [])
     if hand_column >= len(row):
         return _Line("", "", None)
-    try:
-        hand: int | None = int(row[hand_column])
-    except ValueError:
-        hand = None
+    text = row[hand_column]  # as the reader takes it: ASCII digits only
+    hand = int(text) if is_integer_text(text) and len(text) < 19 else None
     shoe_text = row[shoe_column] if shoe_column is not None and shoe_column < len(row) else ""
     return _Line("hand", shoe_text, hand)
 
@@ -97,11 +95,13 @@ def _opens_shoe(line: _Line, previous: _Line | None) -> bool:
 
 
 def find_segments(path: str | Path, fmt: str, parts: int, hand_column: int | None = None,
-                  shoe_column: int | None = None) -> list[Segment]:
+                  shoe_column: int | None = None, delimiter: str | None = None
+                  ) -> list[Segment]:
     """Cut an uncompressed log into at most ``parts`` runs of whole shoes.
 
     ``hand_column`` and ``shoe_column`` are a CSV/TSV log's hand and shoe columns (its
-    header is kept out of the runs; without a shoe column every shoe is unnamed). A
+    header is kept out of the runs; without a shoe column every shoe is unnamed), and
+    ``delimiter`` its separator (None: told from the header line). A
     compressed file, a small one, or one without a shoe opening after a cut point gives
     one segment: the whole file.
     """
@@ -112,6 +112,8 @@ def find_segments(path: str | Path, fmt: str, parts: int, hand_column: int | Non
     cuts: list[tuple[int, int]] = []  # (byte offset, lines before it)
     with open_binary(path) as stream:
         header = stream.readline() if fmt in ("csv", "tsv") else b""
+        separator = sniff_delimiter(header.decode("utf-8", "replace").lstrip("\ufeff"), fmt,
+                                    delimiter)
         lines = 1 if header else 0
         position = len(header)
         first = position
@@ -134,7 +136,7 @@ def find_segments(path: str | Path, fmt: str, parts: int, hand_column: int | Non
                 line = stream.readline()
                 if not line:
                     break
-                parsed = _parse(line, fmt, hand_column, shoe_column)
+                parsed = _parse(line, fmt, hand_column, shoe_column, separator)
                 if _opens_shoe(parsed, previous):
                     cuts.append((position, lines))
                     position += len(line)

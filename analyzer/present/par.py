@@ -8,7 +8,7 @@ removal; for a profile with a shoe procedure, the odds across the shoe. :func:`p
 builds the record from the exact engine (:func:`analyzer.engine.odds.odds`), the effects of
 removal (:func:`analyzer.analysis.removal.removal_effects`), the seeded shoes of
 :func:`analyzer.analysis.drift.simulate_shoes` and the sample sizes of
-:func:`analyzer.verify.statistics.rtp_hands_needed`, each stated with the ``nine`` command
+:func:`analyzer.verify.inference.statistics.rtp_hands_needed`, each stated with the ``nine`` command
 that prints it; :mod:`analyzer.present.report.par` renders it as HTML or Markdown. A game of
 choices has no tableau: :mod:`analyzer.present.par_choice` builds its sheet from the
 certified equilibrium.
@@ -23,6 +23,8 @@ certified equilibrium.
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import math
 import os
 import tempfile
@@ -32,18 +34,26 @@ from pathlib import Path
 from statistics import NormalDist
 
 from analyzer import __version__
+from analyzer.analysis.checks import PaytableWarning, paytable_warnings
 from analyzer.analysis.drift import ShoeRun, simulate_shoes
 from analyzer.analysis.removal import LinearCount, RemovalTable, removal_effects
 from analyzer.engine.odds import BetOdds, OddsTable, odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
-from analyzer.rules.profile import DEFAULT_PROCEDURE, Profile, load_profile, shipped_profiles
+from analyzer.rules.profile import (
+    DEFAULT_PROCEDURE,
+    Profile,
+    load_profile,
+    profile_text,
+    shipped_profiles,
+)
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import POWER, rtp_hands_needed
+from analyzer.verify.inference.statistics import ALPHA, POWER, rtp_hands_needed
 
 __all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
-           "par_sheet", "ParSheet", "POWER", "RARE", "REMOVAL_SAMPLES", "REMOVAL_SEED",
-           "rules_document", "RTP_ERROR", "VOLATILITY_LEVEL", "win_ranges", "WinRange", "z_value"]
+           "par_sheet", "ParSheet", "POWER", "profile_sha256", "RARE", "REMOVAL_SAMPLES",
+           "REMOVAL_SEED", "rules_document", "RTP_ERROR", "sheet_date", "VOLATILITY_LEVEL",
+           "win_ranges", "WinRange", "z_value"]
 
 #: Numbers of hands after which the range of the house's win is given.
 HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -51,9 +61,9 @@ HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
 LEVELS = (0.90, 0.95, 0.99)
 #: The volatility index is this two-sided level's z times the SD (the slot PAR convention).
 VOLATILITY_LEVEL = 0.90
-#: Hands to verify: the RTP error to detect, with a two-sided test at ALPHA and power POWER.
+#: Hands to verify: the RTP error to detect, with a two-sided test at ALPHA (nine verify's
+#: default) and power POWER (both of :mod:`analyzer.verify.inference.statistics`).
 RTP_ERROR = 0.001
-ALPHA = 0.05
 #: Seeded depleted shoes for the linear counts' correlation with the exact EV.
 REMOVAL_SAMPLES = 200
 REMOVAL_SEED = 1
@@ -104,6 +114,11 @@ class BetPar:
     count: LinearCount | None
 
     @property
+    def rtp(self) -> Fraction:
+        """The return to player per unit staked: one minus the house edge."""
+        return 1 - self.odds.house_edge
+
+    @property
     def element_of_risk(self) -> Fraction:
         """The house edge per total money wagered, pushes counted as money wagered."""
         return self.odds.house_edge / self.average_wager
@@ -136,6 +151,11 @@ class ParSheet:
     rules: str
     notes: tuple[str, ...] = ()
     version: str = __version__
+    #: The paytable's warnings on this shoe (:mod:`analyzer.analysis.checks`).
+    warnings: tuple[PaytableWarning, ...] = ()
+    #: The day the sheet was made (ISO 8601) and the SHA-256 of the merged profile text.
+    generated: str = ""
+    profile_sha256: str = ""
 
     def bet(self, bet_id: str) -> BetPar:
         """One bet's figures by id."""
@@ -158,6 +178,28 @@ class ParSheet:
     def has_procedure(self) -> bool:
         """Does the profile state how its shoe is run (burn, cut card, windows)?"""
         return has_procedure(self.profile)
+
+
+def sheet_date() -> str:
+    """Today as ``YYYY-MM-DD`` (UTC), or the day of ``SOURCE_DATE_EPOCH`` when it is set (the
+    reproducible-builds convention)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch.isdigit()
+              else datetime.datetime.now(datetime.UTC))
+    return moment.date().isoformat()
+
+
+def profile_sha256(profile: Profile) -> str:
+    """The SHA-256 of the merged profile text, the TOML ``nine profiles --show`` prints under
+    its comment line (empty for a profile not read from a file).
+
+    >>> profile_sha256(load_profile("punto-banco"))[:12]
+    '41d1416bd898'
+    """
+    source = profile.name if profile.path.startswith("profiles/") else profile.path
+    if not source or not Path(source).is_file() and source != profile.name:
+        return ""
+    return hashlib.sha256(profile_text(source).encode("utf-8")).hexdigest()
 
 
 def has_procedure(profile: Profile) -> bool:
@@ -259,4 +301,6 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
                                             str(DRIFT_SHOES), "--seed", str(DRIFT_SEED),
                                             "--plot FILE.png"])))
     return ParSheet(rules, decks, table, tuple(bets), removal, drift, drift_png,
-                    tuple(commands), rules_document(rules), tuple(notes))
+                    tuple(commands), rules_document(rules), tuple(notes),
+                    warnings=paytable_warnings(rules, Shoe.decks(decks), table),
+                    generated=sheet_date(), profile_sha256=profile_sha256(rules))

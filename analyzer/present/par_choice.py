@@ -37,13 +37,15 @@ from analyzer.present.par import (
     ParSheet,
     WinRange,
     par_sheet,
+    profile_sha256,
     rules_document,
+    sheet_date,
     win_ranges,
     z_value,
 )
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
            "TABLE_PLAYERS"]
@@ -79,6 +81,9 @@ class ChoiceParSheet:
     rules: str
     notes: tuple[str, ...] = ()
     version: str = __version__
+    #: The day the sheet was made (ISO 8601) and the SHA-256 of the merged profile text.
+    generated: str = ""
+    profile_sha256: str = ""
 
     @property
     def banker_edge(self) -> Fraction:
@@ -170,7 +175,8 @@ def choice_par_sheet(profile: Profile | str, decks: int | None = None, *,
     return ChoiceParSheet(rules_profile, decks, equilibrium, outcomes,
                           win_ranges(-equilibrium.value, sd, outcomes.lose),
                           rtp_hands_needed(sd, RTP_ERROR, ALPHA, POWER), tuple(table_sizes),
-                          tuple(commands), rules_document(rules_profile), tuple(notes))
+                          tuple(commands), rules_document(rules_profile), tuple(notes),
+                          generated=sheet_date(), profile_sha256=profile_sha256(rules_profile))
 
 
 def profile_par_sheet(profile: Profile | str,

@@ -4,6 +4,16 @@ A profile holds a game's drawing rules (for punto banco, the tableau as a table)
 bets (payout lines whose conditions are parsed by :mod:`analyzer.rules.conditions`). Shipped
 profiles live in ``analyzer/profiles/``; a user's own file loads the same way.
 
+A file may build on a base: ``base = "punto-banco"`` (a shipped profile's name or alias, or
+a path, relative to the file) takes the base's rules -- ``decks``, ``tableau``,
+``procedure``, ``game`` and its bets -- and the file adds or overrides: a table merges key by
+key, any other value replaces the base's, a bet replaces the base's bet of the same id or
+is added after them; ``base_bets = ["banker"]`` keeps only the listed base bets (``[]``:
+none). The identity (``name``, ``title``, ``aliases``, ``description``, ``source``,
+``illustrative``) is the file's own. The merged profile is validated as a whole
+(:func:`profile_data` returns it, ``nine profiles --show FILE`` prints it); a missing base
+or a cycle of bases is a one-line error.
+
 >>> profile = load_profile("punto-banco")
 >>> profile.name, [bet.id for bet in profile.bets]
 ('punto-banco', ['banker', 'player', 'tie'])
@@ -21,15 +31,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from analyzer.errors import AnalyzerError
-from analyzer.inputs import parse_toml, read_text
+from analyzer.errors import AnalyzerError, did_you_mean
+from analyzer.inputs import parse_toml, read_text, toml_text
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.conditions import Condition, parse_condition
 from analyzer.rules.procedure import Procedure, parse_procedure
 
 __all__ = ["Bet", "choice_rules_of", "DEFAULT_PROCEDURE", "load_profile", "load_profile_file",
            "MAX_NAME", "parse_profile", "PROFILE_NAME", "PayLine", "PayRule", "Profile",
-           "shipped_profiles", "Tableau"]
+           "profile_data", "profile_text", "shipped_profiles", "Tableau"]
 
 PayRule = Literal["highest", "all"]
 _TOTALS = frozenset(str(total) for total in range(10))
@@ -193,8 +203,10 @@ class Profile:
         for bet in self.bets:
             if bet.id == bet_id:
                 return bet
-        known = ", ".join(b.id for b in self.bets)
-        raise AnalyzerError(f"profile {self.name!r} has no bet {bet_id!r} (bets: {known})")
+        ids = [b.id for b in self.bets]
+        near = did_you_mean(bet_id, ids)
+        raise AnalyzerError(f"profile {self.name!r} has no bet {bet_id!r}{near} (bets: "
+                            f"{', '.join(ids)})")
 
 
 _TOP_KEYS = {"name", "title", "aliases", "description", "source", "decks", "illustrative",
@@ -360,12 +372,124 @@ def _parse_bet(raw: Any, index: int, fail: Any) -> Bet:
 
 
 def load_profile_file(path: str | Path) -> Profile:
-    """Load and validate a profile from a TOML file."""
-    return _parse_text(read_text(path), str(path))
+    """Load and validate a profile from a TOML file (with its bases merged)."""
+    return parse_profile(_file_data(Path(path), ()), str(path))
 
 
 def _parse_text(text: str, where: str) -> Profile:
-    return parse_profile(parse_toml(text, where), where)
+    return parse_profile(_with_base(parse_toml(text, where), where, Path(where).parent, ()),
+                         where)
+
+
+#: Keys a profile never takes from its base: they name and describe the file's own game.
+_IDENTITY = ("name", "title", "aliases", "description", "source", "illustrative")
+#: Most bases in one chain (a longer one is surely a mistake).
+MAX_BASES = 16
+
+
+def _file_data(path: Path, chain: tuple[str, ...]) -> dict[str, Any]:
+    where = str(path)
+    return _with_base(parse_toml(read_text(path), where), where, path.parent, chain)
+
+
+def _base_path(base: str, folder: Path, where: str) -> Path:
+    """The file a ``base`` names: a shipped profile, else a path relative to ``folder``."""
+    key = base.lower()
+    for profile in shipped_profiles():
+        if key == profile.name or key in profile.aliases:
+            return PROFILES_FOLDER / f"{profile.name}.toml"
+    path = Path(base) if Path(base).is_absolute() else folder / base
+    if path.is_file():
+        return path
+    names = [p.name for p in shipped_profiles()]
+    near = did_you_mean(key, [*names, *(a for p in shipped_profiles() for a in p.aliases)])
+    raise AnalyzerError(f"{where}: base: no profile {base!r}{near} (shipped: "
+                        f"{', '.join(names)}; or a .toml path relative to the file)")
+
+
+def _with_base(data: dict[str, Any], where: str, folder: Path,
+               chain: tuple[str, ...]) -> dict[str, Any]:
+    """``data`` merged onto its base (see the module docstring); ``chain``: the files that
+    build on this one, to refuse a cycle."""
+    if "base" not in data:
+        if "base_bets" in data:
+            raise AnalyzerError(f"{where}: base_bets: only a profile with a base keeps bets "
+                                "from it")
+        return data
+    own = dict(data)
+    base = own.pop("base")
+    keep = own.pop("base_bets", None)
+    if not isinstance(base, str) or not base.strip():
+        raise AnalyzerError(f"{where}: base: must be a profile name or a .toml path")
+    path = _base_path(base.strip(), folder, where)
+    here = str(Path(where).resolve()) if Path(where).is_file() else where
+    visited = (*chain, here)
+    if str(path.resolve()) in visited:
+        raise AnalyzerError(f"{where}: base: a cycle of bases ({' -> '.join(visited)} -> "
+                            f"{path.resolve()})")
+    if len(visited) > MAX_BASES:
+        raise AnalyzerError(f"{where}: base: more than {MAX_BASES} bases in one chain")
+    inherited = {k: v for k, v in _file_data(path, visited).items() if k not in _IDENTITY}
+    bets = own.pop("bets", [])
+    merged = _merged(inherited, own)
+    merged["bets"] = _merged_bets(merged.get("bets", []), bets, keep, where)
+    if not merged["bets"]:
+        del merged["bets"]
+    first = {k: merged.pop(k) for k in _IDENTITY if k in merged}  # the file's identity first
+    return first | merged
+
+
+def _merged(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """Tables merged key by key, any other value replaced."""
+    out = dict(base)
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _bet_id(raw: Any) -> Any:
+    return raw.get("id") if isinstance(raw, dict) else None
+
+
+def _merged_bets(base: Any, own: Any, keep: Any, where: str) -> list[Any]:
+    """The base's bets (those in ``keep`` if given), each replaced by the file's bet of the
+    same id, then the file's other bets."""
+    if not isinstance(base, list) or not isinstance(own, list):
+        return own if isinstance(own, list) else []
+    if keep is not None:
+        if not isinstance(keep, list) or not all(isinstance(k, str) for k in keep):
+            raise AnalyzerError(f"{where}: base_bets: must be a list of bet ids")
+        ids = [_bet_id(b) for b in base]
+        for name in keep:
+            if name not in ids:
+                raise AnalyzerError(f"{where}: base_bets: the base has no bet {name!r} "
+                                    f"(bets: {', '.join(map(str, ids))})")
+        base = [b for b in base if _bet_id(b) in keep]
+    replacing: dict[Any, Any] = {}
+    for bet in own:
+        if _bet_id(bet) in replacing:
+            raise AnalyzerError(f"{where}: bets: duplicate bet id {_bet_id(bet)!r}")
+        if _bet_id(bet) is not None:
+            replacing[_bet_id(bet)] = bet
+    out = [replacing.pop(_bet_id(b), b) for b in base]
+    return out + [b for b in own if _bet_id(b) is None or _bet_id(b) in replacing]
+
+
+def profile_data(name_or_path: str | Path) -> dict[str, Any]:
+    """A profile's TOML data with its bases merged (a shipped name or alias, or a path),
+    validated as a profile."""
+    profile = load_profile(name_or_path)
+    path = (PROFILES_FOLDER / f"{profile.name}.toml" if profile.path.startswith("profiles/")
+            else Path(profile.path))
+    return _file_data(path, ())
+
+
+def profile_text(name_or_path: str | Path) -> str:
+    """The merged profile as TOML text (``nine profiles --show``)."""
+    return toml_text(profile_data(name_or_path))
 
 
 #: The shipped profiles' folder (package data, installed as files beside the modules; read
@@ -415,8 +539,10 @@ def load_profile(name_or_path: str | Path) -> Profile:
     path = Path(text)
     if path.suffix == ".toml" or path.exists():
         return load_profile_file(path)
-    names = ", ".join(p.name for p in shipped_profiles())
-    raise AnalyzerError(f"unknown profile {text!r} (shipped: {names}; or give a .toml file)")
+    known = [p.name for p in shipped_profiles()]
+    near = did_you_mean(key, [*known, *(a for p in shipped_profiles() for a in p.aliases)])
+    raise AnalyzerError(f"unknown profile {text!r}{near} (shipped: {', '.join(known)}; or "
+                        "give a .toml file)")
 
 
 def choice_rules_of(profile: str | Path | Profile | ChoiceRules) -> ChoiceRules:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import read_text
+from analyzer.inputs import is_integer_text, read_text
 from analyzer.rules.cards import DECK, Card, CardOrder, Rank, Suit, parse_cards
 
 __all__ = ["make_shoe", "MAX_COUNT", "MIN_SHOE_SIZE", "Shoe"]
@@ -186,12 +186,11 @@ class Shoe:
 
 
 def _parse_count(text: str, where: str) -> int:
-    try:
-        n = int(text) if len(text) <= 12 else MAX_COUNT + 1
-    except ValueError:
-        raise AnalyzerError(f"{where}: count {text!r} is not an integer") from None
-    if n < 0:
-        raise AnalyzerError(f"{where}: negative count {n}")
+    if is_integer_text(text, signed=True) and text.startswith("-"):
+        raise AnalyzerError(f"{where}: negative count {text}")
+    if not is_integer_text(text):
+        raise AnalyzerError(f"{where}: count {text!r} is not a whole number in ASCII digits")
+    n = int(text) if len(text) <= 12 else MAX_COUNT + 1
     if n > MAX_COUNT:
         raise AnalyzerError(f"{where}: count {n} is above {MAX_COUNT:,}")
     return n

@@ -1,10 +1,10 @@
 """Verifying simulator logs: replaying every hand against the rules, exact per-hand
 distributions, mergeable partial sums, statistical tests and the verdict with its exit code.
 
-Modules, each importing only those before it: :mod:`~analyzer.verify.statistics` (tests,
+Modules, each importing only those before it: :mod:`~analyzer.verify.inference.statistics` (tests,
 Holm, hands needed), :mod:`~analyzer.verify.partial` (mergeable sums, saved partials),
 :mod:`~analyzer.verify.replay` (one hand's rules, settlement and payouts),
-:mod:`~analyzer.verify.moments` (shoe-aware expectations), :mod:`~analyzer.verify.shoes`
+:mod:`~analyzer.verify.inference.moments` (shoe-aware expectations), :mod:`~analyzer.verify.shoes`
 (per-shoe bookkeeping), :mod:`~analyzer.verify.check` (one file),
 :mod:`~analyzer.verify.verdict` (tests, verdict, exit codes) and :mod:`~analyzer.verify.run`
 (a whole run over many files).

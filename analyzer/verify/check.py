@@ -4,7 +4,7 @@
 :class:`~analyzer.verify.shoes.ShoeTracker` (which shoe, which cards), the
 :class:`~analyzer.verify.replay.Settler` (rules, winner, result labels, payouts), the
 :class:`Tally` (exact counts and money) and, in the shoe-aware model,
-:class:`~analyzer.verify.moments.ShoeMoments`. Violations and malformed records go to the
+:class:`~analyzer.verify.inference.moments.ShoeMoments`. Violations and malformed records go to the
 file's :class:`~analyzer.verify.partial.IssueLog`, with their file, line, shoe and hand.
 Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.finish`).
 """
@@ -28,6 +28,7 @@ from analyzer.dealing.handlog import (
     ShoeEnd,
     ShoeStart,
     detect_format,
+    number_notation,
     read_log,
     sniff_log,
 )
@@ -38,11 +39,12 @@ from analyzer.engine.shoe_aware import card_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
-from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.moments import ShoeMoments
+from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.partial import BetTally, IssueLog, Partial, check_written_for
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker, shoe_composition
-from analyzer.verify.shuffle import ShuffleTally
 
 __all__ = ["check_file", "check_header", "money_scale", "Tally", "value_profile"]
 
@@ -106,12 +108,15 @@ def value_profile(profile: Profile) -> Profile:
     return profile if len(kept) == len(profile.bets) else replace(profile, bets=kept)
 
 
-def _values_only(path: str | Path, options: LogOptions) -> bool:
-    """Does the log write point values only (``options.cards``, else its first hand)?"""
-    if options.cards != "auto":
-        return options.cards == "values"
+def _notation(path: str | Path, options: LogOptions) -> str:
+    """How the log writes its cards: ``cards``, ``values`` or ``ranks`` (``options.cards``,
+    else told from its first hands)."""
     fmt = options.format if options.format != "auto" else detect_format(path)
-    return bool(sniff_log(path, options, fmt).values)
+    if options.cards == "cards":
+        return "cards"
+    if options.cards == "auto" and not sniff_log(path, options, fmt).values:
+        return "cards"
+    return number_notation(path, options, fmt)
 
 
 def check_file(path: str | Path, model: Model, options: LogOptions | None = None,
@@ -131,12 +136,13 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     """
     options = options or LogOptions()
     source = str(path)
-    values = _values_only(path, options)
+    notation = _notation(path, options)
+    values = notation != "cards"
     if values and model.card_level:
         raise AnalyzerError(f"{source}: a log of point values only cannot settle the bets on "
                             f"ranks or suits of {model.profile.name!r} (verify_logs leaves "
                             "them out)")
-    options = replace(options, cards="values" if values else "cards")
+    options = replace(options, cards=notation)
     settler = Settler(model, options.rounding, frozenset(options.skip_bets))
     issues = IssueLog(source)
     evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
@@ -144,19 +150,22 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     if options.format == "auto":
         options = replace(options, format=detect_format(path))
 
-    def tallies() -> tuple[ShoeMoments | None, ShuffleTally]:
+    def tallies() -> tuple[ShoeMoments | None, ShuffleTally, DeckTally]:
         return (ShoeMoments(model, evaluator, values) if shoe_aware else None,
-                ShuffleTally(model, shoe_composition(model, values), values))
+                ShuffleTally(model, shoe_composition(model, values), values),
+                DeckTally(model, values))
 
-    moments, shuffle = tallies()
+    moments, shuffle, decks = tallies()
     fast = None
     # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
     # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
     if os.environ.get("NINE_VERIFY_PATH") != "records":
-        fast = replay_columns(path, model, options, settler, moments, shuffle, segment)
+        fast = replay_columns(path, model, options, settler, moments, shuffle, segment,
+                              decks)
         if fast is None:
-            moments, shuffle = tallies()
-    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add)
+            moments, shuffle, decks = tallies()
+    shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add,
+                        decks)
     tally = Tally(model, settler)
     windows = dict(model.profile.procedure.windows)
     # the hot loop: bound names
@@ -179,7 +188,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         if type(rec) is Hand:
             shoe = shoes.current  # the hot path: the next hand of the same shoe
             if shoe is not None and rec.shoe == shoe.id and rec.hand == shoe.last_hand + 1 \
-                    and not rec.burn and shoes.announced is None:
+                    and not rec.burn and shoes.announced is None and not shoes.lost:
                 shoe.last_hand = rec.hand
                 shoe.hands += 1
             else:
@@ -221,6 +230,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                     violation(rec, kind, message)
         elif type(rec) is Problem:
             issues.problem(rec.line, rec.message)
+            shoes.lost_record()
         elif type(rec) is ShoeStart:
             shoes.shoe_start(rec)
         elif type(rec) is ShoeEnd:
@@ -265,7 +275,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else (),
                    values_only=values, skipped_bets=options.skip_bets,
-                   shuffle=shuffle.sums(), columns_used=used, columns_ignored=ignored,
+                   shuffle=shuffle.sums(), deck_fit=decks.fit(), deck_floor=decks.floor,
+                   deck_shoes=decks.shoes, columns_used=used, columns_ignored=ignored,
                    not_checked=(*noted, *_unlogged(roles, source, model.decks)),
                    money_scale=scale, cut_shoes=shoes.cut_shoes)
 

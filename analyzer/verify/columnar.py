@@ -40,7 +40,9 @@ from analyzer.dealing.dialects import (
     CARD_VALUE,
     MAX_ID,
     LogOptions,
+    card_tokens,
     normalize_outcome,
+    sniff_delimiter,
 )
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
@@ -50,9 +52,10 @@ from analyzer.engine.lookup import Model, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, read_lines
 from analyzer.rules.bets import settle_codes
-from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.moments import ShoeMoments
+from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.replay import Settler
-from analyzer.verify.shuffle import ShuffleTally
 
 __all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
 
@@ -143,7 +146,7 @@ def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
         cards = seen.get(field)
         if cards is None:
             try:
-                cards = tuple(tokens_of[t] for t in field.replace(",", " ").split())
+                cards = tuple(tokens_of[t] for t in card_tokens(field))
             except KeyError:
                 return None
             if not 2 <= len(cards) <= 3:
@@ -169,14 +172,14 @@ def _integers(column: Sequence[str], empty_zero: bool = False) -> IntArray | Non
 
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
-                   segment: Segment | None = None) -> ColumnSums | None:
+                   segment: Segment | None = None,
+                   decks: DeckTally | None = None) -> ColumnSums | None:
     """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
     docstring), :data:`CHUNK` lines at a time cut at shoe boundaries (so memory does not
     grow with the log); None when the log is not that case. After None, ``moments`` and
     ``shuffle`` may hold some of the log's shoes: the caller starts them afresh."""
     if options.cards != "cards" or options.skip_bets or options.format not in ("csv", "tsv"):
         return None
-    delimiter = "\t" if options.format == "tsv" else ","
     csv.field_size_limit(MAX_LINE)
     collecting = gc.isenabled()
     gc.disable()  # millions of small strings, none of them in a cycle
@@ -185,6 +188,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
         first = next(lines, None)
         if first is None:
             return None
+        delimiter = sniff_delimiter(first, options.format, options.delimiter)
         headers = next(csv.reader([first], delimiter=delimiter))
         try:
             found = find_columns(headers, options, path)
@@ -203,7 +207,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if columns is None:
                 return None
             sums = _replay(columns, single, bet_columns, model, options, settler, moments,
-                           shuffle, seen)
+                           shuffle, seen, decks)
             if sums is None:
                 return None
             total.add(sums)
@@ -266,7 +270,8 @@ def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[s
 def _replay(columns: list[Sequence[str]], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
-            shuffle: ShuffleTally, seen: set[str]) -> ColumnSums | None:
+            shuffle: ShuffleTally, seen: set[str],
+            decks: DeckTally | None = None) -> ColumnSums | None:
     """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the
     runs before (an id used again is left to the reference)."""
     n = len(columns[0])
@@ -310,7 +315,7 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         tokens_of = _TOKENS[notation]
         for i in (i for i, b in enumerate(burns) if b):
             try:
-                cards = tuple(tokens_of[t] for t in burns[i].replace(",", " ").split())
+                cards = tuple(tokens_of[t] for t in card_tokens(burns[i]))
             except KeyError:
                 return None
             if cards:
@@ -337,13 +342,13 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
                        dtype=np.int64)[row]
     outcome_col = single.get("outcome")
     if outcome_col is not None:
-        table = outcome_table(options.draw_is_tie)
+        table = outcome_table(options.draw_is_tie, options.outcome_words)
         said: dict[str, int] = {}
         for text in set(columns[outcome_col]):
             word = table.get(text)
             if word is None and text.strip():
                 try:
-                    word = normalize_outcome(text, options.draw_is_tie)
+                    word = normalize_outcome(text, options.draw_is_tie, options.outcome_words)
                 except AnalyzerError:
                     return None
             said[text] = -1 if word is None else winner_code.get(word, -2)
@@ -423,6 +428,8 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     if (per_shoe.reshape(-1, 52) > composition).any():
         return None  # a card dealt more often than the shoe holds it
     # -- nothing is wrong: add it all up ----------------------------------------------
+    if decks is not None:
+        decks.add_counts(per_shoe.reshape(-1, 52))
     counts = [0] * settler.labels
     for i, b in enumerate(model.bets):
         found = np.bincount(labels[i], minlength=len(b.labels)).tolist()

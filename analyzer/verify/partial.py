@@ -40,7 +40,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
 from analyzer.outputs import write_file
 from analyzer.rules.profile import Profile, load_profile
-from analyzer.verify.shuffle import ShuffleSums, merge_sums, sums_from_json
+from analyzer.verify.inference.shuffle import ShuffleSums, merge_sums, sums_from_json
 
 __all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", "counts_partial",
            "Issue", "IssueLog", "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT",
@@ -156,6 +156,20 @@ class Partial:
     digests: tuple[str, ...] = ()
     #: the shuffle sums of the whole shoes (None: no hand log)
     shuffle: ShuffleSums | None = None
+    #: the logs held outcomes only (bead roads): nothing replayed, no payout, card or
+    #: shuffle test (:mod:`analyzer.verify.outcomes`)
+    outcomes_only: bool = False
+    #: runs of outcomes within named shoes: (adjacent pairs, pairs whose winners differ,
+    #: shoes with a pair); empty when no shoe held two hands
+    runs: tuple[int, ...] = ()
+    #: how many decks the whole shoes show (:mod:`analyzer.verify.inference.decks`): each deck
+    #: count's summed log-likelihood, the fewest decks holding every shoe, the shoes
+    deck_fit: tuple[float, ...] = ()
+    deck_floor: int = 0
+    deck_shoes: int = 0
+    #: where the run's deck count came from: ``option`` (--decks), ``log`` (the shoes or
+    #: the log's header), or ``profile`` (its default); "" when not told
+    decks_from: str = ""
     #: each column (CSV/TSV) or key (JSON Lines) used, with its meaning, and those ignored
     columns_used: tuple[tuple[str, str], ...] = ()
     columns_ignored: tuple[str, ...] = ()
@@ -233,6 +247,9 @@ def merge(partials: Iterable[Partial]) -> Partial:
         rank_expected = _add(rank_expected, item.rank_expected)
         rank_covariance = _add(rank_covariance, item.rank_covariance)
         card_counts = _add(card_counts, item.card_counts)
+    if len({i.outcomes_only for i in items if not i.counts_only}) > 1:
+        raise AnalyzerError("cannot merge outcome-only logs (bead roads) with logs of "
+                            "cards: verify them separately")
     if len({i.values_only for i in items if not i.counts_only}) > 1:
         raise AnalyzerError("cannot merge logs of point values only with logs of cards: "
                             "verify them separately")
@@ -266,7 +283,20 @@ def merge(partials: Iterable[Partial]) -> Partial:
         shuffle=merge_sums([i.shuffle for i in items]),
         columns_used=used, columns_ignored=tuple(ignored),
         not_checked=tuple(dict.fromkeys(n for i in items for n in i.not_checked)),
-        money_scale=scale, cut_shoes=sum(i.cut_shoes for i in items))
+        money_scale=scale, cut_shoes=sum(i.cut_shoes for i in items),
+        outcomes_only=any(i.outcomes_only for i in items),
+        runs=tuple(sum(r) for r in zip(*(i.runs or (0, 0, 0) for i in items),
+                                       strict=True)) if any(i.runs for i in items) else (),
+        deck_fit=_deck_fit(items), deck_floor=max(i.deck_floor for i in items),
+        deck_shoes=sum(i.deck_shoes for i in items), decks_from=first.decks_from)
+
+
+def _deck_fit(items: Sequence[Partial]) -> tuple[float, ...]:
+    """The deck counts' log-likelihoods of several partials, added (in the order given)."""
+    fits = [i.deck_fit for i in items if i.deck_fit]
+    if len({len(f) for f in fits}) > 1:
+        raise AnalyzerError("cannot merge deck-count fits of different ranges")
+    return tuple(sum(x) for x in zip(*fits, strict=True)) if fits else ()
 
 
 def save_partial(partial: Partial, path: str | Path) -> None:
@@ -354,6 +384,11 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "digests": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: _hex_digest(
             x, w2, p2)),
         "shuffle": lambda v, w, p: None if v is None else sums_from_json(v, w, p),
+        "outcomes_only": "bool", "deck_floor": "count", "deck_shoes": "count",
+        "deck_fit": lambda v, w, p: check_list(v, w, p, check_number, limit=MAX_DECKS),
+        "decks_from": lambda v, w, p: check_string(v, w, p, choices=(
+            "", "option", "log", "profile")),
+        "runs": lambda v, w, p: check_list(v, w, p, check_count, (0, 3)),
         "columns_used": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: tuple(
             check_list(x, w2, p2, check_string, (2,))), limit=10_000),
         "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
@@ -371,7 +406,8 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
     if fields.get("whole_shoes", 0) + fields.get("cut_shoes", 0) > fields.get("shoes", 0) or \
             fields.get("shoe_aware_hands", 0) > fields["hands"]:
         raise AnalyzerError(f"{where}: whole_shoes or shoe_aware_hands exceed shoes or hands")
-    settled = {sum(bet.results) for bet in fields["bets"]}
+    settled = {sum(bet.results) for bet in fields["bets"]} - (
+        {0} if fields.get("outcomes_only") else set())  # bets the winner does not decide
     if len(settled) > 1 or any(n > fields["hands"] for n in settled):
         raise AnalyzerError(f"{where}: the bets' result counts must add up to the same "
                             f"number of hands, at most hands = {fields['hands']}")

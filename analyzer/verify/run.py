@@ -24,17 +24,19 @@ import hashlib
 import importlib
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer.dealing.beads import bead_format
 from analyzer.dealing.columns import find_columns
 from analyzer.dealing.counts import read_counts
+from analyzer.dealing.dialects import sniff_delimiter
 from analyzer.dealing.handlog import (
     LogOptions,
     LogSniff,
     detect_format,
+    number_notation,
     sniff_log,
 )
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
@@ -42,9 +44,13 @@ from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import count_lines, read_lines
+from analyzer.inputs import count_lines, open_regular, read_lines
+from analyzer.processes import worker_pool
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
+from analyzer.verify.inference.decks import shown_decks
+from analyzer.verify.inference.statistics import ALPHA
+from analyzer.verify.outcomes import check_outcomes
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -86,10 +92,12 @@ def _check_one(work: Work) -> Partial:
     if fmt == "partial":
         return _as_given(load_partial(work.path), work.path)
     rules = load_profile(work.profile)
-    model = build_model(value_profile(rules) if work.options.cards == "values" else rules,
+    model = build_model(value_profile(rules) if work.options.values_level else rules,
                         work.decks)
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
+    if fmt in ("beads", "bead-csv"):
+        return check_outcomes(work.path, model, work.options, fmt)
     return check_file(work.path, model, replace(work.options, format=fmt), work.shoe_aware,
                       work.exact_card_bets, work.segment)
 
@@ -112,7 +120,8 @@ def _split(work: list[Work], jobs: int) -> list[tuple[int, Work]]:
         return list(enumerate(work))
     out: list[tuple[int, Work]] = []
     for index, w in enumerate(work):
-        segments = find_segments(w.path, w.format or "", jobs, *_columns(w)) \
+        segments = find_segments(w.path, w.format or "", jobs, *_columns(w),
+                                 w.options.delimiter) \
             if w.format in ("csv", "tsv", "jsonl") else []
         if len(segments) > 1:
             out.extend((index, w._replace(segment=s)) for s in segments)
@@ -129,7 +138,9 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
         return None, None
     lines = read_lines(work.path)
     try:
-        header = next(csv.reader(lines, delimiter="\t" if work.format == "tsv" else ","))
+        first = next(lines)
+        header = next(csv.reader([first], delimiter=sniff_delimiter(
+            first, work.format, work.options.delimiter)))
         single = find_columns(header, work.options, work.path)[0]
         return single.get("hand"), single.get("shoe")
     except (AnalyzerError, StopIteration, csv.Error, KeyError):
@@ -144,7 +155,7 @@ def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
     pieces = _split(work, jobs)
     if jobs < 2 or len(pieces) < 2:
         return [_check_one(w) for w in work]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
+    with worker_pool(min(jobs, len(pieces))) as pool:
         results = list(pool.map(_check_piece, [w for _, w in pieces]))
         parts: dict[int, list[Partial | None]] = {}
         for (index, _), result in zip(pieces, results, strict=True):
@@ -165,9 +176,14 @@ def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
 
 
 def _format(path: str, options: LogOptions) -> str | None:
-    """A file's format, or None when this process cannot read it (the worker will say)."""
+    """A file's format (a CSV/TSV log with outcomes and no cards: ``bead-csv``, or
+    ``beads`` when its lines are outcomes), or None when this process cannot read it (the
+    worker will say)."""
     try:
-        return detect_format(path, options.format)
+        fmt = detect_format(path, options.format)
+        if fmt in ("csv", "tsv"):
+            return bead_format(path, fmt, options) or fmt
+        return fmt
     except AnalyzerError:
         return None
 
@@ -176,7 +192,8 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
             decks: int | None = None, options: LogOptions | None = None,
             model_name: str = "auto", jobs: int = 1,
             dask: str | None = None,
-            exact_hands: int = EXACT_HANDS) -> tuple[Partial, Model]:
+            exact_hands: int = EXACT_HANDS, decks_from: str | None = None
+            ) -> tuple[Partial, Model]:
     """Check every log (in parallel processes when ``jobs`` > 1); the merged sums.
 
     ``paths`` may mix hand logs, aggregated-counts files and saved partial results
@@ -193,9 +210,17 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     odds per hand get them when the logs hold at most ``exact_hands`` hands (estimated
     from their lines) and are tested against the full shoe otherwise. The verdict names
     each bet's null model.
+
+    **Decks.** Without ``decks``, a log header's deck count is taken, else the profile's
+    default; when the whole shoes then show another count
+    (:func:`~analyzer.verify.inference.decks.shown_decks`) the logs are checked again with it, and
+    the partial says so (``decks_from``: ``option``, ``log`` or ``profile``, and a note).
+    With ``decks`` given, shoes that show another count are noted.
     """
     if not paths:
         raise AnalyzerError("no log files given")
+    given = options
+    decks_from = decks_from or ("option" if decks is not None else "profile")
     rules = load_profile(profile) if isinstance(profile, str) else profile
     # "draw" is a tie in the logs of a game without a bet called draw; bet columns and
     # bet names are the profile's bets, by id, name or synonym
@@ -212,10 +237,16 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
              if fmt == "partial"}
     digests = _counted_once(paths, formats, saved)
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
+    headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
+              and s.header.decks is not None}
+    if decks is None and len(headed) == 1:
+        model = build_model(rules, headed.pop())
+        decks_from = "header"
     for path, sniff in zip(paths, sniffs, strict=True):
         if sniff is not None and sniff.header is not None:
             check_header(sniff.header, model, str(path))
-    if _values_only(paths, formats, sniffs, options, saved):
+    notations = _notations(paths, formats, sniffs, options, saved)
+    if options.values_level or "values" in notations or "ranks" in notations:
         options = replace(options, cards="values",
                           skip_bets=tuple(b.id for b in rules.bets if b.card_level))
         model = build_model(value_profile(rules), model.decks)
@@ -238,8 +269,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         else:
             shoe_aware_evaluator(model)
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
-    work = [Work(str(p), fmt, profile_ref, model.decks, options, shoe_aware, exact_card_bets)
-            for p, fmt in zip(paths, formats, strict=True)]
+    work = [Work(str(p), fmt, profile_ref, model.decks,
+                 replace(options, cards=n) if n == "ranks" else options, shoe_aware,
+                 exact_card_bets)
+            for p, fmt, n in zip(paths, formats, notations, strict=True)]
     logs = [w for w in work if w.path not in saved]
     checked = iter(_map_dask(logs, dask, jobs) if dask else _run_pieces(logs, jobs))
     partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
@@ -253,9 +286,55 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                     for w in work]
     for item in partials:
         check_against(item, model)
+        _holds_hands(item)
     _shoes_once(partials)
-    merged = merge(partials)
-    return replace(merged, digests=tuple(dict.fromkeys(digests))), model
+    merged = replace(merge(partials), digests=tuple(dict.fromkeys(digests)),
+                     decks_from=decks_from)
+    shown = shown_decks(merged.deck_fit, merged.deck_floor, model.decks)
+    if decks_from == "profile" and shown is not None and shown < model.decks:
+        # fewer decks than the profile's: the shoes tell (more would be cards dealt past
+        # the shoe, violations the run reports)
+        return collect(paths, rules, shown, given, model_name, jobs, dask, exact_hands,
+                       "shoes")
+    if decks_from == "profile" and shown == model.decks:
+        decks_from = "shoes"
+    merged = replace(merged, decks_from="log" if decks_from in ("shoes", "header") else
+                     decks_from, not_checked=tuple(
+                         n for n in merged.not_checked if n[0] != "decks" or shown is None
+                         or shown != model.decks))  # the shoes showed the deck count
+    return replace(merged, notes=merged.notes + _deck_notes(merged, model, shown,
+                                                            decks_from)), model
+
+
+def _holds_hands(item: Partial) -> None:
+    """A log none of whose records could be read is not a hand log: refused in one line
+    naming its first record (a report of nothing but malformed records would say less)."""
+    if item.hands or not item.malformed_count or not item.malformed:
+        return
+    first = item.malformed[0]
+    raise AnalyzerError(f"{first.source}: line {first.line}: not a hand log nine verify "
+                        f"reads: none of its {item.malformed_count:,} record(s) could be "
+                        f"read (the first: {first.message})")
+
+
+def _deck_notes(merged: Partial, model: Model, shown: int | None,
+                decks_from: str) -> tuple[str, ...]:
+    """What the whole shoes say of the deck count, beside where the run's count came from
+    (``decks_from``: option, shoes, header or profile)."""
+    how = (f"maximum likelihood of the card counts of {merged.deck_shoes:,} shoe(s) logged "
+           "from their first card, by a margin of at least e**10")
+    source = {"option": "given with --decks", "header": "of the log header",
+              "profile": "of the profile's default"}.get(decks_from, "")
+    if decks_from == "shoes":
+        return (f"decks: {model.decks}, as the whole shoes show ({how}); give --decks to "
+                "choose",)
+    if shown is not None and shown != model.decks:
+        return (f"decks: the whole shoes look like {shown} decks, NOT the {model.decks} "
+                f"{source} ({how})",)
+    if shown is None and merged.deck_shoes and decks_from != "option":
+        return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} shoe(s) logged from "
+                "their first card do not tell the deck count clearly",)
+    return ()
 
 
 def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
@@ -284,7 +363,7 @@ def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
                 decks: int | None = None, options: LogOptions | None = None,
-                model_name: str = "auto", alpha: float = 0.01, detect: float = 0.001,
+                model_name: str = "auto", alpha: float = ALPHA, detect: float = 0.001,
                 require_power: bool = False, jobs: int = 1,
                 dask: str | None = None, exact_hands: int = EXACT_HANDS) -> Verdict:
     """Check every log and return the verdict (see :func:`collect` and
@@ -297,7 +376,7 @@ def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
 def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
     """A hand log's first records (header, whole first shoe, values only); None for other
     inputs, or a log this process cannot read (the check of the file will say why)."""
-    if fmt is None or fmt in ("counts", "partial"):
+    if fmt is None or fmt in ("counts", "partial", "beads", "bead-csv"):
         return None
     try:
         return sniff_log(path, options, fmt)
@@ -305,31 +384,42 @@ def _sniff(path: str, fmt: str | None, options: LogOptions) -> LogSniff | None:
         return None
 
 
-def _values_only(paths: Sequence[str], formats: Sequence[str | None],
-                 sniffs: Sequence[LogSniff | None], options: LogOptions,
-                 saved: dict[str, Partial]) -> bool:
-    """Do the logs write point values only (``--cards``, else told from each log's first
-    hand and each saved partial)? Logs of values and logs of cards are not mixed."""
-    if options.cards != "auto":
-        return options.cards == "values"
+def _notations(paths: Sequence[str], formats: Sequence[str | None],
+               sniffs: Sequence[LogSniff | None], options: LogOptions,
+               saved: dict[str, Partial]) -> list[str | None]:
+    """How each log writes its cards (``cards``, ``values`` or ``ranks``: ``--cards``, else
+    told from its first hands; a saved partial's as saved; None for counts or a file not
+    readable here). Without ``--cards``, logs of cards and logs of values or ranks are not
+    mixed."""
+    found: list[str | None] = []
     kinds: dict[bool, str] = {}
     for path, fmt, sniff in zip(paths, formats, sniffs, strict=True):
+        notation: str | None = None
         if fmt == "partial":
-            kinds.setdefault(saved[str(path)].values_only, str(path))
-        elif sniff is not None and sniff.values is not None:
-            kinds.setdefault(sniff.values, str(path))
+            notation = "values" if saved[str(path)].values_only else "cards"
+        elif sniff is None or fmt is None:
+            notation = None
+        elif options.cards in ("cards", "ranks"):
+            notation = options.cards
+        elif options.cards == "values" or sniff.values:
+            notation = number_notation(path, options, fmt)
+        else:
+            notation = "cards"
+        if notation is not None and options.cards == "auto":
+            kinds.setdefault(notation != "cards", str(path))
+        found.append(notation)
     if len(kinds) > 1:
-        raise AnalyzerError(f"{kinds[True]} writes point values only and {kinds[False]} "
-                            "writes cards: verify them separately (a values-only log is "
-                            "checked at the level of values)")
-    return kinds.get(True) is not None
+        raise AnalyzerError(f"{kinds[True]} writes point values only (or ranks) and "
+                            f"{kinds[False]} writes cards: verify them separately (a "
+                            "values-only log is checked at the level of values)")
+    return found
 
 
 def file_digest(path: str | Path) -> str:
     """SHA-256 of a file's bytes (hex), read a megabyte at a time."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
             while chunk := stream.read(1 << 20):
                 digest.update(chunk)
     except OSError as exc:
@@ -357,7 +447,7 @@ def _counted_once(paths: Sequence[str], formats: Sequence[str | None],
 def _shoes_once(partials: Sequence[Partial]) -> None:
     """No whole shoe (by its content hash) is in two inputs: the same shoes given twice in
     other files (a CSV and a JSON Lines copy of one run, a partial beside a log it holds)
-    would count twice. Exact up to :data:`~analyzer.verify.shuffle.SKETCH` whole shoes per
+    would count twice. Exact up to :data:`~analyzer.verify.inference.shuffle.SKETCH` whole shoes per
     input; beyond, each input's smallest hashes are compared (a bottom-k sketch), which
     still finds an input held whole in another."""
     owner: dict[int, str] = {}

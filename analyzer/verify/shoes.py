@@ -20,7 +20,7 @@ told apart) the check is skipped and counted in :attr:`ShoeTracker.undelimited`.
 
 Every shoe followed from its start (a cut one too: its cards are a shorter prefix, as every
 shoe stopped at its cut card is) is handed, with its cards in dealt order, to the
-``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.shuffle`).
+``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.inference.shuffle`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ import numpy as np
 from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE, VALUE_CARD, card_text
 from analyzer.dealing.handlog import Hand, ShoeStart
 from analyzer.engine.lookup import Model
-from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 
 __all__ = ["OPEN_SHOES", "OpenShoe", "ShoeTracker", "shoe_composition"]
@@ -91,13 +92,15 @@ class ShoeTracker:
 
     def __init__(self, model: Model, issues: IssueLog, moments: ShoeMoments | None = None,
                  card_rows: bool = False, values: bool = False,
-                 on_whole_shoe: Callable[[list[int]], None] | None = None) -> None:
+                 on_whole_shoe: Callable[[list[int]], None] | None = None,
+                 decks: DeckTally | None = None) -> None:
         self.model = model
         self.issues = issues
         self.moments = moments
         self.card_rows = card_rows
         self.values = values
         self.on_whole_shoe = on_whole_shoe
+        self.decks = decks
         self.composition = shoe_composition(model, values)
         self.full_values = list(model.shoe.value_counts())
         self.shoe_size = sum(self.composition)
@@ -115,6 +118,9 @@ class ShoeTracker:
         #: shoes of a larger file (:mod:`analyzer.dealing.segments`), rows of a shoe begun
         #: before the run
         self.unopened = 0
+        #: records that could not be read since the last hand: a gap of as many hand
+        #: numbers is theirs (already counted as malformed), not a sequence error
+        self.lost = 0
 
     # -- which shoe ----------------------------------------------------------------------
     @property
@@ -140,6 +146,7 @@ class ShoeTracker:
             self.gap(rec)
         shoe.last_hand = rec.hand
         shoe.hands += 1
+        self.lost = 0
         if rec.burn:
             self.take(rec.burn, rec.line, rec.hand, False)
         return shoe
@@ -166,14 +173,22 @@ class ShoeTracker:
         whole = rec.hand == 1 or (last is not None and rec.hand == last.last_hand + 1)
         return self.open_shoe(rec.shoe, whole, (), rec.line, unnamed=not rec.shoe)
 
+    def lost_record(self) -> None:
+        """A record could not be read (a malformed record): the next hand may skip its
+        number."""
+        self.lost += 1
+
     def gap(self, rec: Hand) -> None:
-        """A hand number that does not follow the last: the shoe is no longer followed."""
+        """A hand number that does not follow the last: the shoe is no longer followed (a
+        sequence problem, unless records lost just before account for the gap)."""
         shoe = self.current
         assert shoe is not None
+        shoe.tracking = False
+        if shoe.last_hand < rec.hand <= shoe.last_hand + 1 + self.lost:
+            return
         self.issues.problem(rec.line, f"hand number {rec.hand} follows {shoe.last_hand} in "
                                       f"shoe {rec.shoe} (a hand is missing or out of order)",
                             rec.shoe, rec.hand, "sequence")
-        shoe.tracking = False
 
     def shoe_start(self, rec: ShoeStart) -> None:
         """A shoe record: a whole shoe opens, with its burn cards."""
@@ -308,6 +323,11 @@ class ShoeTracker:
         else:
             for line, message, number in shoe.pending:
                 self.issues.violation_at(line, "", number, "composition", message)
+        if self.decks is not None and shoe.whole and not undelimited:
+            dealt = list(shoe.counts)  # the shoe-aware model took every card out
+            for c in _dealt_cards(shoe.hand_records):
+                dealt[c] += 1
+            self.decks.add_counts([dealt])
         if self.moments is not None:
             self.moments.add_shoe(self.start, shoe.sequence, shoe.tested, self.categories)
             self.moments.add_shoe(self.start, shoe.untracked, [True] * len(shoe.untracked),

@@ -53,9 +53,9 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.distributions import chi2_sf, norm_sf
+from analyzer.verify.inference.distributions import chi2_sf, norm_sf
+from analyzer.verify.inference.statistics import ALPHA, holm, wald_test
 from analyzer.verify.partial import IssueLog, Partial, check_written_for
-from analyzer.verify.statistics import holm, wald_test
 from analyzer.verify.verdict import StatisticalTest, Verdict, check_levels
 
 __all__ = ["verify_table_logs"]
@@ -211,13 +211,17 @@ class _Table:
                                       "stand")
         results = settle(rules, seats, bank, [sum(c) % 10 for c in seats], sum(bank) % 10)
         self.results[0] += 1
-        self.results[1] += sum(results)
-        self.results[2] += sum(results) ** 2
+        net = sum(results, Fraction(0))
+        if net.denominator != 1:
+            raise AnalyzerError(f"{rules.name}: the table check sums whole results; this "
+                                "profile's payoffs pay fractions of a stake")
+        self.results[1] += net.numerator
+        self.results[2] += net.numerator ** 2
         self.sizes.add(len(seats))
         for seat, result in zip(rec.seats, results, strict=True):
-            owed = seat.stake + result * seat.stake  # even money, ties push
+            owed = seat.stake + result * seat.stake  # by the rules' payoffs
             if seat.returned != owed:
-                word = {1: "wins", 0: "pushes", -1: "loses"}[result]
+                word = "wins" if result > 0 else "loses" if result < 0 else "pushes"
                 report("payout", f"{seat.person} {word} against the bank: staked "
                                  f"{seat.stake}, returned {seat.returned}, owed "
                                  f"{owed}")
@@ -282,7 +286,7 @@ class _Table:
 
 def verify_table_logs(paths: Sequence[str], profile: Profile | str, decks: int | None = None,
                       player: str | None = None, banker: str | None = None,
-                      alpha: float = 0.01) -> Verdict:
+                      alpha: float = ALPHA) -> Verdict:
     """Replay and test the logs of a game of choices (see the module docstring)."""
     check_levels(alpha, 0.001)
     rules = load_profile(profile) if isinstance(profile, str) else profile

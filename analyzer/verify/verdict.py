@@ -8,7 +8,7 @@ z-score from the bet's exact standard deviation, with a confidence interval. The
 cards are tested too: their point values (or ranks, shoe-aware), the ranks among tens and
 faces, and the suits. All p-values are adjusted together by Holm's method. For each bet
 the smallest RTP error the sample could detect is reported
-(:func:`~analyzer.verify.statistics.detectable_error`); a bet whose detectable error is
+(:func:`~analyzer.verify.inference.statistics.detectable_error`); a bet whose detectable error is
 larger than the ``detect`` target is *underpowered*, reported apart from pass and fail.
 
 Nothing is passed in silence: the verdict lists every check the input could not support
@@ -47,11 +47,9 @@ from analyzer.engine.shoe_aware import (
 )
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Bet
-from analyzer.verify.distributions import poisson_cdf, poisson_sf
-from analyzer.verify.partial import BetTally, Issue, Partial
-from analyzer.verify.shoes import shoe_composition
-from analyzer.verify.shuffle import shuffle_tests
-from analyzer.verify.statistics import (
+from analyzer.verify.inference.distributions import poisson_cdf, poisson_sf
+from analyzer.verify.inference.shuffle import shuffle_tests
+from analyzer.verify.inference.statistics import (
     SMALL_EXPECTED,
     detectable_error,
     g_test,
@@ -60,6 +58,9 @@ from analyzer.verify.statistics import (
     rtp_hands_needed,
     wald_test,
 )
+from analyzer.verify.outcomes import outcome_checks
+from analyzer.verify.partial import BetTally, Issue, Partial
+from analyzer.verify.shoes import shoe_composition
 
 __all__ = ["BetSummary", "check_levels", "exit_code", "EXIT_INPUT", "EXIT_PASS",
            "EXIT_STATISTICS", "EXIT_UNDERPOWERED", "EXIT_VIOLATIONS", "finish", "NotChecked",
@@ -307,13 +308,16 @@ def finish(partial: Partial, model: Model, alpha: float = 0.01, detect: float = 
         tests.extend(_frequency_tests(bet_model, tally, bet_odds, probabilities,
                                       null if shoe_model else None))
         test, rtp = _return_to_player(bet_model, tally, bet_odds, probabilities, shoe_model,
-                                      partial.counts_only)
+                                      partial.counts_only or partial.outcomes_only)
         tests.append(test)
         returns.append(rtp)
     if partial.counts_only:
         unsupported += ["replay (hand-by-hand rules and payouts): the counts hold no cards",
                         "card composition tests (values, ranks, suits)",
                         "shoe-aware model (needs each shoe's cards in dealt order)"]
+    elif partial.outcomes_only:  # a bead road (analyzer.verify.outcomes)
+        found, missing = outcome_checks(partial, model)
+        tests, unsupported = tests + [StatisticalTest(*t) for t in found], unsupported + missing
     elif partial.hands:
         tests.extend(_card_tests(partial, model, shoe_model))
     if partial.shuffle is not None:

@@ -4,6 +4,7 @@ listed by ``nine --help`` without importing any command module."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -73,8 +74,10 @@ def test_version_and_python_dash_m() -> None:
 JSON_RUNS = {
     "advise": [["--people", "3", "--cards", "5H TS", "--infinite"],
                ["--banker", "--cards", "6H TS", "--choices", "stood,stood", "--infinite"]],
+    "advisor": [["--people", "3"]],
     "eor": [["--profile", "punto-banco", "--decks", "1"]],
     "evaluate": [["--infinite"], ["--players", "2", "--infinite"]],
+    "features": [[]],
     "formula": [["--profile", "punto-banco", "--bet", "banker"]],
     "odds": [["--profile", "punto-banco", "--decks", "1"]],
     "profiles": [[]],
@@ -110,3 +113,19 @@ def test_every_json_output_is_valid_json_stating_the_analyzer_version(tmp_path: 
             document = json.loads(result.stdout)
             assert isinstance(document, dict), argv
             assert document["analyzer_version"] == __version__, argv
+
+
+@pytest.mark.parametrize("name", ["nine", *sorted(main.list_commands(click.Context(main)))])
+def test_help_ends_with_two_examples_that_parse(name: str) -> None:
+    """Every command's ``--help`` ends with two examples, each a valid command line of it."""
+    args = ["--help"] if name == "nine" else [name, "--help"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+    assert lines[-3] == "Examples:", lines[-3:]
+    for example in lines[-2:]:
+        words = shlex.split(example)
+        assert words[0] == "nine" and (name == "nine" or words[1] == name), example
+        command = main.get_command(click.Context(main), words[1])
+        assert command is not None
+        command.make_context(f"nine {words[1]}", words[2:])  # raises on a bad option

@@ -68,3 +68,15 @@ def test_an_output_that_is_a_file_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["par", "--profile", "punto-banco", "--out",
                                        str(target)])
     assert result.exit_code == 2 and "is a file" in result.stderr
+
+
+def test_pdf_without_a_printer_is_one_line_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("analyzer.cli.par.pdf_engine", lambda: None)
+    result = CliRunner().invoke(main, ["par", "--profile", "punto-banco", "--format", "pdf",
+                                       "--out", str(tmp_path / "sheets")])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "nine: error: --format pdf: PDF output needs WeasyPrint (pip install "
+        "'nine-analyzer[pdf]') or Chromium; neither is installed")
+    assert not (tmp_path / "sheets").exists()

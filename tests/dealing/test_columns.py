@@ -108,9 +108,11 @@ def test_json_lines_keys_are_reported(tmp_path: Path) -> None:
 
 
 def test_refusals_name_the_line_and_the_fix() -> None:
-    with pytest.raises(AnalyzerError, match=r"x\.csv: line 1: the header is one column "
-                                            r".*';'-separated") as found:
-        find_columns(["shoe;hand;player_cards;banker_cards"], LogOptions(), "x.csv")
+    # a header of one column (its separator is none of , ; tab | which are told apart)
+    with pytest.raises(AnalyzerError, match=r"x\.csv: line 1: the header "
+                                            r"'shoe:hand:player_cards:banker_cards' is a single "
+                                            r"column.*--delimiter SEP") as found:
+        find_columns(["shoe:hand:player_cards:banker_cards"], LogOptions(), "x.csv")
     assert "--column" not in str(found.value)
     with pytest.raises(AnalyzerError, match=r"line 1: --column stake=Wager: no such column"):
         find_columns([*CARDS, "bet_on"], LogOptions(

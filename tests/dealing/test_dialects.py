@@ -146,3 +146,35 @@ def test_header_names_are_compared_without_case_spaces_or_underscores() -> None:
                               "outcome": 4}
     assert columns.bets == {"banker": (5, 6)} and columns.split == {}
     assert columns[0]["hand"] == 1  # read like the (single, bets) pair it extends
+
+
+def test_card_spellings_names_and_list_text() -> None:
+    from analyzer.dealing.dialects import CARD_TEXT, CardCache, card_tokens
+
+    cards = CardCache("rank-first")
+    expected = tuple(CARD_TEXT.index(c) for c in ("6S", "9D"))
+    for field in ("6s 9d", "s6 d9", "[6s,9d]", "['6s', '9d']", "6♠ 9♦",
+                  "Six of Spades, nine of diamonds", ["six of spades", "9d"]):
+        assert cards.tokens(field) == expected, field
+    assert card_tokens("10h, Ace Of Hearts") == ["10h", "AH"]
+    ranks = CardCache("ranks")
+    assert [CARD_VALUE[c] for c in ranks.tokens("1 13 0")] == [1, 0]  # 0: no card
+    with pytest.raises(AnalyzerError, match=r"card value '12' .*--cards ranks"):
+        CardCache("values").tokens("12 3")
+
+
+def test_separators_and_outcome_words_of_ones_own() -> None:
+    from analyzer.dealing.dialects import parse_delimiter, parse_outcome_words, sniff_delimiter
+
+    assert sniff_delimiter("a|b|c") == "|" and sniff_delimiter("a\tb") == "\t"
+    assert sniff_delimiter("single", "tsv") == "\t" and sniff_delimiter("a;b", "csv", ",") == ","
+    with pytest.raises(AnalyzerError, match="--delimiter ':'"):
+        parse_delimiter(":")
+    words = parse_outcome_words("banker=Zhuang,player=Xian,tie=He")
+    assert normalize_outcome("ZHUANG", words=words) == "banker"
+    assert [normalize_outcome(w) for w in ("Banque", "EMPATE", "jogador", "tabla", "莊")] == [
+        "banker", "tie", "player", "tie", "banker"]
+    with pytest.raises(AnalyzerError, match="--outcome-words"):
+        parse_outcome_words("dealer=X")
+    with pytest.raises(AnalyzerError, match="--outcome-words banker=X"):
+        normalize_outcome("Zhuang")

@@ -4,19 +4,23 @@ input overwritten, no file cut short where a good one was, interrupted runs repa
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import analyzer.errors as errors
+import analyzer.inputs as inputs
 import analyzer.outputs as outputs
 import analyzer.present.tables.folder as folder_module
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, is_out_of_memory
 from analyzer.outputs import is_temporary
 from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
 from analyzer.present.tables.publication import Publication, Section
@@ -245,22 +249,205 @@ def test_a_log_cut_inside_its_last_shoe_counts_it_cut(tmp_path: Path, fmt: str,
     assert "3 shoes (2 whole, 1 cut short)" in output
 
 
-def test_a_killed_simulator_leaves_no_cut_log(tmp_path: Path) -> None:
-    """SIGKILL while nine simulate writes: the earlier log stays as it was (the new one was
-    being written to a temporary), and nothing under the log's name is cut short."""
+
+# -- signals: real ones, to real processes ----------------------------------------------------
+POOL_SCRIPT = """
+import os, sys, time
+from analyzer.interrupts import EXIT_TERMINATED, Terminated, stop_on_terminate
+from analyzer.processes import worker_pool
+try:
+    with stop_on_terminate(), worker_pool(2) as pool:
+        futures = [pool.submit(time.sleep, 60) for _ in range(2)]
+        while len(pool._processes) < 2:
+            time.sleep(0.01)
+        time.sleep(0.2)  # the workers run their initializer
+        print(" ".join(map(str, pool._processes)), flush=True)
+        for future in futures:
+            future.result()
+except Terminated:
+    sys.exit(EXIT_TERMINATED)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Is ``pid`` a running process (not gone, not a zombie)?"""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stream:
+            return stream.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGKILL, -9)])
+def test_workers_die_with_their_parent(sent: signal.Signals, code: int) -> None:
+    parent = subprocess.Popen([sys.executable, "-c", POOL_SCRIPT], stdout=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    try:
+        workers = [int(pid) for pid in parent.stdout.readline().split()]  # type: ignore[union-attr]
+        assert len(workers) == 2 and all(map(_alive, workers))
+        parent.send_signal(sent)
+        assert parent.wait(timeout=20) == code
+        deadline = time.monotonic() + 10
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not any(map(_alive, workers))  # no orphan left sleeping its 60 s
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+@pytest.mark.parametrize(("sent", "code", "said"), [(signal.SIGTERM, 143, "nine: terminated"),
+                                                    (signal.SIGKILL, -9, "")])
+def test_a_simulator_stopped_mid_write_leaves_the_earlier_log(
+        tmp_path: Path, sent: signal.Signals, code: int, said: str) -> None:
+    """SIGTERM: exit 143, the temporary removed; SIGKILL: nothing can run, but the new log
+    was being written to a temporary, so nothing under the log's name is cut short."""
     log = tmp_path / "log.jsonl"
     log.write_text("the earlier log\n")
     process = subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", "--shoes",
-                                "100000", "--out", str(log)], stderr=subprocess.DEVNULL)
+                                "1000000", "--out", str(log)], stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT)
     try:
         deadline = time.monotonic() + 30
-        while not any(is_temporary(p.name) and p.stat().st_size > 0
-                      for p in tmp_path.iterdir()):
+        while not any(is_temporary(p.name) for p in tmp_path.iterdir()):
             assert time.monotonic() < deadline and process.poll() is None
             time.sleep(0.02)
-        process.send_signal(signal.SIGKILL)
-        assert process.wait(timeout=10) == -signal.SIGKILL
+        process.send_signal(sent)
+        assert process.wait(timeout=20) == code
+        assert process.stderr.read().strip() == said  # type: ignore[union-attr]
     finally:
-        if process.poll() is None:
-            process.kill()
+        process.kill()
+        process.wait()
     assert log.read_text() == "the earlier log\n"
+    if sent == signal.SIGTERM:
+        assert [p.name for p in tmp_path.iterdir()] == ["log.jsonl"]  # no temporary left
+
+
+# -- bounds: special files and link loops ---------------------------------------------------
+@pytest.fixture()
+def deadline() -> Iterator[None]:
+    """A test that would block on a FIFO fails after 20 s instead of hanging."""
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked on a special file")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.usefixtures("deadline")
+@pytest.mark.parametrize("args", [
+    ["odds", "--profile", "{fifo}", "--decks", "1"],
+    ["odds", "--shoe", "{fifo}"],
+    ["verify", "{fifo}"],
+    ["verify", "{log}", "--decks", "1", "--profile", "{fifo}"],
+    ["evaluate", "--player", "{fifo}", "--infinite"],
+])
+def test_a_fifo_given_as_any_input_is_refused_at_once(tmp_path: Path, args: list[str]) -> None:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    files = {**_inputs(tmp_path), "fifo": fifo}
+    code, output = run([a.format(**files) for a in args])
+    assert_clean(code, output)
+    assert code == 2 and f"{fifo}: a FIFO (named pipe), not a regular file" in output
+
+
+def test_a_loop_of_symbolic_links_is_named(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    code, output = run(["verify", str(loop)])
+    assert code == 2 and f"{loop}: cannot read (a loop of symbolic links)" in output
+    code, output = run(["par", "--profile", "punto-banco", "--out", str(loop)])
+    assert code == 2 and f"{loop}/punto-banco-8-decks.html: cannot write (a loop of " \
+        "symbolic links)" in output
+    code, output = run(["tables", "--out", str(loop), "--section", "formulas"])
+    assert code == 2 and f"{loop}: cannot create the folder (a loop of symbolic links)" \
+        in output
+    (tmp_path / "loop.toml").symlink_to(tmp_path / "loop.toml")
+    code, output = run(["odds", "--profile", str(tmp_path / "loop.toml")])
+    assert code == 2 and "loop.toml: cannot read (a loop of symbolic links)" in output
+
+
+def test_a_decompression_bomb_is_refused_and_the_bound_can_be_raised(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NINE_MAX_EXPANSION", "")  # the CLI sets it: put back after the test
+    monkeypatch.setattr(inputs, "EXPANSION_FLOOR", 1 << 18)
+    bomb = tmp_path / "bomb.csv.gz"
+    bomb.write_bytes(gzip.compress(b"shoe,hand,player_cards,banker_cards\n" + b"\n" * (2 << 20)))
+    assert bomb.stat().st_size < 10_000  # 2 MiB from a few kilobytes
+    started = time.monotonic()
+    code, output = run(["verify", str(bomb)])
+    assert code == 2 and "bomb.csv.gz: the gzip stream expands more than 100 times its size" \
+        in output and "--max-expansion" in output, output
+    assert time.monotonic() - started < 10
+    code, output = run(["verify", str(bomb), "--max-expansion", "100000"])
+    assert code == 2 and "expands" not in output  # read through: a log of no hands
+
+
+def test_a_log_longer_than_the_line_bound_is_refused(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NINE_MAX_LINES", "")
+    log = _inputs(tmp_path)["log"]
+    lines = log.read_text(encoding="utf-8").count("\n")
+    code, output = run(["verify", str(log), "--decks", "1", "--max-lines", str(lines - 1)])
+    assert_clean(code, output)
+    assert code == 2 and f"more than {lines - 1:,} lines; raise the limit with --max-lines" \
+        in output
+    code, output = run(["verify", str(log), "--decks", "1", "--max-lines", str(lines)])
+    assert code == 0, output
+
+
+# -- numbers: one strict rule ---------------------------------------------------------------
+@pytest.mark.parametrize("written", ["\u0661\u0660\u0660", "\uff11\uff10\uff10", "1_00", "+100",
+                                     " 100 ", "100.0e0"])
+@pytest.mark.parametrize("path_kind", ["columns", "records"])
+def test_a_stake_not_in_ascii_digits_is_a_malformed_record(
+        tmp_path: Path, written: str, path_kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if path_kind == "records":
+        monkeypatch.setenv("NINE_VERIFY_PATH", "records")
+    rows = (CORPUS / "one-deck-shoe.csv").read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    cells = rows[2].split(",")
+    cells[header.index("banker_stake")] = written
+    log = tmp_path / "log.csv"
+    log.write_text("\n".join([rows[0], rows[1], ",".join(cells), *rows[3:]]) + "\n",
+                   encoding="utf-8")
+    code, output = run(["verify", str(log), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and "log.csv:3" in output and "ASCII digits" in output, output
+
+
+# -- memory: a library that cannot be loaded under a limit is "out of memory" ----------------
+# (measured end to end: `ulimit -v 300000; NINE_KERNELS=numba nine verify LOG` exits 2 with
+# "nine: error: out of memory (see the limits in the README)"; run under a limit, a test
+# takes seconds and depends on the machine's libraries, so only the rule is tested here)
+def test_what_counts_as_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    llvmlite = OSError("Could not find/load shared object file 'libllvmlite.so' from "
+                       "resource location: 'llvmlite.binding'.")
+    assert is_out_of_memory(MemoryError()) and is_out_of_memory(OSError(errno.ENOMEM, "x"))
+    monkeypatch.setattr(errors, "_memory_limited", lambda: True)
+    assert is_out_of_memory(llvmlite)
+    assert is_out_of_memory(ImportError("libopenblas.so: failed to map segment from shared "
+                                        "object"))
+    assert not is_out_of_memory(OSError(errno.ENOENT, "No such file or directory"))
+    monkeypatch.setattr(errors, "_memory_limited", lambda: False)
+    assert not is_out_of_memory(llvmlite)  # no limit: a broken install, said as it is
+
+
+def test_tables_refuse_a_subfolder_that_links_outside(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "a.md").write_text("precious\n")
+    folder = tmp_path / "tables"
+    nested = _publication({"sub/a.md": b"new a\n"})
+    write_tables(_publication({"sub/a.md": b"old a\n"}), folder)
+    (folder / "sub" / "a.md").unlink()
+    (folder / "sub").rmdir()
+    (folder / "sub").symlink_to(outside)
+    with pytest.raises(AnalyzerError, match="its folder resolves outside"):
+        write_tables(nested, folder, force=True)
+    assert (outside / "a.md").read_text() == "precious\n"

@@ -7,14 +7,18 @@ import re
 from fractions import Fraction
 from statistics import NormalDist
 
+import click
 import pytest
 
 from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.removal import removal_effects
+from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
+from analyzer.present.par import ALPHA as PAR_ALPHA
 from analyzer.present.par import HANDS, LEVELS, RARE, ParSheet, par_sheet
 from analyzer.present.report.par import par_files, par_images, render_par
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.present.tables import ALPHA as TABLES_ALPHA
+from analyzer.verify.inference.statistics import ALPHA, rtp_hands_needed
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +79,15 @@ def test_rare_lines_make_the_range_rough(nines: ParSheet) -> None:
 
 def test_hands_to_verify_is_the_verifier_formula(punto: ParSheet) -> None:
     for bet in punto.bets:
-        assert bet.hands_needed == rtp_hands_needed(bet.odds.sd, 0.001, 0.05, 0.8)
-    assert 6_700_000 < punto.bet("banker").hands_needed < 6_800_000
+        assert bet.hands_needed == rtp_hands_needed(bet.odds.sd, 0.001, 0.01, 0.8)
+    assert 10_000_000 < punto.bet("banker").hands_needed < 10_100_000
+
+
+def test_one_alpha_everywhere_and_stated() -> None:
+    """The sheets, the published sample sizes and ``nine verify --alpha`` share one level."""
+    alpha = next(p.default for p in main.get_command(click.Context(main), "verify").params
+                 if p.name == "alpha")
+    assert alpha == ALPHA == PAR_ALPHA == TABLES_ALPHA == 0.01
 
 
 def test_removal_effects_are_nine_eor_s(punto: ParSheet) -> None:
@@ -121,7 +132,7 @@ def test_the_html_page_is_self_contained_and_printable(nines: ParSheet,
         for bet in sheet.bets:
             assert f"{bet.odds.name}" in page or bet.odds.name.replace("&", "&amp;") in page
     page = render_par(nines, "html")
-    assert "ILLUSTRATIVE." in page and "16.1419%" in page and "1261867/7817355" in page
+    assert "ILLUSTRATIVE." in page and "16.1419%" in page and "1261867/<wbr>7817355" in page
     assert render_par(lucky, "html").count('src="data:image/png;base64,') == 1
 
 

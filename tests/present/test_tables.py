@@ -6,6 +6,8 @@ to be valid ``nine`` command lines that print the same tables.
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
 import multiprocessing
 import re
@@ -20,12 +22,15 @@ from click.testing import CliRunner
 from analyzer import __version__
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
+from analyzer.present.pdf import pdf_engine, pdf_pages
 from analyzer.present.tables import POWER
 from analyzer.present.tables.build import build_tables
 from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
+from analyzer.present.tables.printing import settle, undated
 from analyzer.present.tables.publication import GENERATE_COMMAND, Publication
 from analyzer.present.tables.sections import ALPHA, RTP_ERROR
-from analyzer.verify.statistics import rtp_hands_needed
+from analyzer.rules.profile import shipped_profiles
+from analyzer.verify.inference.statistics import rtp_hands_needed
 
 TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 
@@ -37,7 +42,15 @@ def publication() -> Publication:
 
 
 def test_tables_folder_is_current(publication: Publication) -> None:
-    problems = compare_tables(publication, TABLES)
+    """Every file byte for byte, a PAR sheet's date aside; a PDF by the SHA-256 of the page
+    it states it was printed from (``nine tables --check`` prints it again)."""
+    settled = dataclasses.replace(publication, files=dict(publication.files),
+                                  owner=dict(publication.owner))
+    settle(settled, TABLES, "recorded")
+    assert {path for path in settled.files if path.endswith(".pdf")} == {
+        f"par/{profile.name}-{profile.default_decks}-deck{'s' * (profile.default_decks > 1)}"
+        ".pdf" for profile in shipped_profiles()}
+    problems = compare_tables(settled, TABLES)
     assert problems == [], (
         f"tables/ is stale ({len(problems)} files): run `make tables`; first: {problems[:10]}")
 
@@ -99,13 +112,13 @@ def test_one_row_per_line(publication: Publication) -> None:
 
 def test_sample_sizes_follow_the_formula(publication: Publication) -> None:
     document = json.loads(publication.text("verification/sample-sizes.json"))
-    assert (document["alpha"], document["power"], document["rtp_error"]) == (0.05, 0.8, 0.001)
+    assert (document["alpha"], document["power"], document["rtp_error"]) == (0.01, 0.8, 0.001)
     banker = next(row for row in document["bets"]
                   if row["profile"] == "punto-banco" and row["bet"] == "banker")
     # (1.959964 + 0.841621)^2 * variance / 0.001^2, variance exact from the 8-deck counts
     assert banker["hands_needed"] == rtp_hands_needed(float(Fraction(banker["variance"])) ** 0.5,
                                                       RTP_ERROR, ALPHA, POWER)
-    assert 6_700_000 < banker["hands_needed"] < 6_800_000
+    assert 10_000_000 < banker["hands_needed"] < 10_100_000  # alpha 0.01 (0.05: 6,750,185)
     tie = next(row for row in document["bets"]
                if row["profile"] == "punto-banco" and row["bet"] == "tie")
     assert tie["hands_needed"] > 7 * banker["hands_needed"]
@@ -156,6 +169,9 @@ def _stated_command(publication: Publication, path: str) -> str:
         return text.split("*command* `", 1)[1].split("`", 1)[0]
     if path.endswith(".html"):
         return text.split("command: ", 1)[1].split(" | ", 1)[0]
+    if path.endswith(".svg"):
+        desc = html.unescape(text.split("<desc>", 1)[1].split("</desc>", 1)[0])
+        return desc.split("command: ", 1)[1].split(" | ", 1)[0]
     return next(line for line in text.splitlines()
                 if line.startswith("# command: "))[len("# command: "):]
 
@@ -216,7 +232,7 @@ def test_every_shipped_profile_has_a_par_sheet(publication: Publication) -> None
     assert f"| game value for the player | -{edge} |" in re.sub(r" +", " ", chemin)
     lucky9 = publication.text("par/lucky9-home-1-deck.md")
     card = publication.text("lucky9/heads-up-1-deck-by-cards-card.md")
-    assert "| T+5 | 5 | draw 863/1200 |" in re.sub(r" +", " ", lucky9)
+    assert "| T+5 | 5 | draw 863/1200 (71.9%) |" in re.sub(r" +", " ", lucky9)
     assert card.split("### Banker card", 1)[1].strip() in lucky9
     # the sheets reuse the other sections' results: the same exact figures and drift plot
     sheet = publication.text("par/punto-banco-8-decks.md")
@@ -227,12 +243,42 @@ def test_every_shipped_profile_has_a_par_sheet(publication: Publication) -> None
     page = publication.text("par/lucky-baccarat-8-decks.html")
     assert page.count('src="data:image/png;base64,') == 1
     index = publication.text("index.html")
-    assert 'href="par/nine-and-nines-8-decks.html"' in index and "1261867/7817355" in index
-    assert 'href="par/lucky9-home-1-deck.html"' in index and "1163927/134725500" in index
-    assert 'href="par/chemin-de-fer-6-decks.html"' in index and str(edge) in index
+    assert 'href="par/nine-and-nines-8-decks.html"' in index and "1261867/<wbr>7817355" in index
+    assert 'href="par/lucky9-home-1-deck.html"' in index and "1163927/<wbr>134725500" in index
+    assert 'href="par/chemin-de-fer-6-decks.html"' in index
+    assert str(edge).replace("/", "/<wbr>") in index
 
 
 def test_the_par_section_alone_makes_the_same_sheets(publication: Publication) -> None:
     alone = build_tables(sections=("par",), profiles=("punto-banco", "lucky9-home"))
     for path in ("par/punto-banco-8-decks.html", "par/lucky9-home-1-deck.md"):
         assert alone.files[path] == publication.files[path]
+
+
+@pytest.mark.skipif(pdf_engine() is None, reason="neither WeasyPrint (the pdf extra) nor "
+                    "Chromium is installed: no PDF can be printed")
+def test_a_stale_pdf_is_found_and_a_new_date_is_not(tmp_path: Path) -> None:
+    def build() -> Publication:
+        return build_tables(sections=("par",), profiles=("punto-banco",))
+
+    written = build()
+    settle(written, tmp_path)  # prints the PDF: none is there yet
+    write_tables(written, tmp_path)
+    pdf = "par/punto-banco-8-decks.pdf"
+    assert pdf_pages(written.files[pdf])[0].startswith("PAR sheet: Punto banco, 8 decks")
+    checked = build()
+    settle(checked, tmp_path, "print")  # printed again, compared by text and page count
+    assert compare_tables(checked, tmp_path) == []
+    # the next day: only the sheets' dates differ, so nothing is stale (nor rewritten)
+    html = "par/punto-banco-8-decks.html"
+    later = build()
+    later.files[html] = later.files[html].replace(b"enerated 20", b"enerated 19")
+    assert later.files[html] != written.files[html]
+    assert undated(later.files[html]) == undated(written.files[html])
+    settle(later, tmp_path, "recorded")
+    assert compare_tables(later, tmp_path) == []
+    # a figure changes: the PDF printed from the old page is stale, by its stated source
+    changed = build()
+    changed.files[html] = changed.files[html].replace(b"98.9421%", b"98.9422%")
+    settle(changed, tmp_path, "recorded")
+    assert f"stale: {pdf}" in compare_tables(changed, tmp_path)

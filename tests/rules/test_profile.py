@@ -5,9 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from analyzer.cli.commands import main
+from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
-from analyzer.rules.profile import load_profile, shipped_profiles
+from analyzer.rules.profile import load_profile, profile_data, profile_text, shipped_profiles
+from analyzer.rules.shoe import Shoe
 
 PUNTO_BANCO = (Path(__file__).parent.parent.parent / "analyzer" / "profiles" / "punto-banco.toml")
 
@@ -89,3 +93,89 @@ def test_empty_bet(tmp_path: Path) -> None:
 def test_unknown_profile() -> None:
     with pytest.raises(AnalyzerError, match="unknown profile 'nope'"):
         load_profile("nope")
+
+
+# -- profiles that build on a base -----------------------------------------------------------
+_SIDE_BET = '''[[bets]]
+id = "pair-plus"
+name = "Pair Plus"
+lines = [
+  { name = "both pairs", when = "player_pair and banker_pair", pays = 100 },
+  { name = "a pair", when = "player_pair or banker_pair", pays = 5 },
+]
+'''
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_side_bet_on_a_base_gives_the_same_odds_as_the_full_copy(tmp_path: Path) -> None:
+    full = PUNTO_BANCO.read_text(encoding="utf-8")
+    full = full.split("[[bets]]", 1)[0].replace('name = "punto-banco"', 'name = "copy"')
+    full = "\n".join(line for line in full.splitlines() if not line.startswith("aliases"))
+    copy = load_profile(_write(tmp_path, "copy.toml", full + "\n" + _SIDE_BET))
+    based = load_profile(_write(tmp_path, "based.toml", 'base = "baccarat"\nname = "based"\n'
+                                'base_bets = []\n' + _SIDE_BET))
+    assert based.tableau == copy.tableau and based.default_decks == 8
+    assert [b.id for b in based.bets] == ["pair-plus"] and based.title == "based"
+    shoe = Shoe.decks(2)
+    mine, theirs = odds(based, shoe).bet("pair-plus"), odds(copy, shoe).bet("pair-plus")
+    assert mine.ev == theirs.ev and mine.ev != 0
+    assert [line.probability for line in mine.lines] == [line.probability
+                                                         for line in theirs.lines]
+
+
+def test_a_base_s_bets_are_kept_replaced_or_chosen(tmp_path: Path) -> None:
+    _write(tmp_path, "mid.toml", 'base = "punto-banco"\nname = "mid"\ndecks = 6\n'
+           '[tableau]\nplayer_draws = [0, 1, 2, 3, 4]\n' + _SIDE_BET)
+    top = load_profile(_write(tmp_path, "top.toml", '''base = "mid.toml"
+name = "top"
+[[bets]]
+id = "tie"
+name = "Tie 9:1"
+lines = [{ name = "Tie", when = "winner == tie", pays = 9 }]
+'''))
+    assert [b.id for b in top.bets] == ["banker", "player", "tie", "pair-plus"]
+    assert top.bet("tie").lines[0].pays == 9 and top.default_decks == 6
+    assert top.tableau is not None and top.tableau.player_draws == frozenset(range(5))
+    assert top.tableau.naturals == frozenset({8, 9})  # merged key by key
+    assert top.aliases == () and top.title == "top"  # the identity is the file's own
+    chosen = load_profile(_write(tmp_path, "chosen.toml",
+                                 'base = "mid.toml"\nname = "c"\nbase_bets = ["tie"]\n'))
+    assert [b.id for b in chosen.bets] == ["tie"]
+
+
+def test_show_prints_the_merged_profile_which_loads_the_same(tmp_path: Path) -> None:
+    path = _write(tmp_path, "based.toml", 'base = "punto-banco"\nname = "b"\n' + _SIDE_BET)
+    result = CliRunner().invoke(main, ["profiles", "--show", str(path)])
+    assert result.exit_code == 0 and "[tableau.banker_draws]" in result.stdout
+    assert result.stdout.splitlines()[1] == 'name = "b"' and "base" not in profile_text(path)
+    again = _write(tmp_path, "again.toml", result.stdout)
+    assert profile_data(again) == profile_data(path) and load_profile(again).bets
+    assert [b.id for b in load_profile(again).bets] == ["banker", "player", "tie", "pair-plus"]
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"a.toml": 'base = "b.toml"\nname = "a"\n', "b.toml": 'base = "a.toml"\nname = "b"\n'},
+     "b.toml: base: a cycle of bases ("),
+    ({"a.toml": 'base = "a.toml"\nname = "a"\n'}, "a.toml: base: a cycle of bases"),
+    ({"a.toml": 'base = "punto-bancoo"\nname = "a"\n'}, "a.toml: base: no profile "
+     "'punto-bancoo' (did you mean punto-banco?) (shipped: "),
+    ({"a.toml": 'base = 3\nname = "a"\n'}, "a.toml: base: must be a profile name or"),
+    ({"a.toml": 'base = "punto-banco"\nname = "a"\nbase_bets = ["dragon"]\n'},
+     "a.toml: base_bets: the base has no bet 'dragon' (bets: banker, player, tie)"),
+    ({"a.toml": 'name = "a"\nbase_bets = []\n[game]\nkind = "choice"\n'},
+     "a.toml: base_bets: only a profile with a base"),
+    ({"a.toml": 'base = "punto-banco"\nname = "a"\n[tableau]\nnaturals = [10]\n'},
+     "a.toml: tableau.naturals: must be a list of integers 0-9"),
+])
+def test_bases_that_cannot_be_merged_are_one_line_errors(tmp_path: Path, files: dict[str, str],
+                                                          message: str) -> None:
+    for name, text in files.items():
+        _write(tmp_path, name, text)
+    result = CliRunner().invoke(main, ["odds", "--profile", str(tmp_path / "a.toml")])
+    assert result.exit_code == 2 and message in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1

@@ -178,7 +178,9 @@ def test_a_header_for_another_profile_or_deck_count_stops_the_run(tmp_path: Path
     six = tmp_path / "six.jsonl"
     six.write_text('{"type": "header", "profile": "punto-banco", "decks": 6}\n'
                    + banker_hand('{"banker": [100, 195]}'), encoding="utf-8")
-    one_line_error([str(six)], "with 6 decks", "--decks 6")
+    one_line_error([str(six), "--decks", "8"], "with 6 decks", "--decks 6")
+    code, out, _ = cli("verify", str(six), "--format", "json")  # no --decks: the header's
+    assert code == 0 and '"decks": 6' in out and '"decks_from": "log"' in out, out
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "header", "decks": "eight", "version": 1}\n'
                    + banker_hand('{"banker": [100, 195]}'), encoding="utf-8")

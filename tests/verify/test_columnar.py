@@ -187,7 +187,7 @@ def test_parse_cards() -> None:
 
 @pytest.mark.parametrize("kernel", ["numpy", "numba"])
 def test_add_rows_batches_as_add_does(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from analyzer.verify.moments import BATCH, ShoeMoments
+    from analyzer.verify.inference.moments import BATCH, ShoeMoments
 
     monkeypatch.setenv("NINE_KERNELS", kernel)
     model = build_model("punto-banco", 8)

@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.dealing.handlog import ShoeStart, make_hand
 from analyzer.engine.lookup import build_model
-from analyzer.verify.moments import ShoeMoments
+from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 from analyzer.verify.run import verify_logs
 from analyzer.verify.shoes import ShoeTracker

@@ -23,10 +23,12 @@ The PAR sheets and the published index are whole pages, laid out as blocks
 from analyzer.present.report.analysis import (
     COUNTER_RULE,
     formula_json,
+    payout_edges_json,
     payout_json,
     removal_json,
     render_formula,
     render_payout,
+    render_payout_edges,
     render_removal,
     render_shoe,
     shoe_json,
@@ -53,7 +55,9 @@ from analyzer.present.report.common import (
 )
 from analyzer.present.report.lucky9 import (
     advice_json,
+    advice_sentence,
     clock_rule,
+    play_sentence,
     render_advice,
     render_edges,
     render_table_cards,
@@ -62,15 +66,26 @@ from analyzer.present.report.lucky9 import (
     table_evaluation_json,
     table_summary_json,
 )
-from analyzer.present.report.odds import odds_json, render_odds, render_profiles, summary_rows
+from analyzer.present.report.odds import (
+    odds_json,
+    render_features,
+    render_odds,
+    render_profiles,
+    summary_rows,
+    warnings_json,
+)
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
-__all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "decimal_text", "draw_text",
+__all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "decimal_text",
+           "play_sentence",
+           "draw_text",
            "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
-           "odds_json", "payout_json", "payout_text", "percent", "removal_json", "render_advice",
+           "odds_json", "payout_edges_json", "payout_json", "payout_text", "percent",
+           "removal_json", "render_advice",
            "render_edges", "render_equilibrium", "render_evaluation", "render_formula",
-           "render_junit", "render_odds", "render_payout", "render_profiles", "render_removal",
+           "render_features", "render_junit", "render_odds", "render_payout",
+           "render_payout_edges", "render_profiles", "render_removal",
            "render_session", "render_shoe", "render_strategy_card", "render_table_cards",
            "render_table_evaluation", "render_table_summary", "render_verdict", "session_json",
            "shoe_json", "stable_floats", "summary_rows", "table", "table_evaluation_json",
-           "table_summary_json", "totals_text", "verdict_json"]
+           "table_summary_json", "totals_text", "verdict_json", "warnings_json"]

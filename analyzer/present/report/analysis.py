@@ -18,8 +18,9 @@ from analyzer.present.report.common import (
     table,
 )
 
-__all__ = ["COUNTER_RULE", "formula_json", "payout_json", "removal_json", "render_formula",
-           "render_payout", "render_removal", "render_shoe", "shoe_json"]
+__all__ = ["COUNTER_RULE", "formula_json", "payout_edges_json", "payout_json", "removal_json",
+           "render_formula", "render_payout", "render_payout_edges", "render_removal",
+           "render_shoe", "shoe_json"]
 
 
 def formula_json(results: Sequence[Any]) -> dict[str, Any]:
@@ -72,6 +73,41 @@ def render_formula(results: Sequence[Any], fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
+def _edge_rows(rows: Sequence[Any], marks: bool = True) -> list[list[str]]:
+    return [[payout_text(r.payout), f"{fraction_text(r.payout)}:1", fraction_text(r.edge),
+             percent(r.edge), *([r.mark] if marks else [])] for r in rows]
+
+
+_EDGE_HEADERS = ["payout", "payout (exact)", "house edge (exact)", "house edge", ""]
+
+
+def _edges_json(rows: Sequence[Any]) -> list[dict[str, Any]]:
+    return [{"payout": fraction_text(r.payout), "payout_text": payout_text(r.payout),
+             "edge": fraction_text(r.edge), "edge_float": float(r.edge), "mark": r.mark or None}
+            for r in rows]
+
+
+def payout_edges_json(result: Any) -> dict[str, Any]:
+    """The JSON document of ``nine solve-payout --payouts ... --format json``."""
+    return {"profile": result.profile, "shoe": result.shoe, "bet": result.bet_id,
+            "line": result.line + 1, "line_name": result.line_name,
+            "current_payout": fraction_text(result.current),
+            "current_edge": fraction_text(result.current_edge),
+            "payouts": _edges_json(result.rows)}
+
+
+def render_payout_edges(result: Any, fmt: str = "text") -> str:
+    """``nine solve-payout --payouts``: the bet's exact house edge at each given payout."""
+    if fmt == "json":
+        return json_text(payout_edges_json(result))
+    body = table(_edge_rows(result.rows, marks=False), _EDGE_HEADERS[:-1], fmt)
+    if fmt == "csv":
+        return body
+    return (f"{result.bet_name} ({result.bet_id}), line {result.line + 1}: {result.line_name}; "
+            f"{result.profile}, {result.shoe}; now {payout_text(result.current)}, house edge "
+            f"{percent(result.current_edge)}\n\n{body}\n")
+
+
 def payout_json(solution: Any) -> dict[str, Any]:
     """The JSON document of ``nine solve-payout --format json``."""
     return {
@@ -94,6 +130,7 @@ def payout_json(solution: Any) -> dict[str, Any]:
                           strict=True), start=1)],
         "lose_probability": fraction_text(solution.lose_probability),
         "reordered": solution.reordered,
+        "neighbours": _edges_json(solution.neighbours),
         **({"illustrative": solution.illustrative} if solution.illustrative else {}),
     }
 
@@ -132,6 +169,9 @@ def render_payout(solution: Any, fmt: str = "text") -> str:
     if solution.illustrative:
         parts.append(f"ILLUSTRATIVE: {solution.illustrative}\n")
     parts.append(table(summary, ["field", "value"], fmt) + "\n")
+    if solution.neighbours:
+        parts.append("Whole and half payouts around it, each with its exact house edge:\n\n"
+                     + table(_edge_rows(solution.neighbours), _EDGE_HEADERS, fmt) + "\n")
     parts.append(table(lines, headers, fmt) + "\n")
     return "\n".join(parts)
 

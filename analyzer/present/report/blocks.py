@@ -11,7 +11,10 @@ A block is a tuple whose first item names its kind:
 - ``("card", markdown)``: a report as a ``nine`` command prints it with ``--format
   markdown`` (headings, paragraphs and pipe tables), its headings one level down: verbatim
   in Markdown, as HTML headings, paragraphs and tables in HTML;
-- ``("page", anchor)``: a printed page starts here (HTML only).
+- ``("page", anchor)``: a printed page starts here (HTML only);
+- ``("toc", [(title, anchor), ...])``: a linked table of contents (printed, each entry
+  with its page number);
+- ``("notes", [(anchor, text), ...])``: numbered footnotes, each a link target.
 
 The PAR sheets (:mod:`analyzer.present.report.par`, :mod:`analyzer.present.report.par_choice`)
 are written this way.
@@ -111,6 +114,11 @@ def blocks_markdown(blocks: Sequence[Block]) -> str:
             out.append(f"![{block[1]}]({block[2]})")
         elif kind == "card":
             out.append(card_markdown(block[1]))
+        elif kind == "toc":
+            out.append("\n".join(f"- [{title}](#{anchor})" for title, anchor in block[1]))
+        elif kind == "notes":
+            out.append("\n".join(f'{n}. <a id="{anchor}"></a>{text}'
+                                 for n, (anchor, text) in enumerate(block[1], 1)))
     return "\n\n".join(out) + "\n"
 
 
@@ -145,6 +153,14 @@ def blocks_html(blocks: Sequence[Block]) -> str:
                        f'src="{data_uri(block[3])}"></p>')
         elif kind == "card":
             out.append(card_html(block[1]))
+        elif kind == "toc":
+            out.append('<nav class="toc"><ul>\n' + "\n".join(
+                f'<li><a href="#{anchor}">{inline(title)}</a></li>' for title, anchor in block[1])
+                + "\n</ul></nav>")
+        elif kind == "notes":
+            out.append('<ol class="footnotes">\n' + "\n".join(
+                f'<li id="{anchor}">{inline(text)}</li>' for anchor, text in block[1])
+                + "\n</ol>")
     if open_page:
         out.append("</section>")
     return "\n".join(out)

@@ -35,13 +35,13 @@ h2 { font-size: 1.3rem; margin: 2rem 0 .5rem; border-bottom: 2px solid #d8d8d8; 
 h3 { font-size: 1.05rem; margin: 1.3rem 0 .4rem; }
 p, ul { margin: .45rem 0; }
 code { font: .9em/1.3 ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
-       background: #f3f3f3; padding: 0 .2em; border-radius: 3px; overflow-wrap: anywhere; }
+       background: #f3f3f3; padding: 0 .2em; border-radius: 3px; overflow-wrap: break-word; }
 table { border-collapse: collapse; margin: .5rem 0 .8rem; font-size: .88rem;
         font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #cfcfcf; padding: .22rem .45rem; vertical-align: top; }
 th { background: #eef1f4; text-align: left; }
 td.n { text-align: right; white-space: nowrap; }
-td.x { text-align: right; overflow-wrap: anywhere; max-width: 18rem; font-size: .92em; }
+td.x { text-align: right; max-width: 18rem; font-size: .92em; }
 .meta { color: #4a4a4a; font-size: .9rem; }
 .warn { border-left: 4px solid #c0392b; background: #fdf1f0; padding: .5rem .8rem; }
 .note { border-left: 4px solid #7f8c8d; background: #f6f7f7; padding: .4rem .8rem; }
@@ -80,10 +80,13 @@ def data_uri(png: bytes) -> str:
 
 def html_table(rows: Sequence[Sequence[str]], headers: Sequence[str],
                numeric: Sequence[int] = (), exact: Sequence[int] = ()) -> str:
-    """A table of escaped cells (inline markup allowed); columns in ``numeric`` right-aligned,
-    those in ``exact`` (long fractions) right-aligned and wrapped anywhere."""
+    """A table of escaped cells (inline markup allowed); columns in ``numeric`` right-aligned
+    and never wrapped, those in ``exact`` (long fractions) right-aligned and wrapped only
+    after a fraction bar: a number is never broken across lines."""
     def cell(j: int, value: str) -> str:
-        kind = ' class="n"' if j in numeric else ' class="x"' if j in exact else ""
+        if j in exact:
+            return f'<td class="x">{inline(value).replace("/", "/<wbr>")}</td>'
+        kind = ' class="n"' if j in numeric else ""
         return f"<td{kind}>{inline(value)}</td>"
 
     head = "".join(f"<th>{inline(h)}</th>" for h in headers)

@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from analyzer.analysis.checks import PaytableWarning
 from analyzer.engine.odds import BetOdds, OddsTable
 from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
+from analyzer.rules.conditions import GlossaryEntry
 
-__all__ = ["odds_json", "render_odds", "render_profiles", "summary_rows"]
+__all__ = ["odds_json", "render_features", "render_odds", "render_profiles", "summary_rows",
+           "warnings_json"]
 
 
 def _bet_rows(bet: BetOdds) -> list[list[str]]:
@@ -23,7 +26,13 @@ def _bet_rows(bet: BetOdds) -> list[list[str]]:
     return rows
 
 
-def odds_json(result: OddsTable) -> dict[str, Any]:
+def warnings_json(warnings: Sequence[PaytableWarning]) -> list[dict[str, Any]]:
+    """The ``"warnings"`` of a JSON document (:mod:`analyzer.analysis.checks`)."""
+    return [{"kind": w.kind, "bet": w.bet, "lines": list(w.lines), "message": w.message}
+            for w in warnings]
+
+
+def odds_json(result: OddsTable, warnings: Sequence[PaytableWarning] = ()) -> dict[str, Any]:
     """The JSON document of ``nine odds --format json``."""
     return {
         "profile": result.profile,
@@ -33,6 +42,7 @@ def odds_json(result: OddsTable) -> dict[str, Any]:
         "convention": result.convention,
         "analyzer_version": result.version,
         **({"illustrative": result.illustrative} if result.illustrative else {}),
+        "warnings": warnings_json(warnings),
         "bets": [{
             "id": bet.id,
             "name": bet.name,
@@ -63,10 +73,12 @@ def odds_json(result: OddsTable) -> dict[str, Any]:
     }
 
 
-def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True) -> str:
-    """Render an odds table: summary per bet, paytable breakdown, coup distributions."""
+def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True,
+                warnings: Sequence[PaytableWarning] = ()) -> str:
+    """Render an odds table: its warnings, summary per bet, paytable breakdown, coup
+    distributions."""
     if fmt == "json":
-        return json_text(odds_json(result))
+        return json_text(odds_json(result, warnings))
     summary_headers = ["bet", "EV", "house edge", "SD", "hit frequency", "EV (exact)"]
     summary = [[bet.name, f"{float(bet.ev):+.6f}", percent(bet.house_edge), f"{bet.sd:.4f}",
                 percent(bet.hit_frequency, 3), fraction_text(bet.ev)] for bet in result.bets]
@@ -104,6 +116,8 @@ def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True
         parts.append(f"{title}\n")
     if result.illustrative:
         parts.append(f"ILLUSTRATIVE: {result.illustrative}\n")
+    if warnings:
+        parts.append("".join(f"WARNING: {w.message}.\n" for w in warnings))
     if fmt in ("text", "markdown"):
         parts.append(f"Denominator {result.denominator:,} ({result.convention}).\n")
     parts.append(table(summary, summary_headers, fmt) + "\n")
@@ -129,6 +143,23 @@ def render_profiles(found: Sequence[Any], fmt: str = "text") -> str:
              "bets": [b.id for b in p.bets], "source": p.source} for p in found]})
     rows = [[p.name, ", ".join(p.aliases), p.title, str(len(p.bets)), p.source] for p in found]
     return table(rows, ["profile", "aliases", "title", "bets", "source"], fmt) + "\n"
+
+
+def render_features(entries: Sequence[GlossaryEntry], fmt: str = "text") -> str:
+    """``nine features``: every feature a payline condition can read."""
+    if fmt == "json":
+        return json_text({"features": [{"name": e.name, "type": e.type, "values": e.values,
+                                        "needs": e.needs, "meaning": e.meaning,
+                                        "example": e.example} for e in entries]})
+    rows = [[e.name, e.type, e.values, e.needs, e.meaning] for e in entries]
+    body = table(rows, ["feature", "type", "values", "needs", "meaning"], fmt)
+    if fmt in ("csv", "latex", "html"):
+        return body
+    return (f"{body.rstrip()}\n\nA payline's `when` compares features: `winner == banker and "
+            "banker_total != 6`, `player_third in 4..7`, `cards_dealt >= 5`, "
+            "`player_first_ranks == {K, 9}`; a true-or-false feature stands alone "
+            "(`player_pair`); combine with and, or, not and parentheses. \"needs\": "
+            "point values only, or the ranks and suits of the first two cards (slower).\n")
 
 
 def summary_rows(result: OddsTable) -> list[list[str]]:

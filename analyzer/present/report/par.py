@@ -9,6 +9,7 @@ on a forge and links its figure as a PNG file beside it (:func:`par_images`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from analyzer.engine.odds import BetOdds
@@ -25,6 +26,7 @@ from analyzer.present.par import (
     z_value,
 )
 from analyzer.present.par_choice import ChoiceParSheet
+from analyzer.present.pdf import html_pdf
 from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
 from analyzer.present.report.common import (
     decimal_text,
@@ -35,9 +37,15 @@ from analyzer.present.report.common import (
 )
 from analyzer.present.report.html import html_page
 from analyzer.present.report.par_choice import render_choice_par
+from analyzer.present.report.sheet import one_in, print_css, provenance, with_contents
 from analyzer.rules.profile import Tableau
 
-__all__ = ["par_files", "par_images", "render_par"]
+__all__ = ["par_files", "par_images", "par_pdf", "render_par", "SOURCE_KEY"]
+
+#: The PDF document-information key holding the SHA-256 of the HTML page it was printed
+#: from (``/NineSourceSHA256``): ``nine tables`` reprints a published PDF only when it
+#: changed.
+SOURCE_KEY = "NineSourceSHA256"
 
 _CSS = """
 .summary td:first-child { white-space: nowrap; }
@@ -75,13 +83,16 @@ def _head(sheet: ParSheet) -> list[Block]:
         ("h1", f"PAR sheet: {profile.title}, {table_.shoe}"),
         ("meta", f"nine-analyzer {sheet.version} · profile `{profile.name}` · shoe "
                  f"{table_.shoe} · made by `{sheet.command('par')}`"),
+        ("meta", provenance(profile.name, sheet.generated, sheet.profile_sha256,
+                            sheet.version)),
     ]
     if table_.illustrative:
         blocks.append(("warn", f"**ILLUSTRATIVE.** {table_.illustrative} Every figure below "
                                "follows from those tables, not from the real game's."))
     blocks.append(("p", "A probability accounting report: the rules and paytable, then per "
-                        "bet every outcome's combinations and exact probability, the house "
-                        "edge, element of risk, hit frequency, standard deviation, the range "
+                        "bet every outcome's combinations and exact probability (also as "
+                        "1 in N), the return to player (RTP), the house edge, element of "
+                        "risk, hit frequency, standard deviation, the range "
                         "of the house's win after 100 to 1,000,000 hands, the hands needed "
                         "to verify the return, and the effects of removal. Exact values are "
                         "fractions and integer counts; decimals are rounded from them."))
@@ -89,18 +100,24 @@ def _head(sheet: ParSheet) -> list[Block]:
 
 
 def _summary(sheet: ParSheet) -> list[Block]:
-    rows = [[f"{bet.odds.name} (`{bet.odds.id}`)", _pays(bet.odds),
-             percent(bet.odds.house_edge), fraction_text(bet.odds.house_edge),
-             percent(bet.element_of_risk), percent(bet.odds.hit_frequency, 3),
-             f"{bet.odds.sd:.4f}", f"{bet.volatility_index:.3f}", f"{bet.hands_needed:,}"]
-            for bet in sheet.bets]
-    headers = ["bet", "pays", "house edge", "house edge (exact)", "element of risk",
-               "hit frequency", "SD", "volatility index", "hands to verify"]
+    returns = [[f"{bet.odds.name} (`{bet.odds.id}`)", _pays(bet.odds), percent(bet.rtp),
+                percent(bet.odds.house_edge), fraction_text(bet.odds.house_edge),
+                percent(bet.element_of_risk)] for bet in sheet.bets]
+    risks = [[f"{bet.odds.name} (`{bet.odds.id}`)", percent(bet.odds.hit_frequency, 3),
+              one_in(bet.odds.hit_frequency), f"{bet.odds.sd:.4f}",
+              f"{bet.volatility_index:.3f}", f"{bet.hands_needed:,}"] for bet in sheet.bets]
     return [("h2", "Summary", "summary"),
-            ("table", headers, rows, (2, 4, 5, 6, 7, 8), (3,)),
-            ("p", f"Per unit staked. Reproduce: `{sheet.command('odds')}` (edges, SD, hit "
-                  f"frequencies); `{sheet.command('par')}` (element of risk, volatility index "
-                  "and hands to verify, defined under Method).")]
+            *(("note", f"WARNING: {w.message}.") for w in sheet.warnings),
+            ("table", ["bet", "pays", "RTP", "house edge", "house edge (exact)",
+                       "element of risk"], returns, (2, 3, 5), (4,)),
+            ("table", ["bet", "hit frequency", "pays 1 in", "SD", "volatility index",
+                       "hands to verify"], risks, (1, 2, 3, 4, 5), ()),
+            ("p", f"Per unit staked; RTP (return to player) = 1 - house edge. Hands to "
+                  f"verify: to detect a {RTP_ERROR:.1%} RTP error at alpha {ALPHA} (two-sided, "
+                  f"the default of `nine verify --alpha`) with power {POWER}. Reproduce: "
+                  f"`{sheet.command('odds')}` (edges, SD, hit frequencies); "
+                  f"`{sheet.command('par')}` (element of risk, volatility index and hands to "
+                  "verify, defined under Method).")]
 
 
 def _tableau_rows(tableau: Tableau) -> list[list[str]]:
@@ -146,14 +163,21 @@ def _rules(sheet: ParSheet) -> list[Block]:
 
 def _paytable(sheet: ParSheet) -> list[Block]:
     rows = []
+    codes: list[tuple[str, str]] = []
     for bet in sheet.profile.bets:
         rule = "highest line only" if bet.pay_rule == "highest" else "every line"
         for line in bet.lines:
+            anchor = f"code-{len(codes) + 1}"
+            codes.append((anchor, f"`{line.when.text}`"))
+            words = line.when.words[:1].upper() + line.when.words[1:]
             rows.append([f"{bet.name} (`{bet.id}`)", line.name, payout_text(line.pays),
-                         f"`{line.when.text}`", rule])
+                         f"{words} [({len(codes)})](#{anchor})", rule])
     return [("h2", "Paytable", "paytable"),
             ("table", ["bet", "line", "pays (to 1)", "wins when", "rule"], rows, (2,), ()),
-            ("p", "A bet none of whose lines holds loses its stake; a push returns it.")]
+            ("p", "A bet none of whose lines holds loses its stake; a push returns it. Each "
+                  "condition is said in words generated from the profile's condition; the "
+                  "condition itself, as the profile states it, is its numbered note:"),
+            ("notes", codes)]
 
 
 def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
@@ -161,13 +185,16 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
     total_ways = sum(line.ways for line in odds.lines) + odds.lose_ways
     outcomes = [[line.name, payout_text(line.pays), f"{line.ways:,}",
                  fraction_text(line.probability), decimal_text(line.probability),
-                 f"{float(line.contribution):+.6f}"] for line in odds.lines]
+                 one_in(line.probability), f"{float(line.contribution):+.6f}"]
+                for line in odds.lines]
     outcomes.append(["Loses", "-1", f"{odds.lose_ways:,}", fraction_text(odds.lose_probability),
-                     decimal_text(odds.lose_probability), f"{-float(odds.lose_probability):+.6f}"])
+                     decimal_text(odds.lose_probability), one_in(odds.lose_probability),
+                     f"{-float(odds.lose_probability):+.6f}"])
     if odds.pay_rule == "highest":
-        outcomes.append(["**total**", "", f"{total_ways:,}", "1", "1",
+        outcomes.append(["**total**", "", f"{total_ways:,}", "1", "1", "",
                          f"{float(odds.ev):+.6f}"])
     figures = [
+        ["return to player (RTP) per unit staked", fraction_text(bet.rtp), percent(bet.rtp)],
         ["expected value per unit staked", fraction_text(odds.ev), f"{float(odds.ev):+.8f}"],
         ["house edge", fraction_text(odds.house_edge), percent(odds.house_edge)],
         ["element of risk (per total money wagered, pushes counted)",
@@ -181,7 +208,8 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
         ["variance per unit staked", fraction_text(odds.variance), decimal_text(odds.variance)],
         ["standard deviation", "", f"{odds.sd:.6f}"],
         ["volatility index (90%)", "", f"{bet.volatility_index:.6f}"],
-        ["hands to detect a 0.1% RTP error", f"{bet.hands_needed:,}", ""],
+        [f"hands to verify: to detect a {RTP_ERROR:.1%} RTP error at alpha {ALPHA}",
+         f"{bet.hands_needed:,}", ""],
     ]
     ranges = [[f"{r.hands:,}", f"{r.expected:+,.2f}", f"{r.sd:,.2f}",
                *(f"{low:+.2%} to {high:+.2%}" + (f" {_ROUGH}" if r.rough else "")
@@ -195,7 +223,7 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
     blocks += [
         ("h3", "Outcomes"),
         ("table", ["outcome", "pays", "combinations", "probability (exact)", "probability",
-                   "return"], outcomes, (1, 2, 4, 5), (3,)),
+                   "1 in", "return"], outcomes, (1, 2, 4, 5, 6), (3,)),
         ("p", f"Combinations over {sheet.odds.denominator:,} ({_short(sheet.odds.convention)})"
               + ("." if odds.pay_rule == "highest" else "; every holding line pays, so "
                  "lines overlap and their combinations do not add up.")),
@@ -289,7 +317,11 @@ def _method(sheet: ParSheet) -> list[Block]:
         "unit wagered (central limit theorem), z for 90%, 95% and 99%.",
         f"**Hands to verify**: the hands a simulator must deal to detect a "
         f"{RTP_ERROR:.1%} error in the return with a two-sided test at alpha {ALPHA} and "
-        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up.",
+        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up. The "
+        f"same alpha {ALPHA} as `nine verify`'s default `--alpha` and the published sample "
+        "sizes: one stated level everywhere.",
+        "**RTP** (return to player): 1 - house edge, the expected return of one unit staked; "
+        "**1 in N**: N = 1 / probability.",
         f"**Counts**: {_short(sheet.odds.convention)}; denominator "
         f"{sheet.odds.denominator:,}.",
     ]
@@ -301,10 +333,10 @@ def _method(sheet: ParSheet) -> list[Block]:
 
 
 def _blocks(sheet: ParSheet) -> list[Block]:
-    blocks = _head(sheet) + _summary(sheet) + _rules(sheet) + _paytable(sheet)
+    blocks = _summary(sheet) + _rules(sheet) + _paytable(sheet)
     for number, bet in enumerate(sheet.bets, 1):
         blocks += _bet(sheet, number, bet)
-    return blocks + _drift(sheet) + _method(sheet)
+    return with_contents(_head(sheet), blocks + _drift(sheet) + _method(sheet))
 
 
 def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
@@ -315,7 +347,8 @@ def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
     The Markdown links its figure as the file of :func:`par_images`, or ``figure_link``.
     """
     if fmt not in ("html", "markdown"):
-        raise AnalyzerError(f"a PAR sheet is html or markdown, not {fmt!r}")
+        raise AnalyzerError(f"a PAR sheet is rendered as html or markdown (its PDF is the "
+                            f"HTML printed: par_files), not {fmt!r}")
     if isinstance(sheet, ChoiceParSheet):
         return render_choice_par(sheet, fmt)
     blocks = _blocks(sheet)
@@ -324,18 +357,27 @@ def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
             blocks = [(*b[:2], figure_link, *b[3:]) if b[0] == "img" else b for b in blocks]
         return blocks_markdown(blocks)
     title = f"PAR sheet: {sheet.profile.title}, {sheet.odds.shoe}"
-    return html_page(title, blocks_html(blocks), _CSS)
+    return html_page(title, blocks_html(blocks), _CSS + print_css(title, sheet.generated))
+
+
+def par_pdf(page: bytes) -> bytes:
+    """A sheet's HTML page (as written) printed to PDF, stating the page's SHA-256."""
+    return html_pdf(page.decode("utf-8"), {SOURCE_KEY: hashlib.sha256(page).hexdigest()})
 
 
 def par_files(sheet: ParSheet | ChoiceParSheet, formats: Sequence[str] = ("html", "markdown"),
               figure_link: str = "") -> dict[str, bytes]:
     """The files of a sheet by name: ``<stem>.html``, ``<stem>.md`` and the PNG it links
-    (none when ``figure_link`` names a copy of the figure published elsewhere)."""
+    (none when ``figure_link`` names a copy of the figure published elsewhere), and
+    ``<stem>.pdf`` (the HTML page printed, :func:`par_pdf`) when ``pdf`` is asked for."""
     files: dict[str, bytes] = {}
+    page = render_par(sheet, "html").encode("utf-8") if {"html", "pdf"} & set(formats) else b""
     if "html" in formats:
-        files[f"{sheet.stem}.html"] = render_par(sheet, "html").encode("utf-8")
+        files[f"{sheet.stem}.html"] = page
     if "markdown" in formats:
         files[f"{sheet.stem}.md"] = render_par(sheet, "markdown", figure_link).encode("utf-8")
         if not figure_link and isinstance(sheet, ParSheet):
             files.update(par_images(sheet))
+    if "pdf" in formats:
+        files[f"{sheet.stem}.pdf"] = par_pdf(page)
     return files

@@ -17,6 +17,7 @@ from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import decimal_text, fraction_text, percent, totals_text
 from analyzer.present.report.html import html_page
 from analyzer.present.report.lucky9 import render_edges
+from analyzer.present.report.sheet import one_in, print_css, provenance, with_contents
 
 __all__ = ["choice_par_blocks", "render_choice_par", "RULE_SECTIONS"]
 
@@ -45,6 +46,8 @@ def _head(sheet: ChoiceParSheet) -> list[Block]:
         ("meta", f"nine-analyzer {sheet.version} · profile `{profile.name}` · shoe "
                  f"{sheet.shoe} · each side sees {_SEES[sheet.equilibrium.by]} · made by "
                  f"`{sheet.command('par')}`"),
+        ("meta", provenance(profile.name, sheet.generated, sheet.profile_sha256,
+                            sheet.version)),
         ("p", "A probability accounting report of a game of choices. No tableau decides the "
               "third card: the player and the banker each choose whether to take one, so "
               "the figures are those of optimal play, the certified heads-up equilibrium "
@@ -63,6 +66,8 @@ def _summary(sheet: ChoiceParSheet) -> list[Block]:
          percent(equilibrium.value)],
         ["game value for the banker (the banker's edge), per unit the player stakes",
          fraction_text(sheet.banker_edge), percent(sheet.banker_edge)],
+        ["return to player (RTP) under the equilibrium: 1 + the player's game value",
+         fraction_text(1 + equilibrium.value), percent(1 + equilibrium.value)],
         ["player wins / pushes / loses", "", " / ".join(
             percent(p, 3) for p in (outcomes.win, outcomes.push, outcomes.lose))],
         ["standard deviation per unit staked", "", f"{sheet.sd:.6f}"],
@@ -70,7 +75,8 @@ def _summary(sheet: ChoiceParSheet) -> list[Block]:
          "yes" if equilibrium.certificate.certified else "NO", ""],
         ["largest regret of either side", fraction_text(sheet.max_regret),
          percent(sheet.max_regret)],
-        ["hands to detect a 0.1% error in the return", f"{sheet.hands_needed:,}", ""],
+        [f"hands to verify: to detect a {RTP_ERROR:.1%} error in the return at alpha {ALPHA}",
+         f"{sheet.hands_needed:,}", ""],
     ]
     blocks: list[Block] = [("h2", "Summary", "summary"),
                            ("table", ["figure", "exact", "decimal"], rows, (2,), (1,))]
@@ -85,6 +91,10 @@ def _summary(sheet: ChoiceParSheet) -> list[Block]:
                         f"`{sheet.command('par')}` (outcome probabilities, SD, ranges and "
                         "hands to verify, defined under Method)."))
     return blocks
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _rules(sheet: ChoiceParSheet) -> list[Block]:
@@ -116,7 +126,8 @@ def _rules(sheet: ChoiceParSheet) -> list[Block]:
         f"{_cite(sheet, 'deal')}.",
         f"Naturals: a two-card total of {totals_text(rules.naturals, 'or')} is shown and "
         "settles at once: a natural beats a hand that is not, two naturals compare totals "
-        f"(equal totals push){_cite(sheet, 'naturals')}.",
+        + ("(equal totals push)" if rules.payoffs.ties == "push"
+           else "(equal totals go to the bank)") + f"{_cite(sheet, 'naturals')}.",
         "Otherwise the player " + (f"{' and '.join(forced)} by rule and " if forced else "")
         + f"chooses to stand or take one card on {totals_text(chooses, 'and')}"
         f"{_cite(sheet, 'player')}; {sees}{_cite(sheet, 'sees')}.",
@@ -124,8 +135,9 @@ def _rules(sheet: ChoiceParSheet) -> list[Block]:
                               if banker_forced else "")
         + f"chooses to stand or take one card on {totals_text(banker_chooses, 'and')}"
         f"{_cite(sheet, 'banker')}.",
-        "The higher final total wins 1 to 1; equal totals push; no commission"
-        f"{_cite(sheet, 'settle')}.",
+        ("The higher final total wins 1 to 1; equal totals push; no commission"
+         if rules.payoffs.even_money else _sentence(rules.payoffs.describe()))
+        + f"{_cite(sheet, 'settle')}.",
         f"In this sheet each side sees {_SEES[sheet.equilibrium.by]} when it chooses "
         f"(`--by {sheet.equilibrium.by}`){_cite(sheet, 'model')}.",
     ]
@@ -165,12 +177,17 @@ def _equilibrium(sheet: ChoiceParSheet) -> list[Block]:
 
 def _result(sheet: ChoiceParSheet) -> list[Block]:
     outcomes = sheet.outcomes
+    payoffs = sheet.profile.choice_rules().payoffs
+    win_pays = ("1:1" if payoffs.even_money
+                else f"{float(outcomes.win_value):.6g} on average")
+    tie = ("Push", "push") if payoffs.ties == "push" else ("Tie (the bank takes it)", "-1")
     outcome_rows = [
-        [name, pays, fraction_text(p), decimal_text(p), f"{float(p * value):+.6f}"]
-        for name, pays, p, value in (("Player wins", "1:1", outcomes.win, 1),
-                                     ("Push", "push", outcomes.push, 0),
+        [name, pays, fraction_text(p), decimal_text(p), one_in(p), f"{float(p * value):+.6f}"]
+        for name, pays, p, value in (("Player wins", win_pays, outcomes.win,
+                                      outcomes.win_value),
+                                     (*tie, outcomes.push, payoffs.tie),
                                      ("Player loses", "-1", outcomes.lose, -1))]
-    outcome_rows.append(["**total**", "", "1", "1", f"{float(outcomes.ev):+.6f}"])
+    outcome_rows.append(["**total**", "", "1", "1", "", f"{float(outcomes.ev):+.6f}"])
     resolved = outcomes.ev / outcomes.decided
     figures = [
         ["player's expected result per unit staked", fraction_text(outcomes.ev),
@@ -186,7 +203,8 @@ def _result(sheet: ChoiceParSheet) -> list[Block]:
          decimal_text(outcomes.variance)],
         ["standard deviation", "", f"{sheet.sd:.6f}"],
         ["volatility index (90%)", "", f"{sheet.volatility_index:.6f}"],
-        ["hands to detect a 0.1% error in the return", f"{sheet.hands_needed:,}", ""],
+        [f"hands to verify: to detect a {RTP_ERROR:.1%} error in the return at alpha {ALPHA}",
+         f"{sheet.hands_needed:,}", ""],
     ]
     ranges = [[f"{r.hands:,}", f"{r.expected:+,.2f}", f"{r.sd:,.2f}",
                *(f"{low:+.2%} to {high:+.2%}" for low, high in r.ranges)]
@@ -194,10 +212,12 @@ def _result(sheet: ChoiceParSheet) -> list[Block]:
     return [
         ("page", "result"), ("h2", "The player's result under the equilibrium", "result"),
         ("p", "Both sides play the equilibrium above (a mixed choice drawn with its "
-              "probability); one unit staked, even money, ties push."),
+              "probability); one unit staked, "
+              + ("even money, ties push." if payoffs.even_money
+                 else payoffs.describe() + ".")),
         ("h3", "Outcomes"),
-        ("table", ["outcome", "pays", "probability (exact)", "probability", "return"],
-         outcome_rows, (1, 3, 4), (2,)),
+        ("table", ["outcome", "pays", "probability (exact)", "probability", "1 in", "return"],
+         outcome_rows, (1, 3, 4, 5), (2,)),
         ("h3", "Figures"),
         ("table", ["figure", "exact", "decimal"], figures, (2,), (1,)),
         ("h3", "The bank's win"),
@@ -244,15 +264,18 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
         "pushes, evaluated exactly under the equilibrium strategies over every ordered "
         "six-card sequence of the shoe (docs/rules/README.md §5); the losses are the rest, "
         "and wins minus losses is checked to equal the game value.",
-        "**Standard deviation**: results are +1, 0 and -1, so the variance is P(win) + "
-        "P(lose) - EV^2.",
+        "**Standard deviation**: the variance is the mean square of the player's net, "
+        "counted exactly as the value is, less EV^2 (at even money, where nets are +1, 0 "
+        "and -1, P(win) + P(lose) - EV^2).",
         f"**Volatility index**: z x SD with z = {decimal_text(z_value(VOLATILITY_LEVEL), 5)}, "
         f"the two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
         "**Ranges of the bank's win** after n coups: banker's edge -/+ z x SD / sqrt(n) per "
         "unit staked (central limit theorem), z for 90%, 95% and 99%.",
         f"**Hands to verify**: the coups a simulator must deal to detect a "
         f"{RTP_ERROR:.1%} error in the return with a two-sided test at alpha {ALPHA} and "
-        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up.",
+        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up. The "
+        f"same alpha {ALPHA} as `nine verify`'s default `--alpha` and the published sample "
+        "sizes: one stated level everywhere.",
     ]
     commands = [f"`{command}`" for _, command in sheet.commands]
     blocks: list[Block] = [("page", "method"), ("h2", "Method", "method"), ("list", items),
@@ -262,8 +285,9 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
 
 def choice_par_blocks(sheet: ChoiceParSheet) -> list[Block]:
     """The sheet laid out as blocks, in reading order."""
-    return (_head(sheet) + _summary(sheet) + _rules(sheet) + _equilibrium(sheet)
-            + _result(sheet) + _cards(sheet) + _table_sizes(sheet) + _method(sheet))
+    return with_contents(_head(sheet), _summary(sheet) + _rules(sheet) + _equilibrium(sheet)
+                         + _result(sheet) + _cards(sheet) + _table_sizes(sheet)
+                         + _method(sheet))
 
 
 def render_choice_par(sheet: ChoiceParSheet, fmt: str = "html") -> str:
@@ -272,4 +296,4 @@ def render_choice_par(sheet: ChoiceParSheet, fmt: str = "html") -> str:
     if fmt == "markdown":
         return blocks_markdown(blocks)
     title = f"PAR sheet: {sheet.profile.title}, {sheet.shoe}"
-    return html_page(title, blocks_html(blocks), _CSS)
+    return html_page(title, blocks_html(blocks), _CSS + print_css(title, sheet.generated))

@@ -30,6 +30,7 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
         "exit_code": verdict.exit_code,
         "profile": verdict.profile,
         "decks": verdict.decks,
+        "decks_from": verdict.partial.decks_from or None,
         "model": verdict.model,
         "alpha": verdict.alpha,
         "detect": verdict.detect,
@@ -64,6 +65,7 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
         "required_not_checked": [n.what for n in verdict.missing_required],
         "columns": {"used": dict(_columns(verdict)[0]), "ignored": list(_columns(verdict)[1])},
         "unsupported": list(verdict.unsupported),
+        "outcomes_only": verdict.partial.outcomes_only,
         "notes": list(verdict.notes),
     }
 
@@ -122,7 +124,8 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
         parts.append("Violations by kind: " + ", ".join(
             f"{k} {n:,}" for k, n in verdict.violation_kinds) + "\n")
     if verdict.tests:
-        rows = [[t.bet or "cards", t.name, t.method, f"{t.statistic:.4g}",
+        whole = "winners" if verdict.partial.outcomes_only else "cards"
+        rows = [[t.bet or whole, t.name, t.method, f"{t.statistic:.4g}",
                  "" if t.df is None else str(t.df), _p_text(t.p_value), _p_text(t.adjusted),
                  "pass" if t.passed else "FAIL"] for t in verdict.tests]
         parts.append(table(rows, ["bet", "test", "method", "statistic", "df", "p",

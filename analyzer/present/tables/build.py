@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.tables.publication import Publication, Section, render_index
@@ -13,6 +11,7 @@ from analyzer.present.tables.sections import (
     chemin_section,
     drift_section,
     formula_section,
+    house_rules_section,
     lucky9_section,
     odds_section,
     removal_section,
@@ -20,17 +19,18 @@ from analyzer.present.tables.sections import (
     tableau_profiles,
 )
 from analyzer.present.tables.sheets import par_profiles, par_section, render_index_html
+from analyzer.processes import worker_pool
 
 __all__ = ["build_tables", "SECTIONS"]
 
-SECTIONS = ("odds", "sample-sizes", "lucky9", "chemin-de-fer", "removal", "formulas",
-            "drift", "par")
+SECTIONS = ("odds", "sample-sizes", "lucky9", "lucky9-house-rules", "chemin-de-fer", "removal",
+            "formulas", "drift", "par")
 #: Built last, in this process, from the other sections' results.
 _LAST = ("par",)
 #: Slowest sections first, so that parallel workers finish together (the removal section
 #: goes as one task per profile, each a few seconds).
-_COST_ORDER = ("lucky9", "removal", "drift", "odds", "chemin-de-fer", "formulas",
-               "sample-sizes")
+_COST_ORDER = ("lucky9", "lucky9-house-rules", "removal", "drift", "odds", "chemin-de-fer",
+               "formulas", "sample-sizes")
 #: Sections built one profile per worker task (each profile's tables are independent):
 #: the removal charts alone outlast every other section on one worker.
 _PER_PROFILE = ("removal",)
@@ -84,6 +84,7 @@ def _add_section(publication: Publication, name: str, profiles: Sequence[str] | 
         "odds": lambda: odds_section(publication, chosen, decks),
         "sample-sizes": lambda: sample_size_section(publication, chosen),
         "lucky9": lambda: lucky9_section(publication),
+        "lucky9-house-rules": lambda: house_rules_section(publication),
         "chemin-de-fer": lambda: chemin_section(publication),
         "removal": lambda: removal_section(publication, chosen),
         "formulas": lambda: formula_section(publication, chosen),
@@ -105,8 +106,8 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
                     jobs: int) -> Publication:
     """Sections in worker processes, merged in ``chosen`` order.
 
-    The pool is shut down and its workers joined on every way out: when a section fails
-    (or the build is interrupted), sections not yet started are cancelled.
+    The workers die with this process (:func:`analyzer.processes.worker_pool`): when a
+    section fails or the build is interrupted (Ctrl-C, SIGTERM), they are ended at once.
     """
     order = sorted(chosen, key=_COST_ORDER.index)
     tasks: list[tuple[str, Sequence[str] | None]] = []
@@ -115,17 +116,13 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
             tasks += [(name, (p.name,)) for p in tableau_profiles(profiles)]
         else:
             tasks.append((name, profiles))
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
-                               mp_context=multiprocessing.get_context("spawn"))
-    try:
+    with worker_pool(min(jobs, len(tasks)), "spawn") as pool:
         futures = [pool.submit(_section_worker, name, subset, decks) for name, subset in tasks]
         parts: dict[str, list[Publication]] = {}
         for (name, _), future in zip(tasks, futures, strict=True):
             parts.setdefault(name, []).append(future.result())
             if progress and len(parts[name]) == sum(t == name for t, _ in tasks):
                 progress(name)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     publication = Publication()
     for name in chosen:
         merged: Section | None = None
@@ -140,4 +137,5 @@ def _build_parallel(chosen: Sequence[str], profiles: Sequence[str] | None,
                 else:
                     merged.entries += section.entries
                     merged.missing += section.missing
+                    merged.warnings += section.warnings
     return publication

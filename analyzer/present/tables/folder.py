@@ -31,7 +31,7 @@ from pathlib import Path, PurePosixPath
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
-from analyzer.outputs import is_temporary, write_file
+from analyzer.outputs import is_temporary, make_folder, write_file
 from analyzer.present.tables.publication import INDEX_SECTION, Publication
 
 __all__ = ["check_writable", "compare_tables", "edited_files", "leftover_temporaries",
@@ -219,6 +219,20 @@ def _check_folder(folder: Path, manifest: Manifest | None, writing: Iterable[str
                 "replaces only files it wrote (move it away; nothing was written)")
 
 
+def _check_inside(folder: Path, relatives: Iterable[str]) -> None:
+    """Refuse a file whose folder resolves outside ``folder`` (a subfolder that is a
+    symbolic link out of it): every write and removal stays inside the folder."""
+    try:
+        base = folder.resolve()
+        for relative in relatives:
+            parent = (folder / relative).parent
+            if not parent.resolve().is_relative_to(base):
+                raise AnalyzerError(f"{folder / relative}: its folder resolves outside "
+                                    f"{folder} (a symbolic link); nothing was written")
+    except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError on a loop
+        raise AnalyzerError(f"{folder}: cannot write (a loop of symbolic links)") from None
+
+
 def check_writable(folder: str | Path, sections: Iterable[str] | None = None,
                    force: bool = False) -> None:
     """Fail at once (before any table is built) on a folder ``nine tables`` may not use, or
@@ -242,13 +256,14 @@ def write_tables(publication: Publication, folder: str | Path,
     manifest = read_manifest(folder)
     files, remove, final = _plan(publication, manifest)
     _check_folder(folder, manifest, files)
+    _check_inside(folder, [*files, *remove])
     if not force and manifest is not None:
         touched = set(files) | set(remove)
         _refuse_edited(folder, (path for path in edited_files(folder, manifest)
                                 if path in touched))
     for leftover in leftover_temporaries(folder, manifest):
         leftover.unlink()
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     # First list every file about to exist (old and new), with both digests of a file
     # about to change, so that a run interrupted anywhere leaves a folder the next run
     # recognises; then write, remove, and list the final state.
@@ -262,7 +277,7 @@ def write_tables(publication: Publication, folder: str | Path,
         path = folder / relative
         if path.is_file() and not path.is_symlink() and path.read_bytes() == content:
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         write_file(path, content)
         changed += 1
     removed = 0

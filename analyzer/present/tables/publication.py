@@ -9,6 +9,7 @@ the command).
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ __all__ = ["command_text", "Entry", "FORMATS", "GENERATE_COMMAND", "INDEX_SECTIO
 #: The one command that regenerates the whole publication (stated in every file).
 GENERATE_COMMAND = "nine tables --out tables/"
 #: Formats of every table, by file extension.
-FORMATS = {"md": "markdown", "csv": "csv", "json": "json", "txt": "text"}
+FORMATS = {"md": "markdown", "csv": "csv", "json": "json", "txt": "text", "html": "html",
+           "svg": "svg"}
 #: The section owning the index files (every other file belongs to the section that made it).
 INDEX_SECTION = "index"
 
@@ -50,6 +52,9 @@ class Section:
     convention: str
     entries: list[Entry] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    #: Paytable warnings of a profile on its own shoe (``nine tables --strict`` fails on
+    #: them); warnings on the other shoes are in the published files only.
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -68,6 +73,9 @@ class Publication:
     owner: dict[str, str] = field(default_factory=dict)
     complete: bool = False
     results: dict[str, Any] = field(default_factory=dict)
+    #: PDF path -> the path of the HTML page it is that page printed: added to ``files`` by
+    #: :func:`analyzer.present.tables.printing.settle`, not by the build (printing is slow).
+    printed: dict[str, str] = field(default_factory=dict)
 
     def text(self, path: str) -> str:
         """A text file's contents."""
@@ -131,6 +139,11 @@ def with_header(content: str, ext: str, kind: str, profile: str, shoe: str,
                               f"regenerate every table: {GENERATE_COMMAND}", *notes])
         comment = comment.replace("-->", "--&gt;").replace("--!>", "--!&gt;")
         return f"{doctype}\n<!-- {comment} -->\n{rest}".encode()
+    if ext == "svg":  # a <desc> element after the root element's opening line
+        root, _, rest = content.partition("\n")
+        desc = " | ".join([first, f"command: {command}",
+                           f"regenerate every table: {GENERATE_COMMAND}", *notes])
+        return f"{root}\n<desc>{html.escape(desc)}</desc>\n{rest}".encode()
     if ext in ("csv", "txt"):
         lines = [f"# {first}", f"# command: {command}", f"# regenerate every table: "
                  f"{GENERATE_COMMAND}", *(f"# {note}" for note in notes)]

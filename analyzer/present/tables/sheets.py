@@ -98,7 +98,8 @@ def par_section(publication: Publication, profiles: Sequence[Profile]) -> Sectio
         "banker's edge, the player's exact win, push and loss probabilities under it with "
         "the same SD, ranges and hands to verify, both strategy cards and, for home Lucky "
         "9, the bank's edge by table size. The HTML page is self-contained and prints a "
-        "page per bet (or part).",
+        "page per bet (or part); the PDF is that page printed (numbered A4 pages, linked "
+        "contents).",
         "exact fractions and integer counts over the ordered 6-card counts; win ranges by "
         "the normal approximation")
     for profile in profiles:
@@ -128,6 +129,9 @@ def par_section(publication: Publication, profiles: Sequence[Profile]) -> Sectio
                 content.decode("utf-8"), ext, "PAR", profile.name, shoe_label(decks),
                 command)
             paths.append(path)
+            if ext == "html":  # and its PDF: that page printed (when the folder is settled)
+                publication.printed[f"{path[:-5]}.pdf"] = path
+                paths.append(f"{path[:-5]}.pdf")
         section.entries.append(Entry(f"PAR sheet: {profile.title}, {shoe_label(decks)}",
                                      " ".join(["nine par", *shoe, "--out",
                                                f"tables/{PAR_FOLDER}"]),

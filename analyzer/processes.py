@@ -1,0 +1,91 @@
+"""Worker processes that stop with their command: on Ctrl-C, on SIGTERM, and on SIGKILL.
+
+* :func:`worker_pool` is the one way the tool starts worker processes (``nine verify
+  --jobs``, ``nine tables --jobs``): a :class:`~concurrent.futures.ProcessPoolExecutor`
+  whose workers die with their parent, and whose workers are ended at once (not waited
+  for) when the block is left by an exception, an interrupt or a termination.
+* :func:`die_with_parent` (each worker's initializer): on Linux the kernel sends the
+  worker SIGKILL when its parent dies, whatever killed the parent (``prctl`` with
+  ``PR_SET_PDEATHSIG``); elsewhere a watchdog thread ends the worker within a second of
+  its parent's death. A worker ignores SIGINT: Ctrl-C reaches the whole process group, and
+  the parent alone decides (it ends the workers).
+
+SIGTERM reaches the command as :class:`analyzer.interrupts.Terminated`: it unwinds out of
+:func:`worker_pool` as Ctrl-C does, ending the workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["die_with_parent", "worker_pool"]
+
+#: prctl's option: the signal this process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)  # the parent is gone: nothing will read this worker's results
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Make this (worker) process end when its parent dies, even by SIGKILL; ignore
+    SIGINT (the parent handles Ctrl-C) and take SIGTERM's default (end at once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    expected = os.getppid() if parent is None else parent
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    if os.getppid() != expected:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_watch, args=(expected,), daemon=True).start()
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's workers now (SIGTERM, then SIGKILL after a second) and let it go."""
+    processes = list(getattr(pool, "_processes", {}).values())  # no public accessor
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+    for process in processes:
+        process.join(1)
+        if process.is_alive():
+            process.kill()
+            process.join(1)
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@contextmanager
+def worker_pool(workers: int, method: str | None = None) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``workers`` processes (start ``method``: the platform's default, or
+    ``spawn``...) that die with this process; left normally it is shut down and joined,
+    left by any exception (Ctrl-C and SIGTERM included) its workers are ended at once."""
+    context: Any = multiprocessing.get_context(method)
+    # a forkserver's workers are its children, not this process's
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=die_with_parent, initargs=(parent,))
+    try:
+        yield pool
+    except BaseException:
+        _end_workers(pool)
+        raise
+    pool.shutdown(wait=True)
