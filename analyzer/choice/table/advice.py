@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from analyzer.choice.table.certificate import shipped_strategies
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, infinite_rules
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.indifference import Strategies
@@ -187,22 +188,27 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
 
 
 def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
-           known: Mapping[SubgameKey, Strategies] | None) -> TableEquilibrium:
+           known: Mapping[SubgameKey, Strategies] | None,
+           shipped: Mapping[SubgameKey, Strategies] | None = None) -> TableEquilibrium:
+    """The table to advise from: solved, or from strategies found earlier (``known``,
+    certified again) or a shipped certificate's (``shipped``, evaluated again exactly)."""
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
-    if known is None:
+    given = known if known is not None else shipped
+    if given is None:
         return solve_table(rules, shoe, players, by)
     frozen = tuple(sorted((key, (tuple(tuple(tuple(r) for r in rows) for rows in seats),
                                  tuple(tuple(r) for r in bank)))
-                          for key, (seats, bank) in known.items()))
-    return _certified(rules, shoe, players, by, frozen)
+                          for key, (seats, bank) in given.items()))
+    return _certified(rules, shoe, players, by, frozen, known is None)
 
 
 @lru_cache(maxsize=16)
 def _certified(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
-               known: tuple[tuple[SubgameKey, Strategies], ...]) -> TableEquilibrium:
+               known: tuple[tuple[SubgameKey, Strategies], ...],
+               given_only: bool = False) -> TableEquilibrium:
     """The table from strategies found earlier, certified once per process."""
-    return solve_table(rules, shoe, players, by, known=dict(known))
+    return solve_table(rules, shoe, players, by, known=dict(known), given_only=given_only)
 
 
 @dataclass(frozen=True)
@@ -232,8 +238,10 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
     margins are that shoe's; larger tables get the infinite deck's table, which says so."""
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
-    if shoe.is_infinite or players <= MAX_JOINT_SEATS or players + 1 > MAX_AT_SHOE_PEOPLE:
-        table = _table(rules, shoe, players, by, known)
+    shipped = None if known is not None else shipped_strategies(rules, shoe, players, by)
+    if (shoe.is_infinite or players <= MAX_JOINT_SEATS or players + 1 > MAX_AT_SHOE_PEOPLE
+            or shipped is not None):
+        table = _table(rules, shoe, players, by, known, shipped)
         pattern = _pattern(table, naturals, rules, not shoe.is_infinite)
         solution = table.solution(pattern.key)
         return _Situation(table, solution.game, [[list(r) for r in rows] for rows in

@@ -13,15 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzer.choice.table.alternatives import Alternative, alternatives
+from analyzer.choice.table.certificate import shipped_strategies
 from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, played_at
-from analyzer.choice.table.solve import (
-    Alternative,
-    TableEquilibrium,
-    TableValues,
-    alternatives,
-    solve_table,
-)
+from analyzer.choice.table.solve import TableEquilibrium, TableValues, solve_table
 from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
@@ -59,7 +55,9 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
     ``starts`` other equilibria from seeded CFR+ starts when the equations leave a
     continuum; a table solved at the infinite deck for a finite shoe is also played there
     exactly, up to :data:`MAX_AT_SHOE_PEOPLE` people (``played``; unless not ``at_shoe``)."""
-    table = solve_table(rules, shoe, players, by, title)
+    known = shipped_strategies(rules, shoe, players, by)
+    table = solve_table(rules, shoe, players, by, title, known=known,
+                        given_only=known is not None)
     found = rule_costs(table) if costs else ()
     others = alternatives(table, starts) if starts and any(r.solution.free
                                                             for r in table.subgames) else ()
