@@ -47,6 +47,7 @@ from analyzer.choice.table.dealt.compositions import live_ways
 from analyzer.choice.table.dealt.game import dealt_subgame
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import (
+    GIVEN_METHOD,
     Strategies,
     SubgameSolution,
     certify_given,
@@ -238,6 +239,11 @@ def _solved(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subgame
     if shoe.is_infinite or key[0] <= MAX_JOINT_SEATS:
         return solve_subgame(game)
     return _solve_dealt(game)
+
+
+#: How a subgame taken from a certificate file was evaluated.
+CERTIFICATE_METHOD = ("a certificate file's strategies (nine certify), every side's exact "
+                      "value and best response computed again at the shoe")
 
 
 #: CFR+ iterations on a subgame of three or more live seats at a finite shoe before the
@@ -434,6 +440,7 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
         probability = sum((p.probability for p in patterns
                            if p.bank is None and p.live and p.key == key), Fraction(0))
         given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key],
+                               CERTIFICATE_METHOD if given_only else GIVEN_METHOD,
                                zero=not given_only)
                  if known is not None and key in known else None)
         if given is None and given_only:

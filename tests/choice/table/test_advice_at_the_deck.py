@@ -1,7 +1,7 @@
 """``nine advise --decks 1``: the margins are the exact conditional values at one deck,
 checked against a brute-force deal of every holding of the other hands (3 people: the
-certified one-deck equilibrium, in exact fractions; 4 people: the infinite deck's
-equilibrium played at one deck, the assumption the advice states, in floats)."""
+certified one-deck equilibrium, in exact fractions; 4 people: the certified one-deck
+equilibrium of the shipped certificate, in floats)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from analyzer.choice.table.advice import advise_bank, advise_seat
+from analyzer.choice.table.certificate import shipped_strategies
 from analyzer.choice.table.solve import solve_table
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.cards import parse_cards
@@ -26,16 +27,14 @@ def _strategies(people: int) -> tuple[list[Any], list[Any]]:
     """Draw probability per live holding: seats[k][e][h], bank[h][v] (the live subgame
     without naturals)."""
     players = people - 1
+    known = shipped_strategies(LUCKY9, Shoe.decks(1), players, "cards")
+    solution = solve_table(LUCKY9, Shoe.decks(1), players, "cards", known=known,
+                           given_only=known is not None).solution((players, ()))
     if people == 3:
-        solution = solve_table(LUCKY9, Shoe.decks(1), players, "cards").solution((players, ()))
         return ([[list(row) for row in rows] for rows in solution.seats],
                 [list(row) for row in solution.bank])
-    solution = solve_table(LUCKY9, Shoe.infinite(), players, "total").solution((players, ()))
-    totals = [c.total for c in solution.game.seat_classes]
-    index = [totals.index(sum(h) % 10) for h in LIVE]
-    return ([[[float(rows[e][i]) for i in index] for e in range(len(rows))]
-             for rows in solution.seats],
-            [[float(x) for x in solution.bank[i]] for i in index])
+    return ([[[float(v) for v in row] for row in rows] for rows in solution.seats],
+            [[float(x) for x in row] for row in solution.bank])
 
 
 def _results(own: Any, bank: Any, stock: Any, size: int) -> Any:
@@ -152,18 +151,19 @@ def test_three_people_margins_are_the_exact_one_deck_values(cards: str, seat: in
 
 
 @pytest.mark.parametrize(("cards", "seat", "earlier"), SITUATIONS_4)
-def test_four_people_margins_are_the_one_deck_values_against_the_stated_play(
+def test_four_people_margins_are_the_values_at_the_certified_one_deck_equilibrium(
         cards: str, seat: int, earlier: str) -> None:
     advice = advise_seat(LUCKY9, Shoe.decks(1), 4, cards, seat=seat, earlier=earlier)
     bits = sum(1 << (seat - 2 - i) for i, c in enumerate(earlier.split(",")) if c == "drew")
     stand, draw = _seat_values(4, _holding(cards), seat - 1, bits if earlier else 0, False)
-    assert not advice.certified and "infinite deck's certified equilibrium" in advice.model
+    assert advice.certified and advice.by == "cards" and advice.solved_at == "1 deck"
     assert float(advice.ev_stand) == pytest.approx(stand, rel=1e-12, abs=1e-15)
     assert float(advice.ev_draw) == pytest.approx(draw, rel=1e-12, abs=1e-15)
     assert float(advice.margin) == pytest.approx(draw - stand, abs=1e-13)
 
 
-def test_the_bank_at_one_deck_for_four_people_states_the_assumed_play() -> None:
+def test_the_bank_at_one_deck_for_four_people_plays_the_certified_one_deck_equilibrium(
+        ) -> None:
     advice = advise_bank(LUCKY9, Shoe.decks(1), "AH 4S", "stood,drew,stood")
-    assert not advice.certified and advice.play.startswith("infinite deck's")
-    assert advice.shoe == "1 deck" and advice.by == "cards"
+    assert advice.certified and advice.play == "equilibrium play"
+    assert advice.shoe == advice.solved_at == "1 deck" and advice.by == "cards"
