@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DOCS_STAMP := $(VENV)/.docs-installed
 
 CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
 
-.PHONY: run test lint bench tables certify screenshot browser pdftools clean
+.PHONY: run test lint docs bench tables certify screenshot browser pdftools clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +47,16 @@ pdftools:
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests benchmarks
 	$(BIN)/mypy --strict analyzer
+
+# The Python API reference (docs/api/, Sphinx autodoc of what import analyzer exports) in
+# build/docs/index.html; any warning is an error. Its examples are the modules' doctests,
+# which make test runs.
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs/api build/docs
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

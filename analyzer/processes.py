@@ -69,7 +69,7 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         process.join(1)
         if process.is_alive():
             process.kill()
-            process.join(1)
+            process.join()  # SIGKILL cannot be ignored: on a loaded machine it may take >1 s
     pool.shutdown(wait=False, cancel_futures=True)
 
 

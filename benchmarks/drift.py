@@ -7,8 +7,9 @@ import time
 import numpy as np
 
 from analyzer.analysis.drift import remaining_before_hands, shoe_positions, simulate_shoes
-from analyzer.engine.evaluator import ShoeEvaluator
 from analyzer.engine.forms import FourCardForm
+from analyzer.engine.lookup import build_model
+from analyzer.engine.shoe_aware import shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import load_profile
 
@@ -21,13 +22,13 @@ def bench(baseline_seconds: float) -> None:
     except AnalyzerError:
         name = "punto-banco"
         profile = load_profile(name)
-    evaluator = ShoeEvaluator.for_profile(profile)
+    evaluator = shoe_evaluator(build_model(profile, 8))
     orders, starts = shoe_positions(profile, 8, 130, 2024)
     rows = np.concatenate([remaining_before_hands(o, s, 8)
                            for o, s in zip(orders, starts, strict=True)])[:10_000]
-    evaluator.evaluate(rows[:300])
+    evaluator.ev(rows[:300])
     begin = time.perf_counter()
-    evaluator.evaluate(rows)
+    evaluator.ev(rows)
     batch = time.perf_counter() - begin
     print(f"  shoe evaluator, {name}, {rows.shape[0]:,} depleted shoes "
           f"{batch * 1e3:9.1f} ms   = {rows.shape[0] / batch:,.0f} compositions/s "

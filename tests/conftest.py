@@ -35,6 +35,27 @@ def punto_banco_reference() -> dict[str, Any]:
     return reference("punto_banco")
 
 
+#: A bet that reads the cards and the coup together: no two- or four-card form prices it.
+MIXED_BET = """
+[[bets]]
+id = "suited-player-win"
+name = "Player wins on a suited start"
+lines = [{ name = "suited win", when = "winner == player and player_suited", pays = 3 }]
+"""
+
+
+@pytest.fixture
+def mixed_profile(tmp_path: Path) -> Path:
+    """A profile file: punto banco (named "mixed") with :data:`MIXED_BET` added."""
+    text = (Path(__file__).parent.parent / "analyzer" / "profiles" / "punto-banco.toml"
+            ).read_text(encoding="utf-8")
+    text = text.replace('name = "punto-banco"', 'name = "mixed"').replace(
+        'aliases = ["baccarat", "punto", "pb", "mini-baccarat"]', "aliases = []") + MIXED_BET
+    path = tmp_path / "mixed.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def brute_force_deal(values: tuple[int, ...]) -> tuple[str, int, int, int]:
     """Deal punto banco from point values in shoe order (docs/rules/punto-banco.md §2-§4).
 

@@ -28,8 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.dealing.shuffle import deal_shoe, hidden_burn, shuffled
-from analyzer.engine.evaluator import ShoeEvaluator
+from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
+from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.procedure import Procedure
 from analyzer.rules.profile import Profile, load_profile
@@ -163,7 +164,7 @@ def simulate_shoes(profile: Profile | str, decks: int | None = None, shoes: int 
         raise AnalyzerError("decks and shoes must be positive")
     began = time.perf_counter()
     procedure = profile.procedure
-    evaluator = evaluator or ShoeEvaluator.for_profile(profile)
+    evaluator = evaluator or shoe_evaluator(build_model(profile, decks))
     orders, starts = shoe_positions(profile, decks, shoes, seed, procedure)
     rows = np.concatenate([remaining_before_hands(o, s, decks) for o, s in
                            zip(orders, starts, strict=True)])
@@ -194,17 +195,17 @@ def _evaluate_rows(evaluator: ShoeEvaluator, rows: IntArray, hidden: IntArray,
                    ) -> tuple[FloatArray, FloatArray]:
     """True EVs (exact remaining cards) and seen EVs (remaining plus hidden burn) per row."""
     total = rows.shape[0]
-    ev = np.empty((total, len(evaluator.bet_ids)), dtype=np.float64)
+    ev = np.empty((total, len(evaluator.model.bets)), dtype=np.float64)
     seen_ev = np.empty_like(ev)
     blind: npt.NDArray[np.bool_] = np.asarray(hidden.any(axis=1), dtype=bool)
     step = 4096
     for begin in range(0, total, step):
         block = slice(begin, begin + step)
-        ev[block] = evaluator.evaluate(rows[block])
+        ev[block] = evaluator.ev(rows[block])
         seen_ev[block] = ev[block]
         need = np.flatnonzero(blind[block]) + begin
         if need.size:
-            seen_ev[need] = evaluator.evaluate(rows[need] + hidden[need])
+            seen_ev[need] = evaluator.ev(rows[need] + hidden[need])
         if on_progress is not None:
             on_progress(min(begin + step, total), total)
     return ev, seen_ev

@@ -22,8 +22,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.engine.evaluator import ShoeEvaluator
+from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
+from analyzer.engine.shoe_aware import shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import DECK, Rank, Suit
 from analyzer.rules.profile import Profile, load_profile
@@ -226,7 +227,7 @@ def _ev_correlation(profile: Profile, decks: int, tag_rows: np.ndarray, samples:
         order = generator.permutation(full)
         dealt = int(generator.integers(len(full) // 10, len(full) * 85 // 100))
         rows[i] = decks - np.bincount(order[:dealt], minlength=52)
-    ev = ShoeEvaluator.for_profile(profile).evaluate(rows)
+    ev = shoe_evaluator(build_model(profile, decks)).ev(rows)
     seen = decks - rows  # cards gone, per card
     remaining_decks = rows.sum(axis=1) / 52
     true_count = (seen @ tag_rows.T) / remaining_decks[:, None]

@@ -62,9 +62,13 @@ BASE_STAKE = 100
 class SimulationSummary:
     """What a run dealt, and where any injected faults went (shoe id, hand number)."""
 
+    #: Shoes dealt.
     shoes: int
+    #: Hands dealt and written.
     hands: int
+    #: The seed that dealt them (the same seed deals the same shoes).
     seed: int
+    #: (shoe id, hand number) of every hand an injected fault changed.
     faulted: tuple[tuple[str, int], ...]
 
 

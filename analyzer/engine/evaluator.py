@@ -1,38 +1,36 @@
-"""Depleted-shoe evaluators: the EV of every bet of a profile for many shoes at once.
+"""The batch evaluator: the EV of every bet on point values of a profile for many shoes at
+once, from rows of ten value counts (float64, two half-value factor tables).
 
-:class:`BatchEvaluator` evaluates bets that read point values from rows of ten value counts
-(float64, two half-value factor tables); :class:`ShoeEvaluator` takes rows of 52 card counts
-and routes each bet to the fastest exact-in-form method (batch, two-card quadratic form,
-four-card form, or exact odds per distinct composition).
+Depleted shoes as rows of 52 card counts, bets on ranks or suits included, go through the one
+depleted-shoe evaluator, :class:`analyzer.engine.shoe_aware.ShoeEvaluator` (label
+probabilities, and EVs from them).
 
 >>> import numpy as np
 >>> from analyzer.rules.shoe import Shoe
->>> ev = ShoeEvaluator.for_profile("punto-banco").evaluate(np.array([Shoe.decks(8).counts]))
+>>> ev = BatchEvaluator.for_profile("punto-banco").evaluate(
+...     np.array([Shoe.decks(8).value_counts()]))
 >>> round(float(ev[0, 0]), 6)
 -0.010579
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from analyzer.engine import backend
-from analyzer.engine.cardbets import hand_card_features
 from analyzer.engine.enumeration import terms
-from analyzer.engine.forms import CARD_VALUES, FourCardForm
-from analyzer.engine.odds import _bet_tally, _check_profile, odds
+from analyzer.engine.forms import CARD_VALUES
+from analyzer.engine.odds import bet_tally, fixed_tableau
 from analyzer.engine.tally import HALVES, half_patterns
 from analyzer.errors import AnalyzerError
-from analyzer.rules.bets import net_payout, settle
-from analyzer.rules.cards import DECK
+from analyzer.rules.bets import net_payout
 from analyzer.rules.profile import Profile, load_profile
-from analyzer.rules.shoe import Shoe
 
-__all__ = ["BatchEvaluator", "ShoeEvaluator", "two_card_payoff", "value_counts"]
+__all__ = ["BatchEvaluator", "value_counts"]
 
 # The products here are small (bets x 6,958 terms x a few hundred shoes): a multi-threaded BLAS
 # only adds contention, measured 5-7x slower than one thread on a loaded 2-core machine. Set
@@ -47,6 +45,7 @@ IntArray = npt.NDArray[np.int64]
 def value_counts(card_counts: npt.ArrayLike) -> IntArray:
     """Rows of 52 card counts -> rows of 10 point-value counts.
 
+    >>> from analyzer.rules.shoe import Shoe
     >>> value_counts([Shoe.decks(1).counts])[0].tolist()
     [16, 4, 4, 4, 4, 4, 4, 4, 4, 4]
     """
@@ -54,145 +53,6 @@ def value_counts(card_counts: npt.ArrayLike) -> IntArray:
     result = np.zeros((rows.shape[0], 10), dtype=np.int64)
     np.add.at(result.T, CARD_VALUES, rows.T)
     return result
-
-
-@dataclass(frozen=True)
-class ShoeEvaluator:
-    """Float EVs of every bet of a profile for many shoes given as rows of 52 card counts.
-
-    Bets that read only point values go through :class:`analyzer.engine.odds.BatchEvaluator`
-    (rel. error about 1e-15). Bets that read ranks or suits use the batch evaluator too when
-    it accepts 52-count rows; otherwise each distinct composition is evaluated exactly with
-    :func:`analyzer.engine.odds.odds` (much slower; ``method`` says which).
-    """
-
-    profile: Profile
-    bet_ids: tuple[str, ...]
-    value_columns: tuple[int, ...]
-    card_columns: tuple[int, ...]
-    value_batch: BatchEvaluator | None
-    card_batch: BatchEvaluator | None
-    card_profile: Profile | None
-    method: str
-    #: Bets on one hand's first two cards: column and 52 x 52 net payoff of each card pair.
-    pair_columns: tuple[int, ...] = ()
-    pair_payoffs: tuple[FloatArray, ...] = ()
-    #: Bets on both hands' first two cards: column, four-card form and net payoff per result.
-    four_columns: tuple[int, ...] = ()
-    four_forms: tuple[FourCardForm, ...] = ()
-    four_payoffs: tuple[FloatArray, ...] = ()
-    cache: dict[tuple[int, ...], tuple[float, ...]] = field(
-        default_factory=dict, compare=False, repr=False)
-
-    @classmethod
-    def for_profile(cls, profile: Profile | str) -> ShoeEvaluator:
-        """Split a profile's bets by what they read and compile each group."""
-        if isinstance(profile, str):
-            profile = load_profile(profile)
-        value_columns = tuple(i for i in range(len(profile.bets))
-                              if not profile.bets[i].card_level)
-        card_columns = tuple(i for i in range(len(profile.bets)) if profile.bets[i].card_level)
-        value_batch = None
-        if value_columns:
-            value_batch = BatchEvaluator.for_profile(
-                replace(profile, bets=tuple(profile.bets[i] for i in value_columns)))
-        card_batch = None
-        card_profile = None
-        method = "batch evaluator (float64) for every bet"
-        if card_columns:
-            card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
-            try:
-                candidate = BatchEvaluator.for_profile(card_profile)
-                candidate.evaluate(np.array([Shoe.decks(1).counts], dtype=np.int64))
-                card_batch = candidate
-            except (AnalyzerError, ValueError, IndexError, TypeError):
-                card_batch = None
-                method = ("batch evaluator for point-value bets; exact odds() per distinct "
-                          "composition for bets that read ranks or suits")
-        two_card = {i: matrix for i in card_columns
-                    if card_batch is None
-                    and (matrix := two_card_payoff(profile, i)) is not None}
-        if two_card:
-            method = ("batch evaluator for point-value bets; exact two-card quadratic form "
-                      "for bets on one hand's first two cards")
-            if len(two_card) < len(card_columns):
-                method += "; exact odds() per composition for the other card-level bets"
-            card_columns = tuple(i for i in card_columns if i not in two_card)
-            card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
-        four_card = {i: form for i in card_columns
-                     if card_batch is None
-                     and (form := FourCardForm.for_bet(profile, i)) is not None}
-        if four_card:
-            method = ("batch evaluator for point-value bets; exact "
-                      + ("two-card quadratic and " if two_card else "")
-                      + "four-card forms for bets on the hands' first two cards")
-            card_columns = tuple(i for i in card_columns if i not in four_card)
-            if card_columns:
-                method += "; exact odds() per composition for the other card-level bets"
-            card_profile = replace(profile, bets=tuple(profile.bets[i] for i in card_columns))
-        four_payoffs = tuple(
-            np.array([float(net_payout(profile.bets[i], label)) for label in form.labels])
-            for i, form in four_card.items())
-        return cls(profile, tuple(b.id for b in profile.bets), value_columns, card_columns,
-                   value_batch, card_batch, card_profile if card_columns else None, method,
-                   tuple(two_card), tuple(two_card.values()), tuple(four_card),
-                   tuple(four_card.values()), four_payoffs)
-
-    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
-        """EV of every bet (columns) for each shoe (rows of 52 card counts)."""
-        rows = np.asarray(card_counts, dtype=np.int64)
-        if rows.ndim != 2 or rows.shape[1] != 52:
-            raise AnalyzerError("shoes must be rows of 52 card counts")
-        result = np.empty((rows.shape[0], len(self.bet_ids)), dtype=np.float64)
-        if self.value_batch is not None:
-            result[:, list(self.value_columns)] = self.value_batch.evaluate(value_counts(rows))
-        if self.pair_columns:
-            size = rows.sum(axis=1).astype(np.float64)
-            counts = rows.astype(np.float64)
-            for column, payoff in zip(self.pair_columns, self.pair_payoffs, strict=True):
-                quadratic = ((counts @ payoff) * counts).sum(axis=1)
-                quadratic -= counts @ np.diagonal(payoff)
-                result[:, column] = quadratic / (size * (size - 1))
-        for column, form, nets in zip(self.four_columns, self.four_forms, self.four_payoffs,
-                                      strict=True):
-            result[:, column] = form.evaluate(rows) @ nets
-        if self.card_columns:
-            if self.card_batch is not None:
-                result[:, list(self.card_columns)] = self.card_batch.evaluate(rows)
-            else:
-                result[:, list(self.card_columns)] = self._exact_card_bets(rows)
-        return result
-
-    def _exact_card_bets(self, rows: IntArray) -> FloatArray:
-        assert self.card_profile is not None
-        out = np.empty((rows.shape[0], len(self.card_columns)), dtype=np.float64)
-        for r, row in enumerate(rows.tolist()):
-            key = tuple(row)
-            if key not in self.cache:
-                table = odds(self.card_profile, Shoe(key, label="depleted"))
-                self.cache[key] = tuple(float(b.ev) for b in table.bets)
-            out[r] = self.cache[key]
-        return out
-
-
-def two_card_payoff(profile: Profile, index: int) -> FloatArray | None:
-    """Net payoff of a bet for each ordered pair of a hand's first two cards (52 x 52).
-
-    Only for bets whose every condition reads card-level features of one hand's first two
-    cards: by exchangeability those two cards are a uniform ordered pair of distinct cards
-    of the shoe, so ``EV = (n'Mn - sum_i n_i M_ii) / (N (N - 1))`` exactly. None otherwise.
-    """
-    bet = profile.bets[index]
-    for hand in ("player", "banker"):
-        names = set(hand_card_features(hand, DECK[0], DECK[1]))
-        if bet.features <= names:
-            payoff = np.empty((52, 52), dtype=np.float64)
-            for i, first in enumerate(DECK):
-                for j, second in enumerate(DECK):
-                    features = hand_card_features(hand, first, second)
-                    payoff[i, j] = float(net_payout(bet, settle(bet, features)))
-            return payoff
-    return None
 
 
 @dataclass(frozen=True)
@@ -212,13 +72,19 @@ class BatchEvaluator:
     :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 64.
     """
 
+    #: The profile whose tableau the terms are of.
     profile: Profile
+    #: The id of each column (each bet, in order).
     bet_ids: tuple[str, ...]
+    #: (columns x terms): each column's net payout times the term's value sequences.
     payoff: npt.NDArray[np.float64]
+    #: Cards dealt in each term (4, 5 or 6).
     cards: npt.NDArray[np.int64]
+    #: Each term's multiplicity pattern of values 0-4 and of values 5-9.
     half_index: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    #: The distinct multiplicity patterns of values 0-4 and of values 5-9 (at most 462 each).
     half_patterns: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    #: shoes per block in numpy (the fused kernel's block is fixed at 64, the same)
+    #: Shoes per block in numpy (the fused kernel's block is fixed at 64, the same).
     chunk: int = 64
 
     @classmethod
@@ -226,11 +92,11 @@ class BatchEvaluator:
         """Compile a profile's bets into one (bets x terms) payoff matrix."""
         if isinstance(profile, str):
             profile = load_profile(profile)
-        tableau = _check_profile(profile, values_only=True)
+        tableau = fixed_tableau(profile, values_only=True)
         term_set = terms(tableau)
         payoff = np.zeros((len(profile.bets), term_set.size), dtype=np.float64)
         for row, bet in enumerate(profile.bets):
-            tally = _bet_tally(tableau, bet)
+            tally = bet_tally(tableau, bet)
             stops = [*tally.starts[1:].tolist(), len(tally.term_index)]
             for key, start, stop in zip(tally.keys, tally.starts.tolist(), stops, strict=True):
                 assert isinstance(key, tuple)

@@ -74,15 +74,19 @@ class TwoCardForm:
     physical cards of the shoe, so the probability of result ``r`` from a shoe of card
     counts ``n`` (``N`` cards) is the quadratic form
     ``(n' M_r n - sum_i n_i M_r[i, i]) / (N (N - 1))`` with ``M_r[i, j] = 1`` where the
-    ordered pair (i, j) settles to ``r`` (the bet's pay rule applied per pair). Numerators
-    are integer sums below 2**53, exact in float64; the one division rounds (relative
-    error below 1e-15).
+    ordered pair (i, j) settles to ``r`` (the bet's pay rule applied per pair). Cards the bet
+    cannot tell apart (equal rows and columns in every ``M_r``) form one class: with ``m``
+    the counts per class and ``G_r`` the forms between classes the same sums are
+    ``m' G_r m - sum_c m_c G_r[c, c]``. Numerators are integer sums below 2**53, exact in
+    float64; the one division rounds (relative error below 1e-15).
     """
 
     hand: str
-    #: (52, results x 52): column ``r * 52 + j`` is column ``j`` of ``M_r``
+    #: (52, classes): 1 where a card is in a class
+    classes: FloatArray
+    #: (classes, results x classes): column ``r * classes + d`` is column ``d`` of ``G_r``
     stacked: FloatArray
-    #: (results, 52): the diagonals of each ``M_r``
+    #: (results, classes): the diagonals of each ``G_r``
     diagonals: FloatArray
     results: int
 
@@ -99,22 +103,38 @@ class TwoCardForm:
         results = len(labels)
         indicator = np.zeros((results, 52, 52), dtype=np.float64)
         indicator[codes, np.repeat(np.arange(52), 52), np.tile(np.arange(52), 52)] = 1.0
-        stacked = np.ascontiguousarray(indicator.transpose(1, 0, 2).reshape(52, results * 52))
-        diagonals = np.ascontiguousarray(indicator[:, np.arange(52), np.arange(52)])
-        return cls(hand, stacked, diagonals, results)
+        # a card's rows and columns in every M_r: equal for cards of one class
+        signature = np.concatenate([indicator.transpose(1, 0, 2).reshape(52, -1),
+                                    indicator.transpose(2, 0, 1).reshape(52, -1)], axis=1)
+        _, first, of_card = np.unique(signature, axis=0, return_index=True,
+                                      return_inverse=True)
+        size = first.size
+        classes = np.zeros((52, size))
+        classes[np.arange(52), of_card.reshape(-1)] = 1.0
+        reduced = indicator[:, first][:, :, first]  # (results, classes, classes)
+        stacked = np.ascontiguousarray(reduced.transpose(1, 0, 2).reshape(size, results * size))
+        diagonals = np.ascontiguousarray(reduced[:, np.arange(size), np.arange(size)])
+        return cls(hand, classes, stacked, diagonals, results)
 
-    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
-        """Rows of 52 card counts -> per row the probability of each result code."""
+    def ways(self, card_counts: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """Rows of 52 card counts -> per row the ordered card pairs of each result code
+        and of all (``N (N - 1)``): exact integers in float64."""
         counts = np.asarray(card_counts, dtype=np.float64)
         if counts.ndim != 2 or counts.shape[1] != 52:
             raise AnalyzerError("shoes must be rows of 52 card counts")
         size = counts.sum(axis=1)
         if (size < 2).any():
             raise AnalyzerError("every shoe needs at least 2 cards for a hand's first two")
-        quadratic = ((counts @ self.stacked).reshape(-1, self.results, 52)
-                     * counts[:, None, :]).sum(axis=2)
-        quadratic -= counts @ self.diagonals.T
-        out: FloatArray = quadratic / (size * (size - 1))[:, None]
+        m = counts @ self.classes
+        quadratic = ((m @ self.stacked).reshape(-1, self.results, self.classes.shape[1])
+                     * m[:, None, :]).sum(axis=2)
+        quadratic -= m @ self.diagonals.T
+        return quadratic, size * (size - 1)
+
+    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
+        """Rows of 52 card counts -> per row the probability of each result code."""
+        ways, total = self.ways(card_counts)
+        out: FloatArray = ways / total[:, None]
         return out
 
 
@@ -236,8 +256,9 @@ class FourCardForm:
                    np.ascontiguousarray(constant[:, diagonal, diagonal]), results,
                    tuple(tuple(label) for label in labels))
 
-    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
-        """Rows of 52 card counts -> per row the probability of each result code."""
+    def ways(self, card_counts: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """Rows of 52 card counts -> per row the ordered draws of four cards of each result
+        code and of all (``N (N-1) (N-2) (N-3)``): exact integers in float64."""
         n = np.asarray(card_counts, dtype=np.float64)
         if n.ndim != 2 or n.shape[1] != 52:
             raise AnalyzerError("shoes must be rows of 52 card counts")
@@ -257,6 +278,10 @@ class FourCardForm:
         # K_r is not symmetric: n' K n from its symmetrised stack, minus diag(K) . n
         k_sym = (n @ self.constant).reshape(rows, self.results, 52)
         ways += (k_sym * n[:, None, :]).sum(axis=2) - n @ self.constant_diag.T
-        falling = size * (size - 1) * (size - 2) * (size - 3)
-        out: FloatArray = ways / falling[:, None]
+        return ways, size * (size - 1) * (size - 2) * (size - 3)
+
+    def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
+        """Rows of 52 card counts -> per row the probability of each result code."""
+        ways, total = self.ways(card_counts)
+        out: FloatArray = ways / total[:, None]
         return out

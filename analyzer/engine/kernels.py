@@ -343,7 +343,7 @@ def grouped_values(counts: npt.NDArray[np.float64], plan: tuple[npt.NDArray[Any]
                    ) -> npt.NDArray[np.float64]:
     """:func:`batch_values` with the terms grouped (``plan``: payoff, group cards, group
     low half, group starts, each term's high half, as
-    :meth:`analyzer.engine.shoe_aware.ShoeAwareEvaluator` lays them out)."""
+    :class:`analyzer.engine.shoe_aware.ValueForm` lays them out)."""
     rows = np.asarray(counts, dtype=np.float64)
     shoes = rows.shape[0]
     if shoes == 0:

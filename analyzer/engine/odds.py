@@ -38,8 +38,9 @@ from analyzer.rules.bets import net_payout, settle_codes
 from analyzer.rules.profile import Bet, Profile, Tableau, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bet_odds", "BetOdds", "CONVENTION", "Distribution", "INFINITE_CARD_CONVENTION",
-           "INFINITE_CONVENTION", "DISTRIBUTIONS", "LineOdds", "odds", "OddsTable"]
+__all__ = ["bet_odds", "BetOdds", "bet_tally", "CONVENTION", "Distribution", "fixed_tableau",
+           "INFINITE_CARD_CONVENTION", "INFINITE_CONVENTION", "DISTRIBUTIONS", "LineOdds", "odds",
+           "OddsTable"]
 
 CONVENTION = ("ordered 6-card sequences from the full shoe; a coup that ends after 4 or 5 "
               "cards is weighted by the ways to fill the unused positions")
@@ -55,10 +56,15 @@ class LineOdds:
     ``probability`` is built (as an exact fraction) when first read.
     """
 
+    #: The line's name, as the profile gives it.
     name: str
+    #: The condition that makes the line pay, as written in the profile.
     condition: str
+    #: Net payout per unit staked when the line holds (0 is a push).
     pays: Fraction
+    #: Ordered card sequences (the denominator's convention) in which the line holds.
     ways: int
+    #: The denominator: every ordered card sequence of the shoe.
     total: int = field(repr=False)
 
     @cached_property
@@ -79,14 +85,22 @@ class BetOdds:
     The fractions (EV, variance, hit frequency) are built from the integers when first read.
     """
 
+    #: The bet's id in the profile (``banker``, ``tie``, ...).
     id: str
+    #: The bet's name as people read it.
     name: str
+    #: How the lines pay: ``highest`` (only the highest holding line) or ``all`` (every
+    #: holding line).
     pay_rule: str
+    #: Each payline's odds, in the profile's order.
     lines: tuple[LineOdds, ...]
+    #: Ordered card sequences in which no line holds (the stake is lost).
     lose_ways: int
+    #: The denominator: every ordered card sequence of the shoe.
     total: int = field(repr=False)
-    #: (net payout, ways) of every settled result
+    #: (net payout, ways) of every settled result.
     results: tuple[tuple[Fraction, int], ...] = field(repr=False)
+    #: The profile's note on the bet, if any.
     note: str = ""
 
     @cached_property
@@ -145,7 +159,9 @@ class BetOdds:
 class Distribution:
     """An exact distribution of a coup quantity: (value, ways) cells over the denominator."""
 
+    #: What is counted (one of :data:`DISTRIBUTIONS`).
     name: str
+    #: (value, ways) of every value that happens, ways over the table's denominator.
     cells: tuple[tuple[Hashable, int], ...]
 
     def ways(self, key: Hashable) -> int:
@@ -157,16 +173,27 @@ class Distribution:
 class OddsTable:
     """Every bet's exact odds for one profile and shoe, with what produced them."""
 
+    #: The profile's name.
     profile: str
+    #: The game's title.
     title: str
+    #: The shoe, described (``8 decks``, ``infinite deck``, or a depleted shoe's label).
     shoe: str
+    #: Every ordered card sequence of the shoe: each ``ways`` is over it.
     denominator: int
+    #: How the sequences are counted (:data:`CONVENTION` or an infinite-deck one).
     convention: str
+    #: Each bet's exact odds, in the profile's order.
     bets: tuple[BetOdds, ...]
+    #: Player total x Banker total, ways per (player, banker) pair.
     totals: Distribution
+    #: Which hands hold a natural: ``none``, ``player``, ``banker`` or ``both``.
     naturals: Distribution
+    #: Cards dealt in the coup (4, 5 or 6).
     cards_dealt: Distribution
+    #: Why the profile's paytable is illustrative (empty when it is a published one).
     illustrative: str = ""
+    #: The analyzer's version that computed the table.
     version: str = __version__
 
     def bet(self, bet_id: str) -> BetOdds:
@@ -178,7 +205,8 @@ class OddsTable:
 
 
 @cache
-def _bet_tally(tableau: Tableau, bet: Bet) -> Tally:
+def bet_tally(tableau: Tableau, bet: Bet) -> Tally:
+    """One bet's compiled tally on a tableau: its result counts as sums over the terms."""
     codes, labels = settle_codes(bet, coups(tableau).features)
     return compile_tally(tableau, codes, labels)
 
@@ -259,7 +287,7 @@ def _compiled(profile: Profile) -> _Compiled:
     found = _compiled_profiles.get(id(profile))
     if found is not None and found.profile is profile:
         return found
-    tableau = _check_profile(profile)
+    tableau = fixed_tableau(profile)
     card_level = tuple(bet.card_level for bet in profile.bets)
     value_bets = tuple(bet for bet, cards in zip(profile.bets, card_level, strict=True)
                        if not cards)
@@ -288,7 +316,9 @@ def _compiled(profile: Profile) -> _Compiled:
     return compiled
 
 
-def _check_profile(profile: Profile, values_only: bool = False) -> Tableau:
+def fixed_tableau(profile: Profile, values_only: bool = False) -> Tableau:
+    """A profile's fixed tableau, or :class:`AnalyzerError` when its players choose (or,
+    with ``values_only``, when a bet reads ranks or suits)."""
     if profile.tableau is None:
         raise AnalyzerError(
             f"profile {profile.name!r} has no fixed tableau: its players choose (use nine solve)")

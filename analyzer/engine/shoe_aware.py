@@ -1,20 +1,23 @@
-"""Shoe-aware distributions: for many depleted shoes at once, the probability of every
-result label of every bet of a compiled :class:`analyzer.engine.lookup.Model`.
+"""The depleted-shoe evaluator: for many depleted shoes at once, the probability of every
+result label of every bet of a compiled :class:`analyzer.engine.lookup.Model`, and each bet's
+EV as those probabilities times its net payouts (:class:`ShoeEvaluator`).
 
-``nine verify`` tests each hand against the shoe it was dealt from with these; an EV is
-then the product of a bet's label probabilities with its net payouts.
+``nine verify`` tests each hand against the shoe it was dealt from with the probabilities;
+``nine shoe`` (:mod:`analyzer.analysis.drift`) and ``nine eor``
+(:mod:`analyzer.analysis.removal`) take the EVs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
+from math import lcm
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import threadpool_limits
 
 from analyzer.engine import backend
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
@@ -29,29 +32,36 @@ from analyzer.engine.enumeration import (
 from analyzer.engine.evaluator import BatchEvaluator, value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
+from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import settle_codes
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["EXACT_HANDS", "NULL_EXACT", "NULL_FOUR_CARD", "NULL_FULL", "NULL_TWO_CARD",
-           "NULL_VALUES", "CardShoeAwareEvaluator", "ShoeAwareEvaluator", "card_evaluator",
-           "full_shoe_value_moments", "shoe_aware_evaluator"]
+           "NULL_VALUES", "EXACT_CARDS", "ShoeEvaluator", "ValueForm",
+           "full_shoe_value_moments", "shoe_evaluator", "value_form"]
 
-# The products here are small (bets x 6,958 terms x a few hundred shoes): a multi-threaded BLAS
-# only adds contention, measured 5-7x slower than one thread on a loaded 2-core machine. Set
-# through the library's own API, so it holds whatever was imported first.
-threadpool_limits(limits=1, user_api="blas")
+# (one BLAS thread: set where the batch evaluator is defined, imported above)
+
+FloatArray = npt.NDArray[np.float64]
+
+#: The largest shoe whose ordered 6-card denominator N (N-1) ... (N-5) is below 2**53 (458
+#: cards, more than eight decks): there every sum of :class:`ValueForm` is an exact integer,
+#: so every kernel gives the same floats.
+EXACT_CARDS = 458
 
 
+class ValueForm:
+    """Label probabilities of bets on point values for many depleted shoes at once, from
+    their ten value counts (float64).
 
-# -- shoe-aware evaluation -------------------------------------------------------------------
-class ShoeAwareEvaluator:
-    """Per-hand exact distributions for many depleted shoes at once (float64).
-
-    Each column of ``matrix`` counts, per term, the value sequences that end in one
-    result label of one bet. The weight of a coup
-    of ``k`` cards from a shoe with ``c_v`` cards of value ``v`` and ``N`` in all is
-    ``prod_v c_v (c_v - 1) ... / N (N - 1) ... (N - k + 1)``; the terms are laid out with
-    the shoes on the inner axis so every gather copies contiguous rows.
+    Each column of the matrix counts, per term, the value sequences that end in one result
+    label of one bet; a column's probability on a shoe is the batch evaluator's sum of those
+    counts times the terms' ordered 6-card weights over ``N (N-1) ... (N-5)``
+    (:class:`analyzer.engine.evaluator.BatchEvaluator`, in numpy or its fused kernel).
+    With the kernels loaded the terms are grouped by (cards, low half)
+    (:func:`analyzer.engine.kernels.grouped_values`): up to :data:`EXACT_CARDS` cards every
+    sum is an exact integer, so both give the same floats; above, the batch kernel (the
+    numpy arithmetic in the same order) does, so a result never depends on the kernel.
 
     ``compact`` evaluates fewer columns: identical columns once, and each bet's most
     likely label (on the full shoe) as one minus the bet's other labels. That label's
@@ -76,7 +86,6 @@ class ShoeAwareEvaluator:
                 np.add.at(column, term_set.of_coup[chosen], table.arrangements[chosen])
                 columns.append(column)
             self.bet_slices.append(slice(start, len(columns)))
-        distinct = np.count_nonzero(term_set.multiplicity, axis=1)
         matrix = np.stack(columns, axis=0)  # (columns x terms)
         #: compact: full label j is compact column expand[j]; complements (bet slice,
         #: label) are one minus the bet's other labels
@@ -85,10 +94,8 @@ class ShoeAwareEvaluator:
         if compact:
             full = term_weights(term_set, model.shoe)
             total = denominator(model.shoe)
-            probability = np.array([float(Fraction(int(sum(int(c) * int(w) for c, w in
-                                                          zip(column, full, strict=True)
-                                                          if c)), total))
-                                    for column in columns])
+            ways = matrix.astype(np.int64).astype(object) @ full.astype(object)  # exact
+            probability = np.array([float(Fraction(int(n), total)) for n in ways])
             keep = np.ones(len(columns), dtype=bool)
             for part in self.bet_slices:
                 label = int(np.argmax(probability[part]))
@@ -105,68 +112,29 @@ class ShoeAwareEvaluator:
         #: the same terms grouped by (cards, low half) for the fused kernel
         #: (:func:`analyzer.engine.kernels.grouped_values`)
         self.plan = _grouped_plan(self.batch)
-        # per number of cards k, its terms with the most distinct values first, so each
-        # further factor multiplies a leading block of rows
-        self.groups: list[tuple[int, npt.NDArray[np.int64], list[int],
-                                npt.NDArray[np.float64]]] = []
-        for k in (4, 5, 6):
-            members = np.flatnonzero(term_set.cards == k)
-            members = members[np.argsort(-distinct[members], kind="stable")]
-            slots = np.zeros((members.size, 6), dtype=np.int64)
-            for row, t in enumerate(members):
-                j = 0
-                for v in range(10):
-                    m = int(term_set.multiplicity[t, v])
-                    if m:
-                        slots[row, j] = v * 7 + m
-                        j += 1
-            rows = [int((distinct[members] >= s + 1).sum()) for s in range(6)]
-            # (columns x terms) @ (terms x shoes): contiguous, the fast BLAS orientation
-            self.groups.append((k, slots, rows, np.ascontiguousarray(matrix[:, members])))
 
     def evaluate(self, value_counts: npt.NDArray[np.float64],
                  kernel: str | None = None) -> npt.NDArray[np.float64]:
         """Rows of ten value counts -> per row the columns' expectations (probabilities).
 
-        ``kernel``: see :mod:`analyzer.engine.backend` (the numpy loops here are the
-        reference; the fused kernel agrees to rounding).
+        ``kernel``: see :mod:`analyzer.engine.backend` (every choice gives the same floats).
         """
         n = value_counts.shape[0]
         if backend.use_kernels(kernel, "shoe-aware", n):
             from analyzer.engine import kernels
 
-            result = kernels.grouped_values(value_counts, self.plan,
-                                            *self.batch.half_patterns).T
+            if n and value_counts.sum(axis=1).max() <= EXACT_CARDS:
+                out = kernels.grouped_values(value_counts, self.plan,
+                                             *self.batch.half_patterns)
+            else:
+                out = self.batch.evaluate(value_counts, kernel="numba")
         else:
-            result = self._numpy(value_counts)
-        out: npt.NDArray[np.float64] = result.T
+            out = self.batch.evaluate(value_counts, kernel="numpy")
         if self.expand is not None:
             out = np.concatenate([out, np.zeros((n, 1))], axis=1)[:, self.expand]
             for part, label in self.complements:
                 out[:, part.start + label] = 1.0 - out[:, part].sum(axis=1)
         return out
-
-    def _numpy(self, value_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """(columns x shoes) expectations, in numpy."""
-        counts = np.ascontiguousarray(value_counts.T)  # (10, n): shoes on the inner axis
-        n = counts.shape[1]
-        falling = np.empty((10, 7, n))
-        falling[:, 0] = 1.0
-        for m in range(1, 7):
-            falling[:, m] = falling[:, m - 1] * (counts - (m - 1))
-        flat = falling.reshape(70, n)
-        size = counts.sum(axis=0)
-        result = np.zeros((self.groups[0][3].shape[0], n))
-        for k, slots, rows, matrix in self.groups:
-            weights = flat[slots[:, 0]]
-            for s in range(1, 6):
-                if rows[s] == 0:
-                    break
-                weights[:rows[s]] *= flat[slots[:rows[s], s]]
-            denominator = np.prod([size - j for j in range(k)], axis=0)
-            # BLAS, single-threaded (see the top of this module): 1.5-2x faster than einsum
-            result += (matrix @ weights) / denominator
-        return result
 
 
 def _grouped_plan(batch: BatchEvaluator) -> tuple[npt.NDArray[Any], ...]:
@@ -182,10 +150,10 @@ def _grouped_plan(batch: BatchEvaluator) -> tuple[npt.NDArray[Any], ...]:
 
 
 @cache
-def shoe_aware_evaluator(model: Model) -> ShoeAwareEvaluator:
-    """The (cached) evaluator of a model's point-value bets: only the independent label
+def value_form(model: Model) -> ValueForm:
+    """The (cached) value form of a model's point-value bets: only the independent label
     probabilities are computed (``compact``), the rest follow from them."""
-    return ShoeAwareEvaluator(model, compact=True)
+    return ValueForm(model, compact=True)
 
 
 #: Null models of the shoe-aware mode, per bet (reported with every test of the bet).
@@ -209,13 +177,15 @@ NULL_FULL = "full-shoe model"
 EXACT_HANDS = 20_000
 
 
-class CardShoeAwareEvaluator:
-    """Per-hand distributions for profiles with bets that read ranks or suits.
+class ShoeEvaluator:
+    """The depleted-shoe evaluator: per shoe, the probability of every result label of every
+    bet of a model, and each bet's EV (the probabilities times its net payouts).
 
-    Rows are depleted shoes as 52 card counts. Each bet goes the cheapest exact way:
+    Rows are depleted shoes as 52 card counts (or, for a model without bets on ranks or
+    suits, ten point-value counts). Each bet goes the cheapest exact way:
 
-    * point values only: :class:`ShoeAwareEvaluator` on the rows' value counts (float64,
-      relative error about 1e-15, documented bound 1e-12);
+    * point values only: :class:`ValueForm` on the rows' value counts (float64, relative
+      error about 1e-15, documented bound 1e-12);
     * one hand's first two cards only (card-level features of ``player_`` or ``banker_``
       and the point-value features those two cards decide): an exact quadratic form
       (:class:`analyzer.engine.forms.TwoCardForm`, one division of exact integer sums);
@@ -223,10 +193,18 @@ class CardShoeAwareEvaluator:
       no drawing): an exact quartic form in the card counts
       (:class:`analyzer.engine.forms.FourCardForm`, one division of exact integer sums);
     * anything else (third cards or the coup together with cards): exact integer
-      counts per hand from :mod:`analyzer.engine.cardbets` (slow: milliseconds per hand), or,
-      when ``exact`` is false, the full shoe's exact probabilities for every hand.
+      counts per shoe from :mod:`analyzer.engine.cardbets` (slow: milliseconds per shoe), or,
+      when ``exact`` is false, the full shoe's exact probabilities for every shoe.
 
-    ``nulls[i]`` names the null model bet ``i`` is tested against.
+    ``nulls[i]`` names the way bet ``i`` is evaluated (the null model ``nine verify`` tests
+    it against); ``method`` says it for every bet in one line.
+
+    >>> from analyzer.engine.lookup import build_model
+    >>> evaluator = shoe_evaluator(build_model("lucky-baccarat", 8))
+    >>> evaluator.nulls[evaluator.model.bet_index()["player-red"]] == NULL_TWO_CARD
+    True
+    >>> round(float(evaluator.ev([Shoe.decks(8).counts])[0, 0]), 6)
+    -0.014581
     """
 
     def __init__(self, model: Model, exact: bool = True) -> None:
@@ -240,13 +218,19 @@ class CardShoeAwareEvaluator:
         for b in model.bets:
             self.bet_slices.append(slice(start, start + len(b.labels)))
             start += len(b.labels)
+        #: (labels, bets): each bet's net payouts in its own column, so EV = p @ nets
+        self.nets = np.zeros((self.total, len(model.bets)))
+        for i, b in enumerate(model.bets):
+            self.nets[self.bet_slices[i], i] = [float(net) for net in b.nets]
         values = [i for i, b in enumerate(model.bets) if not b.bet.card_level]
         self.value_bets = values
-        self.value_evaluator: ShoeAwareEvaluator | None = None
+        self.value_form: ValueForm | None = None
         self.value_columns = np.zeros(0, dtype=np.int64)
-        if values:
+        if len(values) == len(model.bets):
+            self.value_form = value_form(model)
+        elif values:
             sub = replace(profile, bets=tuple(profile.bets[i] for i in values))
-            self.value_evaluator = ShoeAwareEvaluator(
+            self.value_form = ValueForm(
                 Model(sub, model.decks, tuple(model.bets[i] for i in values), False),
                 compact=True)
             self.value_columns = np.concatenate(
@@ -270,13 +254,32 @@ class CardShoeAwareEvaluator:
                 self.others.append(i)
                 nulls[i] = NULL_EXACT if exact else NULL_FULL
         self.nulls = tuple(nulls)
+        #: per bet: its net payouts as integers (float64) and the common denominator
+        self.whole_nets = tuple(_whole(b.nets) for b in model.bets)
         self.full_row = np.zeros(self.total)
-        for i in self.others:
-            self.full_row[self.bet_slices[i]] = self._exact(i, model.shoe)
+        self.full_ev = np.zeros(len(model.bets))
+        if not exact:
+            for i in self.others:
+                ways, total = self._exact_ways(i, model.shoe)
+                self.full_row[self.bet_slices[i]] = [float(Fraction(n, total)) for n in ways]
+                self.full_ev[i] = self._exact_ev(i, ways, total)
 
-    def _exact(self, index: int, shoe: Shoe,
-               weights: npt.NDArray[Any] | None = None) -> npt.NDArray[np.float64]:
-        """Exact probabilities of one bet's labels on one shoe (integer ways, then float)."""
+    @property
+    def method(self) -> str:
+        """How the bets are evaluated, in one line (the ways in use, in order)."""
+        ways = {NULL_VALUES: "point-value form (float64) for bets on point values",
+                NULL_TWO_CARD: "exact two-card quadratic form for bets on one hand's first "
+                               "two cards",
+                NULL_FOUR_CARD: "exact four-card form for bets on both hands' first two cards",
+                NULL_EXACT: "exact odds per shoe for the other bets on ranks or suits",
+                NULL_FULL: "the full shoe's exact odds for the other bets on ranks or suits "
+                           "(NOT the depleted shoe)"}
+        used = [way for null, way in ways.items() if null in self.nulls]
+        return "label probabilities times net payouts: " + "; ".join(used)
+
+    def _exact_ways(self, index: int, shoe: Shoe,
+                    weights: npt.NDArray[Any] | None = None) -> tuple[list[int], int]:
+        """Exact integer ways of one bet's labels on one shoe, and of all."""
 
         tableau = self.model.profile.tableau
         assert tableau is not None
@@ -284,13 +287,16 @@ class CardShoeAwareEvaluator:
         if weights is None:
             weights = self._weights(shoe)
         ways = evaluate_card_tally(card_tally(tableau, bet_model.bet), shoe, weights)
-        total = card_denominator(shoe)
         counts = [0] * len(bet_model.labels)
         for result, n in ways.items():
             assert isinstance(result, tuple)
             counts[bet_model.label(result)] += n
-        # exact integer ways, each probability rounded once
-        return np.array([float(Fraction(n, total)) for n in counts])
+        return counts, card_denominator(shoe)
+
+    def _exact_ev(self, index: int, ways: Sequence[int], total: int) -> float:
+        """One bet's EV from exact integer ways, rounded once."""
+        nets = self.model.bets[index].nets
+        return float(Fraction(sum(n * net for n, net in zip(ways, nets, strict=True)), total))
 
     def _weights(self, shoe: Shoe) -> npt.NDArray[Any]:
 
@@ -301,33 +307,93 @@ class CardShoeAwareEvaluator:
             weights = weights.astype(object)
         return weights
 
-    def evaluate(self, card_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """Rows of 52 card counts -> per row the labels' probabilities, bets in order."""
+    def _rows(self, shoes: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """Checked rows of shoes (float64), and their ten value counts."""
+        rows = np.asarray(shoes, dtype=np.float64)
+        if rows.ndim != 2 or rows.shape[1] not in (10, 52):
+            raise AnalyzerError("shoes must be rows of 52 card counts (or 10 point-value "
+                                "counts)")
+        if rows.shape[1] == 10 and len(self.value_bets) < len(self.model.bets):
+            raise AnalyzerError("bets on ranks or suits need shoes as rows of 52 card counts")
+        if (rows < 0).any() or (rows.sum(axis=1) < SEQUENCE_LENGTH).any():
+            raise AnalyzerError(f"every shoe needs at least {SEQUENCE_LENGTH} cards and no "
+                                "negative count")
+        values = rows if rows.shape[1] == 10 else \
+            value_counts(rows.astype(np.int64)).astype(np.float64)
+        return rows, values
 
-        rows = np.asarray(card_counts, dtype=np.float64)
+    def _exact_rows(self, rows: FloatArray) -> Iterator[tuple[int, list[tuple[list[int], int]]]]:
+        """Per row, the exact ways of every bet of :attr:`others` on that shoe."""
+        for r, row in enumerate(rows.astype(np.int64).tolist()):
+            shoe = Shoe(tuple(row), label="depleted")
+            weights = self._weights(shoe)
+            yield r, [self._exact_ways(i, shoe, weights) for i in self.others]
+
+    def evaluate(self, shoes: npt.ArrayLike) -> FloatArray:
+        """Rows of 52 card counts (or ten value counts) -> per row the labels'
+        probabilities, bets in order (:attr:`bet_slices`)."""
+
+        rows, values = self._rows(shoes)
+        if len(self.value_bets) == len(self.model.bets):
+            assert self.value_form is not None
+            return self.value_form.evaluate(values)
         result = np.empty((rows.shape[0], self.total))
-        if self.value_evaluator is not None:
-            values = value_counts(rows.astype(np.int64)).astype(np.float64)
-            result[:, self.value_columns] = self.value_evaluator.evaluate(values)
+        if self.value_form is not None:
+            result[:, self.value_columns] = self.value_form.evaluate(values)
         for i, form in self.forms:
             result[:, self.bet_slices[i]] = form.evaluate(rows)
-        if self.others:
-            if not self.exact:
-                for i in self.others:
-                    result[:, self.bet_slices[i]] = self.full_row[self.bet_slices[i]]
-            else:
-                for r, row in enumerate(rows.astype(np.int64).tolist()):
-                    shoe = Shoe(tuple(row), label="depleted")
-                    weights = self._weights(shoe)
-                    for i in self.others:
-                        result[r, self.bet_slices[i]] = self._exact(i, shoe, weights)
+        if not self.exact:
+            for i in self.others:
+                result[:, self.bet_slices[i]] = self.full_row[self.bet_slices[i]]
+        elif self.others:
+            for r, exact in self._exact_rows(rows):
+                for i, (ways, total) in zip(self.others, exact, strict=True):
+                    # exact integer ways, each probability rounded once
+                    result[r, self.bet_slices[i]] = [float(Fraction(n, total)) for n in ways]
         return result
+
+    def ev(self, shoes: npt.ArrayLike) -> FloatArray:
+        """Rows of 52 card counts (or ten value counts) -> per row each bet's EV: its
+        labels' probabilities times their net payouts.
+
+        A bet on point values sums its float probabilities (relative error about 1e-15); a
+        bet priced by a form or exactly per shoe sums its exact integer ways times its
+        whole net payouts and divides once, so an EV that is exactly zero is 0.0 and every
+        sign is exact.
+        """
+        rows, values = self._rows(shoes)
+        if len(self.value_bets) == len(self.model.bets):
+            assert self.value_form is not None
+            all_values: FloatArray = self.value_form.evaluate(values) @ self.nets
+            return all_values
+        out = np.empty((rows.shape[0], len(self.model.bets)))
+        if self.value_form is not None:
+            out[:, self.value_bets] = self.value_form.evaluate(values) @ \
+                self.nets[self.value_columns][:, self.value_bets]
+        for i, form in self.forms:
+            ways, total = form.ways(rows)
+            whole, scale = self.whole_nets[i]
+            out[:, i] = (ways @ whole) / (total * scale)
+        if not self.exact:
+            for i in self.others:
+                out[:, i] = self.full_ev[i]
+        elif self.others:
+            for r, exact in self._exact_rows(rows):
+                for i, (ways_i, total_i) in zip(self.others, exact, strict=True):
+                    out[r, i] = self._exact_ev(i, ways_i, total_i)
+        return out
+
+
+def _whole(nets: Sequence[Fraction]) -> tuple[FloatArray, float]:
+    """Net payouts as whole numbers over their common denominator (both float64)."""
+    scale = lcm(*(net.denominator for net in nets))
+    return np.array([float(net * scale) for net in nets]), float(scale)
 
 
 @cache
-def card_evaluator(model: Model, exact: bool = True) -> CardShoeAwareEvaluator:
-    """The (cached) :class:`CardShoeAwareEvaluator` of a card-level model."""
-    return CardShoeAwareEvaluator(model, exact)
+def shoe_evaluator(model: Model, exact: bool = True) -> ShoeEvaluator:
+    """The (cached) :class:`ShoeEvaluator` of a model."""
+    return ShoeEvaluator(model, exact)
 
 
 @cache

@@ -8,10 +8,14 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError
 from analyzer.outputs import check_output_path, write_file
+
+if TYPE_CHECKING:
+    from analyzer.analysis.drift import ShoeRun
+    from analyzer.analysis.removal import RemovalTable
 
 __all__ = ["plot_removal", "plot_shoe", "SUIT_SYMBOLS"]
 
@@ -54,7 +58,7 @@ def _layout(figure: Any, title: str, rows: int, columns: int, *, left: float = 0
                            wspace=across / panel_width, hspace=down / panel_height)
 
 
-def plot_shoe(run: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
+def plot_shoe(run: ShoeRun, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
     """EV by hand number (mean and 5th-95th percentile band) with each window marked."""
     plt = _pyplot()
     bets = [b for b in run.bets if not bet_ids or b.bet in bet_ids]
@@ -85,7 +89,7 @@ def plot_shoe(run: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
     return _save(plt, figure, path)
 
 
-def plot_removal(result: Any, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
+def plot_removal(result: RemovalTable, path: str | Path, bet_ids: Sequence[str] = ()) -> Path:
     """Bar chart of the effect of removing one card of each rank (and suit/colour) per bet."""
     plt = _pyplot()
     columns = [j for j, bet in enumerate(result.bet_ids) if not bet_ids or bet in bet_ids]

@@ -166,17 +166,30 @@ class Bet:
 class Profile:
     """A game: its drawing rules, bets and shoe procedure, as loaded from TOML."""
 
+    #: The profile's name (``punto-banco``), as ``--profile`` takes it.
     name: str
+    #: The game's title as people read it.
     title: str
+    #: The fixed drawing rules (naturals, Player's and Banker's draws); None for a game of
+    #: choices, whose players decide.
     tableau: Tableau | None
+    #: The wagers, in the profile's order.
     bets: tuple[Bet, ...]
+    #: Other names ``--profile`` accepts for it.
     aliases: tuple[str, ...] = ()
+    #: A sentence on the game.
     description: str = ""
+    #: Where the rules and paytables come from.
     source: str = ""
+    #: Decks per shoe when none is given.
     default_decks: int = 8
+    #: Why the paytable is illustrative (empty when it is a published one).
     illustrative: str = ""
+    #: How a shoe is dealt: burn, cut card and betting windows.
     procedure: Procedure = DEFAULT_PROCEDURE
+    #: A game of choices' rules (its ``[game]`` table); None for a fixed tableau.
     game: ChoiceRules | None = None
+    #: The TOML file it was loaded from (empty for a profile built in Python).
     path: str = ""
 
     def __post_init__(self) -> None:

@@ -35,7 +35,7 @@ from analyzer.dealing.handlog import (
 from analyzer.dealing.records import Amount, Layout, NotChecked
 from analyzer.dealing.segments import BrokenSegment, Segment
 from analyzer.engine.lookup import Model
-from analyzer.engine.shoe_aware import card_evaluator
+from analyzer.engine.shoe_aware import shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
@@ -145,7 +145,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     options = replace(options, cards=notation)
     settler = Settler(model, options.rounding, frozenset(options.skip_bets))
     issues = IssueLog(source)
-    evaluator = card_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
+    evaluator = shoe_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
         else None
     if options.format == "auto":
         options = replace(options, format=detect_format(path))

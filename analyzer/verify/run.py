@@ -42,7 +42,7 @@ from analyzer.dealing.handlog import (
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
 from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
-from analyzer.engine.shoe_aware import EXACT_HANDS, card_evaluator, shoe_aware_evaluator
+from analyzer.engine.shoe_aware import EXACT_HANDS, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import count_lines, open_regular, read_lines
 from analyzer.processes import worker_pool
@@ -206,7 +206,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
 
     Shoe-aware checks of card-level profiles test every bet against its exact
     distribution given the cards already dealt
-    (:class:`~analyzer.engine.shoe_aware.CardShoeAwareEvaluator`); bets that need exact
+    (:class:`~analyzer.engine.shoe_aware.ShoeEvaluator`); bets that need exact
     odds per hand get them when the logs hold at most ``exact_hands`` hands (estimated
     from their lines) and are tested against the full shoe otherwise. The verdict names
     each bet's null model.
@@ -258,16 +258,13 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                                           and sniffs[0].starts_whole)
     exact_card_bets = True
     lines = sum(_lines(p) for p in paths) if shoe_aware else 0
-    if shoe_aware and model.card_level and card_evaluator(model).others:
+    if shoe_aware and model.card_level and shoe_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
         exact_card_bets = lines <= exact_hands
     if shoe_aware and backend.preload("shoe-aware", lines):
         # built here, before the workers fork: they inherit the kernels and the evaluator
-        if model.card_level:
-            card_evaluator(model, exact_card_bets)
-        else:
-            shoe_aware_evaluator(model)
+        shoe_evaluator(model, exact_card_bets)
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
     work = [Work(str(p), fmt, profile_ref, model.decks,
                  replace(options, cards=n) if n == "ranks" else options, shoe_aware,

@@ -136,17 +136,17 @@ class Verdict:
     as attributes of the verdict.
     """
 
-    partial: Partial
-    alpha: float
-    detect: float
-    tests: tuple[StatisticalTest, ...]
-    bets: tuple[BetSummary, ...]
-    unsupported: tuple[str, ...]
+    partial: Partial  #: What was read and added up: profile, hands, shoes, issues, sums.
+    alpha: float  #: The significance level, against Holm-adjusted p-values (family-wise).
+    detect: float  #: The RTP error every bet's sample should be able to show (the power target).
+    tests: tuple[StatisticalTest, ...]  #: Every statistical test run, with its p-value.
+    bets: tuple[BetSummary, ...]  #: Every bet's return to player against exact, with power.
+    unsupported: tuple[str, ...]  #: The checks the input cannot support, in words.
+    #: Must every bet be able to show an RTP error of ``detect`` (``--require-power``)?
     require_power: bool
-    notes: tuple[str, ...] = field(default=())
-    #: every check the input could not support, in words
-    not_checked: tuple[NotChecked, ...] = ()
-    #: checks that must have run (``--require``): :data:`NOT_CHECKED` names and ``power``
+    notes: tuple[str, ...] = field(default=())  #: What the tests assumed and found, in words.
+    not_checked: tuple[NotChecked, ...] = ()  #: Every check the input could not support, in words.
+    #: Checks that must have run (``--require``): :data:`NOT_CHECKED` names and ``power``.
     require: tuple[str, ...] = ()
 
     @property

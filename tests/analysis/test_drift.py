@@ -17,8 +17,9 @@ from analyzer.analysis.drift import (
 )
 from analyzer.dealing.shuffle import deal_shoe, hidden_burn
 from analyzer.dealing.simulate import simulate
-from analyzer.engine.evaluator import ShoeEvaluator
+from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
+from analyzer.engine.shoe_aware import NULL_TWO_CARD, shoe_evaluator
 from analyzer.rules.cards import DECK, Card, parse_cards
 from analyzer.rules.procedure import Procedure, parse_procedure
 from analyzer.rules.profile import Profile, load_profile
@@ -45,20 +46,21 @@ def test_hand_checked_shoe_position() -> None:
     before_hand_3 = Shoe(tuple(int(n) for n in rows[2]))
     assert before_hand_3.counts == Shoe.decks(1).remove(parse_cards(HAND_CHECKED)).counts
     assert before_hand_3.count(Card.parse("5S")) == 0 and before_hand_3.size == 37
-    evaluator = ShoeEvaluator.for_profile("punto-banco")
+    evaluator = shoe_evaluator(build_model("punto-banco", 1))
     exact = odds("punto-banco", before_hand_3)
-    ev = evaluator.evaluate(rows[2:3])[0]
+    ev = evaluator.ev(rows[2:3])[0]
     for j, bet in enumerate(exact.bets):
         assert abs(ev[j] - float(bet.ev)) <= 1e-12 * abs(float(bet.ev))
 
 
 def test_card_level_bets_exact_on_depleted_shoes() -> None:
     profile = load_profile("lucky-baccarat")
-    evaluator = ShoeEvaluator.for_profile(profile)
-    assert evaluator.pair_columns  # colours and pairs by the two-card quadratic form
+    evaluator = shoe_evaluator(build_model(profile, 2))
+    # colours and pairs by the two-card quadratic form
+    assert evaluator.nulls[evaluator.model.bet_index()["player-red"]] == NULL_TWO_CARD
     orders, starts = shoe_positions(profile, 2, 1, seed=5)
     rows = remaining_before_hands(orders[0], starts[0], 2)[[0, 8, 15]]
-    got = evaluator.evaluate(rows)
+    got = evaluator.ev(rows)
     for row, values in zip(rows, got, strict=True):
         exact = odds(profile, Shoe(tuple(int(n) for n in row)))
         for j, bet in enumerate(exact.bets):
@@ -92,7 +94,7 @@ def test_counter_decides_on_seen_cards_and_is_credited_true_ev() -> None:
     shoes, decks = 3, 8
     run = simulate_shoes(profile, decks, shoes, seed=3)
     orders, starts = shoe_positions(profile, decks, shoes, 3)
-    evaluator = ShoeEvaluator.for_profile(profile)
+    evaluator = shoe_evaluator(build_model(profile, decks))
     full = np.full(52, decks, dtype=np.int64)
     true_rows, seen_rows, hands = [], [], []
     for order, shoe_starts in zip(orders, starts, strict=True):
@@ -102,8 +104,8 @@ def test_counter_decides_on_seen_cards_and_is_credited_true_ev() -> None:
             seen_rows.append(full - np.bincount(seen, minlength=52))
             true_rows.append(full - np.bincount(order[:start], minlength=52))
             hands.append(hand)
-    true_ev = evaluator.evaluate(np.array(true_rows))
-    seen_ev = evaluator.evaluate(np.array(seen_rows))
+    true_ev = evaluator.ev(np.array(true_rows))
+    seen_ev = evaluator.ev(np.array(seen_rows))
     number = np.array(hands)
     disagree = 0
     for j, bet in enumerate(profile.bets):

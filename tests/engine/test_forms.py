@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from analyzer.dealing.simulate import simulate
-from analyzer.engine.evaluator import ShoeEvaluator
 from analyzer.engine.forms import FourCardForm
 from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
-from analyzer.engine.shoe_aware import NULL_FOUR_CARD, NULL_TWO_CARD, card_evaluator
+from analyzer.engine.shoe_aware import NULL_FOUR_CARD, NULL_TWO_CARD, shoe_evaluator
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 from analyzer.verify import EXIT_PASS
@@ -72,10 +71,10 @@ def test_forms_refuse_bets_that_read_drawing() -> None:
 
 def test_shoe_evaluator_prices_both_hand_bets_by_forms() -> None:
     profile = load_profile("nine-and-nines")
-    evaluator = ShoeEvaluator.for_profile(profile)
-    assert not evaluator.card_columns and "four-card" in evaluator.method
+    evaluator = shoe_evaluator(build_model(profile, 8))
+    assert not evaluator.others and "four-card" in evaluator.method
     rows = depleted_rows()[2:]
-    got = evaluator.evaluate(rows)
+    got = evaluator.ev(rows)
     for row, values in zip(rows, got, strict=True):
         exact = odds(profile, Shoe(tuple(row)))
         for j, bet in enumerate(exact.bets):
@@ -84,10 +83,10 @@ def test_shoe_evaluator_prices_both_hand_bets_by_forms() -> None:
 
 def test_verify_side_bets_shoe_aware_by_four_card_forms(tmp_path: Path) -> None:
     side = build_model("side-bets")
-    nulls = dict(zip([b.bet.id for b in side.bets], card_evaluator(side).nulls, strict=True))
+    nulls = dict(zip([b.bet.id for b in side.bets], shoe_evaluator(side).nulls, strict=True))
     for bet in BETS["side-bets"]:
         assert nulls[bet] == NULL_FOUR_CARD
-    assert not card_evaluator(side).others  # no bet needs exact odds per hand any more
+    assert not shoe_evaluator(side).others  # no bet needs exact odds per hand any more
     path = tmp_path / "side.jsonl"
     with path.open("w", encoding="utf-8", newline="") as stream:
         simulate("side-bets", decks=8, shoes=2, seed=3, out=stream)

@@ -115,7 +115,7 @@ def test_a_plan_with_an_index_out_of_range_is_refused() -> None:
 
 @pytest.mark.parametrize("name", ["punto-banco", "side-bets", "ez-baccarat"])
 def test_odds_records_equal_the_per_bet_tally_records(name: str) -> None:
-    from analyzer.engine.odds import _bet_tally, bet_odds
+    from analyzer.engine.odds import bet_odds, bet_tally
 
     profile = load_profile(name)
     for shoe in (Shoe.decks(8), Shoe.decks(64)):
@@ -124,7 +124,7 @@ def test_odds_records_equal_the_per_bet_tally_records(name: str) -> None:
         for bet, record in zip(profile.bets, table.bets, strict=True):
             if bet.card_level:
                 continue
-            ways = _bet_tally(profile.tableau, bet).evaluate(weights)
+            ways = bet_tally(profile.tableau, bet).evaluate(weights)
             expected = bet_odds(bet, ways, table.denominator)
             assert record == expected
             assert (record.ev, record.variance, record.hit_frequency) == (

@@ -58,9 +58,13 @@ METHOD = ("HiGHS linear programs (floating point) for the support; indifference 
 class PlayerChoice:
     """The player's draw probability in one information set (a total or a two-card holding)."""
 
+    #: The information set as the strategy card names it (a total, or a holding ``T+T``).
     label: str
+    #: The hand's point total.
     total: int
+    #: The two-card holdings in the set.
     hands: tuple[str, ...]
+    #: The probability of drawing a third card (0 stand, 1 draw, else mixed).
     draw: Fraction
 
 
@@ -72,11 +76,17 @@ class BankerChoice:
     change the result (the cell cannot occur, or both choices give the same result).
     """
 
+    #: The banker's holding as the strategy card names it (a total, or two cards).
     label: str
+    #: The banker's point total.
     total: int
+    #: What the banker saw of the player: ``stood``, or the third card it drew.
     observation: str
+    #: The probability of drawing a third card (0 stand, 1 draw, else mixed).
     draw: Fraction
+    #: The rules decide this cell (no choice).
     forced: bool
+    #: The choice can change the result here.
     relevant: bool
 
 
@@ -89,7 +99,9 @@ class Certificate:
     when the banker best-responds to the player's strategy (a lower bound).
     """
 
+    #: The player's exact value when it best-responds to the banker's strategy.
     player_best_response: Fraction
+    #: The player's exact value when the banker best-responds to the player's strategy.
     banker_best_response: Fraction
 
     @property
@@ -107,15 +119,25 @@ class Certificate:
 class Equilibrium:
     """An exact equilibrium of a heads-up choice game, with its certificate."""
 
+    #: The profile's name.
     profile: str
+    #: The game's title.
     title: str
+    #: The shoe solved at, described (``1 deck``, ``infinite deck``).
     shoe: str
+    #: What a side knows of its own hand: ``cards`` (its two cards) or ``total``.
     by: str
+    #: How the equilibrium was found and certified, in words.
     method: str
+    #: The player's draw probability in every information set.
     player: tuple[PlayerChoice, ...]
+    #: The banker's draw probability in every cell (holding x what it saw).
     banker: tuple[BankerChoice, ...]
+    #: The game's value: the player's exact expected result per unit staked.
     value: Fraction
+    #: Both sides' exact best-response values (equal: a certified equilibrium).
     certificate: Certificate
+    #: The rules that shaped the game, in words (naturals, ties, commission).
     rules_note: str = ""
 
     @property

@@ -70,26 +70,47 @@ class Advice:
     """The equilibrium's play in one information set and what each choice is worth: the
     expected results are computed at ``shoe`` when ``exact``, else at ``solved_at``."""
 
-    side: str  # "seat" or "bank"
+    #: Who asks: ``seat`` or ``bank``.
+    side: str
+    #: People at the table, the bank included.
     people: int
-    seat: int | None  # 1-based; None for the bank
+    #: The seat asking, 1-based; None for the bank.
+    seat: int | None
+    #: The side's own two cards, as given.
     cards: str
+    #: The holding as the strategy card names it (``T+5``, or a total).
     holding: str
+    #: The holding's point total.
     total: int
+    #: What the side knows of the others, in words (naturals and earlier choices).
     sees: str
+    #: The shoe asked for, described.
     shoe: str
+    #: What a side knows of its own hand: ``cards`` or ``total``.
     by: str
+    #: The table's model, in words (as the table equilibrium's ``model``).
     model: str
+    #: The table's equilibrium is certified (every exact regret zero at ``shoe``).
     certified: bool
-    exact: bool  # the values are computed at ``shoe`` (else at ``solved_at``, see ``scope``)
+    #: The values are computed at ``shoe`` (else at ``solved_at``, see ``scope``).
+    exact: bool
+    #: The shoe the strategy was solved at, described.
     solved_at: str
-    scope: str  # "" or the table's sentence saying what is not computed at ``shoe``
+    #: Empty, or the table's sentence saying what is not computed at ``shoe``.
+    scope: str
+    #: The equilibrium's probability of drawing here (0 stand, 1 draw, else mixed).
     draw: Fraction
+    #: Exact expected result per unit staked of drawing, against the equilibrium.
     ev_draw: Fraction
+    #: Exact expected result per unit staked of standing, against the equilibrium.
     ev_stand: Fraction
+    #: The best choice against house-rule opponents (1 draw, 0 stand).
     house_draw: Fraction
+    #: Exact expected result of drawing against house-rule opponents.
     house_ev_draw: Fraction
+    #: Exact expected result of standing against house-rule opponents.
     house_ev_stand: Fraction
+    #: What the values count, in words (the bank: which seats are already paid).
     note: str = ""
     play: str = "equilibrium play"  # whose play is advised and assumed of the others
 

@@ -327,28 +327,28 @@ def _lifted(rules: ChoiceRules, live: int) -> SubgameSolution:
 @dataclass(frozen=True)
 class TableEquilibrium:
     """An equilibrium of a table of ``players`` seats and the bank (see the module
-    docstring); values are per unit staked by each seat, the bank's is its net.
+    docstring); values are per unit staked by each seat, the bank's is its net; unless
+    ``exact``, they are ``solved_at``'s and nothing at ``shoe`` is computed."""
 
-    ``shoe`` is the shoe asked for, ``solved_at`` the shoe the strategy was solved at;
-    ``exact``: the values and regrets are computed exactly at ``shoe`` (else they are
-    ``solved_at``'s, and nothing at ``shoe`` is computed)."""
-
-    profile: str
-    title: str
-    shoe: str
-    solved_at: str
-    by: str
-    players: int
+    profile: str  #: The profile's name.
+    title: str  #: The game's title.
+    shoe: str  #: The shoe asked for, described.
+    solved_at: str  #: The shoe the strategy was solved at, described.
+    by: str  #: What a side knows of its own hand: ``cards`` or ``total``.
+    players: int  #: Seats at the table (the bank not counted).
+    #: The model solved, in words (``exact card removal``, ``infinite deck (exact)``, or
+    #: the infinite deck's equilibrium not evaluated at ``shoe``).
     model: str
-    exact: bool
-    patterns: tuple[Pattern, ...]
+    exact: bool  #: The values and regrets are computed exactly at ``shoe``.
+    patterns: tuple[Pattern, ...]  #: Who holds a natural, and the chance of each such pattern.
+    #: Every subgame of live seats, the chance it is played, and its solution.
     subgames: tuple[SubgameResult, ...]
-    values: TableValues
-    method: str
-    iterations: int
-    seconds: float
-    note: str
-    payoffs: Payoffs = field(default_factory=Payoffs)
+    values: TableValues  #: Every side's exact value and regret at the equilibrium.
+    method: str  #: How the subgames were solved and certified, in words.
+    iterations: int  #: CFR+ iterations over every subgame.
+    seconds: float  #: Wall time of the solve, in seconds.
+    note: str  #: What is left free among the equilibria, in words.
+    payoffs: Payoffs = field(default_factory=Payoffs)  #: The house rules a hand settles by.
 
     @property
     def seat_values(self) -> tuple[Fraction, ...]:

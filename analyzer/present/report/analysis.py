@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.present.report.common import (
     fraction_text,
@@ -18,12 +18,18 @@ from analyzer.present.report.common import (
     table,
 )
 
+if TYPE_CHECKING:
+    from analyzer.analysis.drift import ShoeRun
+    from analyzer.analysis.formula import DeckFormula
+    from analyzer.analysis.payout import PayoutEdge, PayoutEdges, PayoutSolution
+    from analyzer.analysis.removal import RemovalGroup, RemovalTable
+
 __all__ = ["COUNTER_RULE", "formula_json", "payout_edges_json", "payout_json", "removal_json",
            "render_formula", "render_payout", "render_payout_edges", "render_removal",
            "render_shoe", "shoe_json"]
 
 
-def formula_json(results: Sequence[Any]) -> dict[str, Any]:
+def formula_json(results: Sequence[DeckFormula]) -> dict[str, Any]:
     """The JSON document of ``nine formula --format json`` (DeckFormula records)."""
     return {"bets": [{
         "profile": f.profile,
@@ -45,7 +51,7 @@ def formula_json(results: Sequence[Any]) -> dict[str, Any]:
     } for f in results]}
 
 
-def render_formula(results: Sequence[Any], fmt: str = "text") -> str:
+def render_formula(results: Sequence[DeckFormula], fmt: str = "text") -> str:
     """Render bets' EV formulas in the number of decks ``d`` with their checks."""
     if fmt == "json":
         return json_text(formula_json(results))
@@ -73,7 +79,7 @@ def render_formula(results: Sequence[Any], fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
-def _edge_rows(rows: Sequence[Any], marks: bool = True) -> list[list[str]]:
+def _edge_rows(rows: Sequence[PayoutEdge], marks: bool = True) -> list[list[str]]:
     return [[payout_text(r.payout), f"{fraction_text(r.payout)}:1", fraction_text(r.edge),
              percent(r.edge), *([r.mark] if marks else [])] for r in rows]
 
@@ -81,13 +87,13 @@ def _edge_rows(rows: Sequence[Any], marks: bool = True) -> list[list[str]]:
 _EDGE_HEADERS = ["payout", "payout (exact)", "house edge (exact)", "house edge", ""]
 
 
-def _edges_json(rows: Sequence[Any]) -> list[dict[str, Any]]:
+def _edges_json(rows: Sequence[PayoutEdge]) -> list[dict[str, Any]]:
     return [{"payout": fraction_text(r.payout), "payout_text": payout_text(r.payout),
              "edge": fraction_text(r.edge), "edge_float": float(r.edge), "mark": r.mark or None}
             for r in rows]
 
 
-def payout_edges_json(result: Any) -> dict[str, Any]:
+def payout_edges_json(result: PayoutEdges) -> dict[str, Any]:
     """The JSON document of ``nine solve-payout --payouts ... --format json``."""
     return {"profile": result.profile, "shoe": result.shoe, "bet": result.bet_id,
             "line": result.line + 1, "line_name": result.line_name,
@@ -96,7 +102,7 @@ def payout_edges_json(result: Any) -> dict[str, Any]:
             "payouts": _edges_json(result.rows)}
 
 
-def render_payout_edges(result: Any, fmt: str = "text") -> str:
+def render_payout_edges(result: PayoutEdges, fmt: str = "text") -> str:
     """``nine solve-payout --payouts``: the bet's exact house edge at each given payout."""
     if fmt == "json":
         return json_text(payout_edges_json(result))
@@ -108,7 +114,7 @@ def render_payout_edges(result: Any, fmt: str = "text") -> str:
             f"{percent(result.current_edge)}\n\n{body}\n")
 
 
-def payout_json(solution: Any) -> dict[str, Any]:
+def payout_json(solution: PayoutSolution) -> dict[str, Any]:
     """The JSON document of ``nine solve-payout --format json``."""
     return {
         "profile": solution.profile,
@@ -135,7 +141,7 @@ def payout_json(solution: Any) -> dict[str, Any]:
     }
 
 
-def render_payout(solution: Any, fmt: str = "text") -> str:
+def render_payout(solution: PayoutSolution, fmt: str = "text") -> str:
     """Render a solved payout (:class:`analyzer.analysis.payout.PayoutSolution`) in any format."""
     if fmt == "json":
         return json_text(payout_json(solution))
@@ -180,9 +186,9 @@ def _per_card_percent(value: Fraction | float) -> str:
     return f"{float(value) * 100:+.5f}"
 
 
-def removal_json(result: Any) -> dict[str, Any]:
+def removal_json(result: RemovalTable) -> dict[str, Any]:
     """The JSON document of ``nine eor --format json`` (a RemovalTable)."""
-    def groups(items: Sequence[Any]) -> list[dict[str, Any]]:
+    def groups(items: Sequence[RemovalGroup]) -> list[dict[str, Any]]:
         return [{"kind": g.kind, "label": g.label,
                  "effects": {bet: fraction_text(e) for bet, e in
                              zip(result.bet_ids, g.effects, strict=True)},
@@ -207,7 +213,7 @@ def removal_json(result: Any) -> dict[str, Any]:
     }
 
 
-def render_removal(result: Any, fmt: str = "text") -> str:
+def render_removal(result: RemovalTable, fmt: str = "text") -> str:
     """Render effects of removal (per card, percent) and the best linear counts."""
     if fmt == "json":
         return json_text(stable_floats(removal_json(result)))
@@ -243,7 +249,7 @@ COUNTER_RULE = ("bets one unit only when the EV computed from the cards it has s
                 "down stay hidden) and is credited the true EV of the hands it bets")
 
 
-def shoe_json(result: Any) -> dict[str, Any]:
+def shoe_json(result: ShoeRun) -> dict[str, Any]:
     """The JSON document of ``nine shoe --format json`` (a ShoeRun)."""
     return {
         "profile": result.profile, "decks": result.decks, "shoes": result.shoes,
@@ -269,7 +275,7 @@ def shoe_json(result: Any) -> dict[str, Any]:
     }
 
 
-def render_shoe(result: Any, fmt: str = "text", every: int = 10) -> str:
+def render_shoe(result: ShoeRun, fmt: str = "text", every: int = 10) -> str:
     """Render a shoe run: per-bet summary, the windows' protection, EV by hand number."""
     if fmt == "json":
         return json_text(stable_floats(shoe_json(result)))

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, table
+
+if TYPE_CHECKING:
+    from analyzer.choice.headsup.solver import BankerChoice, Equilibrium, Evaluation, PlayerChoice
+    from analyzer.choice.play.session import Session
 
 __all__ = ["draw_text", "equilibrium_json", "render_equilibrium", "render_evaluation",
            "render_session", "render_strategy_card", "session_json"]
@@ -40,7 +44,7 @@ def _observation_header(observation: str) -> str:
     return f"third {'T' if observation == '0' else 'A' if observation == '1' else observation}"
 
 
-def _banker_grid(choices: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
+def _banker_grid(choices: Sequence[BankerChoice]) -> tuple[list[str], list[list[str]]]:
     """Banker choices as rows (own hand) by columns (what the banker saw)."""
     observations: list[str] = []
     rows: dict[str, list[str]] = {}
@@ -55,14 +59,14 @@ def _banker_grid(choices: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
     return headers, [[label, str(totals[label]), *cells] for label, cells in rows.items()]
 
 
-def _player_rows(choices: Sequence[Any], by: str) -> tuple[list[str], list[list[str]]]:
+def _player_rows(choices: Sequence[PlayerChoice], by: str) -> tuple[list[str], list[list[str]]]:
     headers = ["player hand", "total", "play"] if by == "cards" else ["player total", "play"]
     rows = [([c.label, str(c.total)] if by == "cards" else [c.label]) + [draw_text(c.draw)]
             for c in choices]
     return headers, rows
 
 
-def equilibrium_json(result: Any) -> dict[str, Any]:
+def equilibrium_json(result: Equilibrium) -> dict[str, Any]:
     """The JSON document of ``nine solve --format json``: heads-up, solved and certified at
     the shoe asked for (``solved_at`` and ``values_at`` are ``shoe``)."""
     certificate = result.certificate
@@ -109,7 +113,8 @@ def equilibrium_json(result: Any) -> dict[str, Any]:
     }
 
 
-def _strategy_csv(player: Sequence[Any], banker: Sequence[Any], extra: list[list[str]]) -> str:
+def _strategy_csv(player: Sequence[PlayerChoice], banker: Sequence[BankerChoice],
+                  extra: list[list[str]]) -> str:
     rows = [["player", c.label, str(c.total), "", fraction_text(c.draw), f"{float(c.draw):.6f}"]
             for c in player]
     rows += [["banker", c.label, str(c.total), c.observation,
@@ -119,7 +124,7 @@ def _strategy_csv(player: Sequence[Any], banker: Sequence[Any], extra: list[list
                  "csv")
 
 
-def render_equilibrium(result: Any, fmt: str = "text") -> str:
+def render_equilibrium(result: Equilibrium, fmt: str = "text") -> str:
     """Render a certified equilibrium: value, certificate and both sides' draw probabilities."""
     if fmt == "json":
         return json_text(equilibrium_json(result))
@@ -160,9 +165,9 @@ def render_equilibrium(result: Any, fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
-def render_evaluation(result: Any, fmt: str = "text") -> str:
+def render_evaluation(result: Evaluation, fmt: str = "text") -> str:
     """Render ``nine evaluate``: a strategy pair's value, best responses, exploitability."""
-    certified = getattr(result, "game_value_certified", True)
+    certified = result.game_value_certified
     value_label = ("game value (certified equilibrium)" if certified else
                    f"game value (NOT certified: the solver's certificate gap is "
                    f"{fraction_text(result.game_value_gap)})")
@@ -215,7 +220,7 @@ def render_evaluation(result: Any, fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
-def render_strategy_card(result: Any, fmt: str = "text") -> str:
+def render_strategy_card(result: Equilibrium, fmt: str = "text") -> str:
     """Strategy cards to read at the table: player 'your two cards -> play', banker grid."""
     if fmt == "csv":
         return _strategy_csv(result.player, result.banker, [])
@@ -235,7 +240,7 @@ def render_strategy_card(result: Any, fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
-def session_json(result: Any) -> dict[str, Any]:
+def session_json(result: Session) -> dict[str, Any]:
     """The JSON document of ``nine session``."""
     expected = result.expectation
     return {
@@ -252,7 +257,7 @@ def session_json(result: Any) -> dict[str, Any]:
     }
 
 
-def render_session(result: Any, fmt: str = "text", exact: bool = False) -> str:
+def render_session(result: Session, fmt: str = "text", exact: bool = False) -> str:
     """Render ``nine session``: the ledger, balances, leaders and expected nets (their exact
     fractions too with ``exact``; JSON always has them)."""
     if fmt == "json":

@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
+
+if TYPE_CHECKING:
+    from analyzer.choice.table.advice import Advice
+    from analyzer.choice.table.costs import BankEdge
+    from analyzer.choice.table.solve import TableEquilibrium, TableValues
+    from analyzer.choice.table.strategy import Situation
+    from analyzer.choice.table.summary import TableSummary
 
 __all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
            "render_edges",
@@ -69,7 +76,7 @@ def _ranges(totals: Sequence[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def _card_lines(situations: Sequence[Any]) -> list[str]:
+def _card_lines(situations: Sequence[Situation]) -> list[str]:
     """One side's card: fixed plays first (by total), then each varying holding's plays."""
     labels: list[tuple[str, int]] = []
     for label, total, _ in situations[0].draws:
@@ -107,22 +114,23 @@ def _card_lines(situations: Sequence[Any]) -> list[str]:
     return lines
 
 
-def _header(summary: Any) -> str:
+def _header(summary: TableSummary) -> str:
     t = summary.table
     return (f"{t.title}: {t.players + 1} people ({t.players} player"
             f"{'s' if t.players != 1 else ''} and the bank), {t.shoe}, by {t.by}")
 
 
-def _certificate(t: Any) -> str:
-    if not t.exact:
+def _certificate(t: TableEquilibrium) -> str:
+    regret = t.max_regret  # None exactly when not computed at the shoe asked for
+    if regret is None:
         return str(t.scope)
     if t.certified:
         return "certified equilibrium: every side's exact regret is 0"
-    return (f"NOT certified: largest exact regret {fraction_text(t.max_regret)} "
-            f"(about {float(t.max_regret):.3g}), a certified epsilon")
+    return (f"NOT certified: largest exact regret {fraction_text(regret)} "
+            f"(about {float(regret):.3g}), a certified epsilon")
 
 
-def render_table_cards(summary: Any, fmt: str = "text") -> str:
+def render_table_cards(summary: TableSummary, fmt: str = "text") -> str:
     """A strategy card per seat and the bank's card."""
     if fmt not in ("text", "markdown", "csv"):
         raise AnalyzerError(f"--card prints text, markdown or csv, not {fmt}")
@@ -158,7 +166,7 @@ def render_table_cards(summary: Any, fmt: str = "text") -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _plan_json(situations: Sequence[Any]) -> dict[str, Any]:
+def _plan_json(situations: Sequence[Situation]) -> dict[str, Any]:
     base: dict[str, str] = {}
     counts: dict[tuple[str, Fraction], int] = {}
     for situation in situations:
@@ -177,7 +185,7 @@ def _plan_json(situations: Sequence[Any]) -> dict[str, Any]:
     return {"base": base, "situations": out}
 
 
-def table_summary_json(summary: Any) -> dict[str, Any]:
+def table_summary_json(summary: TableSummary) -> dict[str, Any]:
     """The JSON document of ``nine solve --players N --format json``: ``certified``,
     ``max_regret`` (null when not computed) and every regret are at ``shoe``, the shoe asked
     for; ``values_at`` names the shoe the values are computed at, ``solved_at`` the shoe the
@@ -236,7 +244,7 @@ def table_summary_json(summary: Any) -> dict[str, Any]:
     }
 
 
-def _seat_rows(t: Any, fmt: str) -> str:
+def _seat_rows(t: TableEquilibrium, fmt: str) -> str:
     """Each side's value, with its exact fraction and regret only when computed at the shoe
     asked for."""
     if not t.exact:
@@ -250,13 +258,14 @@ def _seat_rows(t: Any, fmt: str) -> str:
     return str(table(rows, ["side", "value (exact)", "value", "regret"], fmt))
 
 
-def _edge_rows(t: Any, edge: Any, fmt: str) -> str:
+def _edge_rows(t: TableEquilibrium, edge: BankEdge, fmt: str) -> str:
     people = t.players + 1
-    rows = [["per hand, all stakes", edge.total],
-            ["per player stake", edge.per_stake],
-            [f"per rotation ({people} hands): each person as the bank", edge.rotation_banking],
-            ["per rotation: each person's net (banks once, sits once in every seat)",
-             edge.rotation_net]]
+    rows: list[tuple[str, Fraction]] = [
+        ("per hand, all stakes", edge.total),
+        ("per player stake", edge.per_stake),
+        (f"per rotation ({people} hands): each person as the bank", edge.rotation_banking),
+        ("per rotation: each person's net (banks once, sits once in every seat)",
+         edge.rotation_net)]
     if not t.exact:
         return str(table([[name, percent(v, 4)] for name, v in rows],
                          [f"the bank's edge at the {t.solved_at}", "about"], fmt))
@@ -264,7 +273,7 @@ def _edge_rows(t: Any, edge: Any, fmt: str) -> str:
                      ["the bank's edge", "exact", "about"], fmt))
 
 
-def _scope(summary: Any) -> str:
+def _scope(summary: TableSummary) -> str:
     """What the table is at the shoe asked for, in one sentence ("" when solved there)."""
     t = summary.table
     if summary.played is None:
@@ -274,9 +283,10 @@ def _scope(summary: Any) -> str:
             "certified")
 
 
-def _played_line(summary: Any) -> str:
+def _played_line(summary: TableSummary) -> str:
     """The infinite deck's play at the shoe asked for: exact values and the epsilon."""
     t, played = summary.table, summary.played
+    assert played is not None  # only called when the play at the shoe was computed
     worst = max(range(t.players + 1), key=lambda i: (*played.seat_regrets,
                                                       played.bank_regret)[i])
     who = "the bank" if worst == t.players else f"seat {worst + 1}"
@@ -288,7 +298,7 @@ def _played_line(summary: Any) -> str:
             f"alone ({who}; exact {fraction_text(played.max_regret)}).")
 
 
-def render_table_summary(summary: Any, fmt: str = "text") -> str:
+def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
     """``nine solve --players N``: certificate, values, edge, rule costs, subgames; a table
     not evaluated at its shoe says so and shows no exact value or regret there."""
     if fmt == "json":
@@ -350,7 +360,7 @@ def _better(margin: Fraction, draw: Fraction, stand: Fraction, stake: str) -> st
             f"of {stake} (you expect {_signed(draw)} drawing, {_signed(stand)} standing).")
 
 
-def advice_sentence(advice: Any) -> str:
+def advice_sentence(advice: Advice) -> str:
     """The answer first, in words: the play, then which choice is better and by how much.
 
     The margin is always "<play> is better by X" (X >= 0) in percentage points of a stake.
@@ -372,7 +382,7 @@ def play_sentence(draw: Fraction) -> str:
     return f"Draw {percent(draw, 0)} of the time and stand otherwise: {clock_rule(draw)}."
 
 
-def advice_json(advice: Any) -> dict[str, Any]:
+def advice_json(advice: Advice) -> dict[str, Any]:
     """The JSON document of ``nine advise --format json``: exact fractions always, floats
     beside them, and the answer as a sentence; the expected results and margin are computed
     at ``values_at`` (``shoe`` when ``exact``)."""
@@ -396,7 +406,7 @@ def advice_json(advice: Any) -> dict[str, Any]:
     }
 
 
-def render_advice(advice: Any, fmt: str = "text", exact: bool = False) -> str:
+def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str:
     """``nine advise``: the answer as a sentence, then what it is based on, in percentages
     of a stake (the exact fractions too with ``exact``), saying at which shoe the values are
     computed when it is not the one asked for."""
@@ -441,7 +451,7 @@ def _action_fraction(draw: Fraction) -> str:
     return "draw" if draw == 1 else "stand" if draw == 0 else f"draw {fraction_text(draw)}"
 
 
-def table_evaluation_json(result: Any) -> dict[str, Any]:
+def table_evaluation_json(result: TableValues) -> dict[str, Any]:
     """The JSON document of ``nine evaluate --players N --format json``."""
     return {"seats": [{"seat": i + 1, "value": fraction_text(v), "value_float": float(v),
                        "regret": fraction_text(r), "regret_float": float(r)}
@@ -454,7 +464,7 @@ def table_evaluation_json(result: Any) -> dict[str, Any]:
             "certified": result.max_regret == 0}
 
 
-def render_table_evaluation(result: Any, fmt: str = "text") -> str:
+def render_table_evaluation(result: TableValues, fmt: str = "text") -> str:
     """``nine evaluate --players N``: each side's exact value and regret."""
     if fmt == "json":
         return json_text(stable_floats(table_evaluation_json(result)))
@@ -471,7 +481,7 @@ def render_table_evaluation(result: Any, fmt: str = "text") -> str:
     return body + f"\n{verdict}\n"
 
 
-def render_edges(summaries: Sequence[Any], fmt: str = "text") -> str:
+def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
     """The bank's edge by table size (one summary per size, smallest first); a size not
     evaluated at the shoe asked for shows its values at the shoe it was solved at, says so
     in a ``values at`` column and a closing sentence, and has no exact value."""

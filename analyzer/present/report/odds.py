@@ -11,6 +11,7 @@ from analyzer.analysis.checks import PaytableWarning
 from analyzer.engine.odds import BetOdds, OddsTable
 from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
 from analyzer.rules.conditions import GlossaryEntry
+from analyzer.rules.profile import Profile
 
 __all__ = ["odds_json", "render_features", "render_odds", "render_profiles", "summary_rows",
            "warnings_json"]
@@ -135,7 +136,7 @@ def render_odds(result: OddsTable, fmt: str = "text", distributions: bool = True
     return "\n".join(parts)
 
 
-def render_profiles(found: Sequence[Any], fmt: str = "text") -> str:
+def render_profiles(found: Sequence[Profile], fmt: str = "text") -> str:
     """The list of ``nine profiles``."""
     if fmt == "json":
         return json_text({"profiles": [

@@ -6,10 +6,14 @@ checked: ...``) and what each column of the logs was used for, or that it was ig
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import json_text, percent, table
+
+if TYPE_CHECKING:
+    from analyzer.verify.partial import Issue
+    from analyzer.verify.verdict import Verdict
 
 __all__ = ["render_junit", "render_verdict", "verdict_json"]
 
@@ -18,10 +22,10 @@ def _p_text(p: float) -> str:
     return f"{p:.3g}" if p >= 1e-4 else f"{p:.2e}"
 
 
-def verdict_json(verdict: Any) -> dict[str, Any]:
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
     """The JSON document of ``nine verify --format json`` (a ``Verdict``)."""
 
-    def issue(item: Any) -> dict[str, Any]:
+    def issue(item: Issue) -> dict[str, Any]:
         return {"file": item.source, "line": item.line, "shoe": item.shoe, "hand": item.hand,
                 "kind": item.kind, "message": item.message}
 
@@ -70,12 +74,12 @@ def verdict_json(verdict: Any) -> dict[str, Any]:
     }
 
 
-def _columns(verdict: Any) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+def _columns(verdict: Verdict) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     """The (header, meaning) pairs used and the headers ignored."""
     return verdict.partial.columns_used, verdict.partial.columns_ignored
 
 
-def _not_checked_lines(verdict: Any) -> list[str]:
+def _not_checked_lines(verdict: Verdict) -> list[str]:
     """``PASS - payouts NOT checked: why``, one line per check not run, and the columns."""
     word = verdict.status.upper()
     lines = []
@@ -90,7 +94,7 @@ def _not_checked_lines(verdict: Any) -> list[str]:
     return lines
 
 
-def render_verdict(verdict: Any, fmt: str = "text") -> str:
+def render_verdict(verdict: Verdict, fmt: str = "text") -> str:
     """Render the outcome of ``nine verify`` as text, markdown or JSON."""
     if fmt == "json":
         return json_text(verdict_json(verdict))
@@ -145,7 +149,7 @@ def render_verdict(verdict: Any, fmt: str = "text") -> str:
     return "\n".join(parts)
 
 
-def render_junit(verdict: Any, seconds: float = 0.0, timestamp: str = "") -> str:
+def render_junit(verdict: Verdict, seconds: float = 0.0, timestamp: str = "") -> str:
     """A JUnit XML report of ``nine verify``: one test case per check, for CI dashboards.
 
     Checks that could not run are ``<skipped>`` with the reason (a ``<failure>`` when

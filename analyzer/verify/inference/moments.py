@@ -19,11 +19,7 @@ import numpy.typing as npt
 
 from analyzer.dealing.handlog import CARD_RANK
 from analyzer.engine.lookup import Model
-from analyzer.engine.shoe_aware import (
-    CardShoeAwareEvaluator,
-    ShoeAwareEvaluator,
-    shoe_aware_evaluator,
-)
+from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
 
 __all__ = ["BATCH", "SHOE_BATCH", "ShoeMoments"]
 
@@ -40,10 +36,10 @@ class ShoeMoments:
     """
 
     def __init__(self, model: Model,
-                 evaluator: ShoeAwareEvaluator | CardShoeAwareEvaluator | None = None,
+                 evaluator: ShoeEvaluator | None = None,
                  values: bool = False) -> None:
         self.model = model
-        self.evaluator = evaluator if evaluator is not None else shoe_aware_evaluator(model)
+        self.evaluator = evaluator if evaluator is not None else shoe_evaluator(model)
         self.rows: list[list[int]] = []
         self.stakes: list[Sequence[float | Fraction]] = []  # exact decimals: to float
         nbets = len(model.bets)

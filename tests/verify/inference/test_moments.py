@@ -24,7 +24,7 @@ from analyzer.engine.shoe_aware import (
     NULL_FULL,
     NULL_TWO_CARD,
     NULL_VALUES,
-    card_evaluator,
+    shoe_evaluator,
 )
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
@@ -95,9 +95,9 @@ def test_two_card_forms_equal_exact_odds_on_depleted_shoes() -> None:
 
 
 @pytest.mark.parametrize("name", ["lucky-baccarat", "side-bets", "nine-and-nines"])
-def test_card_evaluator_rows_equal_exact_odds_for_every_bet(name: str) -> None:
+def test_shoe_evaluator_rows_equal_exact_odds_for_every_bet(name: str) -> None:
     model = build_model(name, 8)
-    evaluator = card_evaluator(model)
+    evaluator = shoe_evaluator(model)
     rows = depleted_shoes(name, 2, seed=5)
     got = evaluator.evaluate(rows.astype(np.float64))
     for r, row in enumerate(rows):
@@ -108,18 +108,18 @@ def test_card_evaluator_rows_equal_exact_odds_for_every_bet(name: str) -> None:
                                        err_msg=f"{name} {model.bets[i].bet.id}")
 
 
-def test_card_evaluator_null_models() -> None:
+def test_shoe_evaluator_null_models() -> None:
     nulls = dict(zip([b.bet.id for b in build_model("lucky-baccarat").bets],
-                     card_evaluator(build_model("lucky-baccarat")).nulls, strict=True))
+                     shoe_evaluator(build_model("lucky-baccarat")).nulls, strict=True))
     assert nulls["lucky-player-pair"] == nulls["banker-red"] == NULL_TWO_CARD
     assert nulls["banker"] == nulls["tie-total-7-9"] == NULL_VALUES
     side = build_model("side-bets")
-    side_nulls = dict(zip([b.bet.id for b in side.bets], card_evaluator(side).nulls,
+    side_nulls = dict(zip([b.bet.id for b in side.bets], shoe_evaluator(side).nulls,
                           strict=True))
     assert side_nulls["perfect-9-bonus"] == side_nulls["player-pair"] == NULL_TWO_CARD
     # both hands' first two cards: the exact four-card form
     assert side_nulls["either-pair"] == side_nulls["perfect-pair-both"] == NULL_FOUR_CARD
-    assert card_evaluator(side, exact=False).nulls[side.bet_index()["either-pair"]] == \
+    assert shoe_evaluator(side, exact=False).nulls[side.bet_index()["either-pair"]] == \
         NULL_FOUR_CARD
     assert side_nulls["lucky-99"] == NULL_VALUES  # two-card totals: point values only
 
@@ -166,23 +166,11 @@ def test_a_wrong_pair_payout_is_caught(tmp_path: Path) -> None:
     assert "lucky-player-pair" in verdict.violations[0].message
 
 
-MIXED_BET = """
-[[bets]]
-id = "suited-player-win"
-name = "Player wins on a suited start"
-lines = [{ name = "suited win", when = "winner == player and player_suited", pays = 3 }]
-"""
-
-
-def test_large_logs_say_which_bets_used_the_full_shoe(tmp_path: Path) -> None:
+def test_large_logs_say_which_bets_used_the_full_shoe(tmp_path: Path, mixed_profile: Path
+                                                     ) -> None:
     # A bet reading cards and the coup together has no batch form: exact odds per hand,
     # or, past the exact-hands limit, the full-shoe model, and the report says which.
-    text = (Path(__file__).parents[3] / "analyzer" / "profiles" / "punto-banco.toml"
-            ).read_text(encoding="utf-8")
-    text = text.replace('name = "punto-banco"', 'name = "mixed"').replace(
-        'aliases = ["baccarat", "punto", "pb", "mini-baccarat"]', "aliases = []") + MIXED_BET
-    profile = tmp_path / "mixed.toml"
-    profile.write_text(text, encoding="utf-8")
+    profile = mixed_profile
     path = tmp_path / "mixed.jsonl"
     with path.open("w", encoding="utf-8", newline="") as stream:
         # seed 3 deals a shoe with twice the expected ties (p about 0.005): a true alarm
