@@ -47,7 +47,7 @@ def _refuse_foreign(path: Path) -> None:
 @friendly
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             out_dir: str | None, checks: tuple[str, ...]) -> None:
-    """Solve tables at one deck with exact card removal; write their certificates.
+    """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
     Each table is solved subgame by subgame (CFR+ over the removed-card compositions, closed
     by the indifference equations) and every side's exact regret is computed at one deck: the
