@@ -16,6 +16,7 @@ from analyzer.choice.table.certificate import (
     check_certificate,
     read_certificate,
 )
+from analyzer.choice.table.dealt.played import infinite_strategies
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
@@ -24,7 +25,12 @@ from analyzer.outputs import make_folder, write_file
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["certify"]
+__all__ = ["certify", "INFINITE_PLAY"]
+
+#: How an epsilon-certificate's strategies were found.
+INFINITE_PLAY = ("the infinite deck's certified equilibrium by total, each holding played as "
+                 "its total, evaluated exactly at one deck (an epsilon-certificate: not an "
+                 "equilibrium there)")
 
 
 def _refuse_foreign(path: Path) -> None:
@@ -44,9 +50,13 @@ def _refuse_foreign(path: Path) -> None:
               help="Folder of the certificates [default: the shipped ones, in the package].")
 @click.option("--check", "checks", multiple=True, type=click.Path(dir_okay=False),
               help="Instead, check this certificate file again exactly (repeatable).")
+@click.option("--infinite-play", is_flag=True,
+              help="Instead of solving, write the epsilon-certificate of the infinite deck's "
+                   "equilibrium played at one deck (its exact values and largest exact regret "
+                   "there; seconds at 5 people).")
 @friendly
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
-            out_dir: str | None, checks: tuple[str, ...]) -> None:
+            out_dir: str | None, checks: tuple[str, ...], infinite_play: bool) -> None:
     """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
     Each table is solved subgame by subgame (CFR+ over the removed-card compositions, closed
@@ -78,12 +88,18 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                     else certificate_path(rules.name, people, shoe, by))
             _refuse_foreign(path)
             begin = time.perf_counter()
-            table = solve_table(rules, shoe, people - 1, by, dealt=True)
+            if infinite_play:
+                table = solve_table(rules, shoe, people - 1, by, given_only=True,
+                                    known=infinite_strategies(rules, shoe, people - 1, by))
+            else:
+                table = solve_table(rules, shoe, people - 1, by, dealt=True)
             seconds = time.perf_counter() - begin
-            write_file(path, certificate_text(table, rules, seconds,
-                                              f"nine certify --people {people} --by {by}"))
+            command = (f"nine certify --people {people} --by {by}"
+                       f"{' --infinite-play' if infinite_play else ''}")
+            write_file(path, certificate_text(table, rules, seconds, command,
+                                              INFINITE_PLAY if infinite_play else ""))
             status = ("certified (every exact regret 0)" if table.certified else
-                      "NOT certified, largest exact regret "
+                      "NOT certified, an epsilon-certificate: largest exact regret "
                       f"{float(table.values.max_regret):.3e}")
             click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, solved in "
                        f"{seconds:.0f} s")

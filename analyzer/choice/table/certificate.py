@@ -73,8 +73,9 @@ def profile_sha256(subgames: Sequence[dict[str, Any]]) -> str:
 
 
 def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float,
-                     command: str) -> str:
-    """The certificate of a table solved exactly at its shoe, as JSON text."""
+                     command: str, method: str = "") -> str:
+    """The certificate of a table evaluated exactly at its shoe, as JSON text (``method``:
+    how its strategies were found, else the table's)."""
     if not table.exact:
         raise AnalyzerError(f"{table.players + 1} people at {table.shoe}: not evaluated at its "
                             "shoe, nothing to certify")
@@ -89,7 +90,7 @@ def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float
         "bank_value": _text(table.bank_value),
         "seat_regrets": [_text(v) for v in table.values.seat_regrets],
         "bank_regret": _text(table.values.bank_regret),
-        "method": table.method, "note": table.note,
+        "method": method or table.method, "note": table.note,
         "solve_seconds": round(seconds, 1), "command": command,
         "profile_sha256": profile_sha256(subgames), "subgames": subgames,
     }
@@ -194,11 +195,13 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules) -> TableEqui
 def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                        ) -> dict[SubgameKey, Strategies] | None:
     """The strategies of the shipped certificate of this table (``make certify``), or None
-    when there is none (an infinite shoe, a table solved directly, or not certified yet).
+    when there is none certified (an infinite shoe, a table solved directly, not certified
+    yet, or only an epsilon-certificate).
     Whoever takes them evaluates them again exactly (``solve_table`` with ``given_only``)."""
     if shoe.is_infinite or players < 3:
         return None
     path = certificate_path(rules.name, players + 1, shoe, by)
     if not path.is_file():
         return None
-    return read_certificate(path, rules, shoe, players + 1, by).strategies
+    found = read_certificate(path, rules, shoe, players + 1, by)
+    return found.strategies if found.certified else None

@@ -21,18 +21,22 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
+from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import (
     Pattern,
+    SubgameKey,
     TableEquilibrium,
     TableValues,
     evaluate_profile,
     solve_table,
+    subgame_of,
+    table_patterns,
 )
 from analyzer.choice.table.subgame import info_classes
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["infinite_rules", "MAX_AT_SHOE_PEOPLE", "played_at"]
+__all__ = ["infinite_rules", "infinite_strategies", "MAX_AT_SHOE_PEOPLE", "played_at"]
 
 #: Largest table a finite-shoe answer plays the infinite deck's equilibrium at the shoe for,
 #: exactly, by default (about 2 s of CPU at 4 people; 5 people take about 18 s, 6 minutes).
@@ -71,3 +75,23 @@ def played_at(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> TableVal
     table = solve_table(rules, Shoe.infinite(), players, "total")
     seat_rule, bank_rule = infinite_rules(table, by)
     return evaluate_profile(rules, shoe, players, by, seat_rule, bank_rule)
+
+
+def infinite_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                        ) -> dict[SubgameKey, Strategies]:
+    """The infinite deck's certified equilibrium (by total) as the strategies of every
+    subgame of the table at ``shoe`` seen ``by`` (each holding as its total): what an
+    epsilon-certificate of that play at the shoe is written from."""
+    table = solve_table(rules, Shoe.infinite(), players, "total")
+    seat_rule, bank_rule = infinite_rules(table, by)
+    out: dict[SubgameKey, Strategies] = {}
+    for pattern in table_patterns(rules, shoe, players):
+        if pattern.bank is not None or not pattern.live or pattern.key in out:
+            continue
+        game = subgame_of(rules, shoe, pattern.key, by)
+        out[pattern.key] = (
+            [[[seat_rule(pattern, -1, k, e, c) for c in range(len(game.seat_classes))]
+              for e in range(2**k)] for k in range(game.live)],
+            [[bank_rule(pattern, v, c) for v in range(game.vectors)]
+             for c in range(len(game.bank_classes))])
+    return out
