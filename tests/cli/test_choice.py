@@ -305,15 +305,21 @@ def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bo
         _claims_only_the_infinite_deck(text)
 
 
+def _computed(shoe: str, people: int) -> bool:
+    """Solved and certified at the shoe: every size at the infinite deck, 2-3 people at any
+    finite shoe, 4 people at one deck (the shipped certificates)."""
+    return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people == 4)
+
+
 def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at() -> None:
     """Every table size 2-9 at every shoe option: solve (text, card, JSON), advise for a
-    seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe
-    and every size at the infinite deck are computed there (exact, certified), 4-9 people at
-    a finite shoe are the infinite deck's equilibrium and say so. One test, so the
-    infinite-deck subgames are solved once."""
+    seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe,
+    4 at one deck and every size at the infinite deck are computed there (exact, certified),
+    larger tables at a finite shoe are the infinite deck's equilibrium and say so. One test,
+    so the infinite-deck subgames are solved once."""
     for shoe, options in _SHOES.values():
         for people in range(2, 10):
-            computed = shoe == "infinite deck" or people <= 3
+            computed = _computed(shoe, people)
             _check_solve(people, shoe, options, computed)
             _check_advise(people, shoe, options, computed)
         _check_sizes(shoe, options)
@@ -325,7 +331,7 @@ def _check_sizes(shoe: str, options: tuple[str, ...]) -> None:
     text = _ok("solve", "--players", "8", "--by-size", *options)
     assert [row["people"] for row in sizes] == list(range(2, 10))
     for row in sizes:
-        computed = shoe == "infinite deck" or row["people"] <= 3
+        computed = _computed(shoe, row["people"])
         assert row["exact"] is row["certified"] is computed and row["shoe"] == shoe
         assert row["max_regret"] == ("0" if computed else None)
         assert row["solved_at"] == row["values_at"] == (shoe if computed else "infinite deck")

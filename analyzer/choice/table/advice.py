@@ -112,7 +112,9 @@ class Advice:
     house_ev_stand: Fraction
     #: What the values count, in words (the bank: which seats are already paid).
     note: str = ""
-    play: str = "equilibrium play"  # whose play is advised and assumed of the others
+    #: Whose play is advised and assumed of the others ("equilibrium play", or the infinite
+    #: deck's equilibrium play assumed of every side at a finite shoe).
+    play: str = "equilibrium play"
 
     @property
     def action(self) -> str:
