@@ -101,6 +101,6 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             status = ("certified (every exact regret 0)" if table.certified else
                       "NOT certified, an epsilon-certificate: largest exact regret "
                       f"{float(table.values.max_regret):.3e}")
-            click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, solved in "
-                       f"{seconds:.0f} s")
+            click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, "
+                       f"{'evaluated' if infinite_play else 'solved'} in {seconds:.0f} s")
 

@@ -112,6 +112,9 @@ class Certificate:
     solve_seconds: float
     sha256: str
     strategies: dict[SubgameKey, Strategies]
+    #: The command that wrote it (``nine certify ...``, ``--infinite-play`` for an
+    #: epsilon-certificate of the infinite deck's play).
+    command: str = ""
 
 
 def _fraction(text: Any, where: str) -> Fraction:
@@ -162,7 +165,8 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
             _fraction(document["max_regret"], f"{where}: max_regret"),
             tuple(_fraction(v, f"{where}: seat_values") for v in document["seat_values"]),
             _fraction(document["bank_value"], f"{where}: bank_value"),
-            float(document["solve_seconds"]), str(document["profile_sha256"]), strategies)
+            float(document["solve_seconds"]), str(document["profile_sha256"]), strategies,
+            str(document["command"]))
     except KeyError as missing:
         raise AnalyzerError(f"{where}: field {missing} missing") from None
     except (TypeError, ValueError, AttributeError):
