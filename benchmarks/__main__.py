@@ -26,6 +26,7 @@ from benchmarks import (
     par_pdf,
     table,
     targets,
+    throughput,
     verify,
 )
 
@@ -145,6 +146,7 @@ def main() -> None:
     deck.bench(baseline)
     charts.bench(baseline)
     verify.bench(baseline)
+    throughput.bench()
     drift.bench(baseline)
     par_pdf.bench(baseline)
     seconds = targets.tables_seconds()
