@@ -19,6 +19,7 @@ from analyzer.rules.shoe import Shoe
 from benchmarks import (
     charts,
     choice,
+    deck,
     drift,
     engine,
     lucky9,
@@ -144,6 +145,7 @@ def main() -> None:
     choice.bench(baseline)
     table.bench(baseline)
     lucky9.bench(baseline)
+    deck.bench(baseline)
     charts.bench(baseline)
     verify.bench(baseline)
     throughput.bench()

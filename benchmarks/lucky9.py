@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from analyzer.choice.table import solve, subgame, tree
+from analyzer.choice.table.dealt import compositions
 from analyzer.choice.table.solve import TableEquilibrium, solve_table
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
@@ -34,7 +35,7 @@ def _preload() -> None:
 
 
 def _clear() -> None:
-    for cached in (solve._solved, solve._finite, solve._live_ways,  # noqa: SLF001
+    for cached in (solve._solved, solve._finite, compositions.live_ways,  # noqa: SLF001
                    subgame.infinite_subgame, tree.third_card_result):
         cached.cache_clear()
 

@@ -27,7 +27,10 @@ keyed by what the side sees of the others, most specific first:
   the live seats drew, then stood, wherever the naturals are. Heads-up, ``D`` and ``S`` are
   ``drew`` and ``stood``.
 
-A file may say ``players = N``, the table size its contexts are written for. Precedence at a
+A file may say ``players = N``, the table size its contexts are written for, ``by`` the
+information model and ``shoe`` the shoe it was solved for (``"1 deck"``, ``"infinite
+deck"``); used at another, it is refused in one line (delete the line to play it there
+anyway). Precedence at a
 table: each context from the most specific to the least (its holding, then its total), then
 ``any``, then ``default``. The common house rule, for either side::
 
@@ -85,6 +88,10 @@ class Strategy:
 
     #: The table size the file's contexts are written for (None: any).
     players: int | None = None
+    #: The information model (``total`` or ``cards``) and the shoe (as the analyzer names
+    #: it, e.g. ``1 deck``) the file was solved for (None: any).
+    by: str | None = None
+    shoe: str | None = None
 
     def draw(self, hand: tuple[int, int], observation: str | None = None) -> Fraction:
         """The draw probability holding ``hand`` after seeing ``observation`` (precedence:
@@ -222,7 +229,7 @@ def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
     """Parse a strategy document; ``side`` fills in a missing ``side`` field."""
     data = parse_toml(text, where)
     unknown = set(data) - {"side", "default", "draw", "name", "by", "note", "profile",
-                           "players"}
+                           "players", "shoe"}
     if unknown:
         raise AnalyzerError(f"{where}: {sorted(unknown)[0]}: unknown field")
     found_side = data.get("side", side)
@@ -255,9 +262,15 @@ def parse_strategy(text: str, where: str, side: Side | None = None) -> Strategy:
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)
                                 or not 1 <= players <= 8):
         raise AnalyzerError(f"{where}: players: must be a whole number from 1 to 8")
+    by = data.get("by")
+    if by is not None and by not in ("total", "cards"):
+        raise AnalyzerError(f"{where}: by: must be 'total' or 'cards'")
+    shoe = data.get("shoe")
+    if shoe is not None and (not isinstance(shoe, str) or not shoe.strip()):
+        raise AnalyzerError(f"{where}: shoe: must name a shoe, e.g. \"1 deck\"")
     return Strategy(side=found_side, default=default, tables=tables,
                     name=str(data.get("name", where)), source=where, written=written,
-                    players=players)
+                    players=players, by=by, shoe=shoe)
 
 
 def check_observations(strategy: Strategy, observations: Sequence[str], game_name: str) -> None:

@@ -69,6 +69,9 @@ COMMANDS = {
     "par": ("analyzer.cli.par:par",
             "PAR sheets: rules, paytable, every outcome, edge, element of risk, SD, win "
             "ranges."),
+    "certify": ("analyzer.cli.certify:certify",
+                "Solve a home Lucky 9 table at one deck exactly; write (or check) its "
+                "certificate file."),
     "tables": ("analyzer.cli.tables:tables",
                "Write (or check) the published odds tables, PAR sheets and their indexes."),
 }
@@ -113,6 +116,8 @@ EXAMPLES = {
                  "--out bad.csv"),
     "par": ("nine par --profile punto-banco --out sheets/ --format pdf",
             "nine par --profile my-side-bet.toml --out sheets/"),
+    "certify": ("nine certify --people 4 --by cards",
+                "nine certify --check lucky9-home-4-people-1-deck-by-cards.json"),
     "tables": ("nine tables --out tables/", "nine tables --out tables/ --check --section par"),
 }
 

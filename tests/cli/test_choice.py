@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE
 from analyzer.cli.commands import main
 
 
@@ -251,7 +252,18 @@ def _check_solve(people: int, shoe: str, options: tuple[str, ...], computed: boo
         assert "value (exact)" in text and "every side's exact regret is 0" in text
         assert "every side's exact regret is 0" in card
         return
-    scope = f"Solved at the infinite deck; not evaluated at {shoe}"
+    played = document["played_at_shoe"]
+    if people <= MAX_AT_SHOE_PEOPLE:  # the infinite deck's play evaluated exactly there
+        assert played["shoe"] == shoe and float(played["max_regret"]["float"]) > 0
+        assert document["scope"].startswith("Solved and certified at the infinite deck")
+        line = next(line for line in text.splitlines() if line.startswith("Played at"))
+        assert f"Played at {shoe}" in line and played["max_regret"]["exact"] in line
+        text = text.replace(line, "")
+    else:
+        assert played is None
+    scope = ("Solved and certified at the infinite deck; no equilibrium is solved at "
+             f"{shoe}" if people <= MAX_AT_SHOE_PEOPLE else
+             f"Solved at the infinite deck; not evaluated at {shoe}")
     assert document["solved_at"] == document["values_at"] == "infinite deck"
     assert document["certified"] is False and document["exact"] is False
     assert document["max_regret"] is None and document["max_regret_float"] is None
@@ -272,9 +284,17 @@ def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bo
         text = _ok(*args)
         document = json.loads(_ok(*args, "--format", "json"))
         assert document["shoe"] == shoe and document["certified"] is computed
-        assert document["exact"] is computed
         margin = abs(100 * document["margin_float"])
         assert f"better by {margin:.2f} points" in text if margin >= 0.005 else "better by" in text
+        if not computed and people <= MAX_AT_SHOE_PEOPLE:  # exact margins at the shoe
+            assert document["exact"] is True and document["values_at"] == shoe
+            assert document["solved_at"] == "infinite deck" and document["by"] == "cards"
+            assert f"exact at {shoe} against that play" in text
+            assert f"At {shoe} against that play: " in text
+            assert "regret" not in text
+            assert "Not certified: no equilibrium is certified at" in text
+            continue
+        assert document["exact"] is computed
         if computed:
             assert document["solved_at"] == document["values_at"] == shoe
             assert text.rstrip().splitlines()[-1].startswith("Certified equilibrium")
@@ -289,15 +309,21 @@ def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bo
         _claims_only_the_infinite_deck(text)
 
 
+def _computed(shoe: str, people: int) -> bool:
+    """Solved and certified at the shoe: every size at the infinite deck, 2-3 people at any
+    finite shoe, 4 people at one deck (the shipped certificates)."""
+    return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people == 4)
+
+
 def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at() -> None:
     """Every table size 2-9 at every shoe option: solve (text, card, JSON), advise for a
-    seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe
-    and every size at the infinite deck are computed there (exact, certified), 4-9 people at
-    a finite shoe are the infinite deck's equilibrium and say so. One test, so the
-    infinite-deck subgames are solved once."""
+    seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe,
+    4 at one deck and every size at the infinite deck are computed there (exact, certified),
+    larger tables at a finite shoe are the infinite deck's equilibrium and say so. One test,
+    so the infinite-deck subgames are solved once."""
     for shoe, options in _SHOES.values():
         for people in range(2, 10):
-            computed = shoe == "infinite deck" or people <= 3
+            computed = _computed(shoe, people)
             _check_solve(people, shoe, options, computed)
             _check_advise(people, shoe, options, computed)
         _check_sizes(shoe, options)
@@ -309,7 +335,7 @@ def _check_sizes(shoe: str, options: tuple[str, ...]) -> None:
     text = _ok("solve", "--players", "8", "--by-size", *options)
     assert [row["people"] for row in sizes] == list(range(2, 10))
     for row in sizes:
-        computed = shoe == "infinite deck" or row["people"] <= 3
+        computed = _computed(shoe, row["people"])
         assert row["exact"] is row["certified"] is computed and row["shoe"] == shoe
         assert row["max_regret"] == ("0" if computed else None)
         assert row["solved_at"] == row["values_at"] == (shoe if computed else "infinite deck")

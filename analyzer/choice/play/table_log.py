@@ -70,7 +70,8 @@ def table_strategy(rules: ChoiceRules, name: str, side: Side, players: int) -> S
     if rules.banker_sees != "choice":
         raise AnalyzerError(f"--{side} equilibrium: only for home Lucky 9; for "
                             f"{rules.name}, write it with nine solve --save-{side}")
-    text = table_strategy_text(solve_table(rules, Shoe.infinite(), players, "total"), side)
+    text = table_strategy_text(solve_table(rules, Shoe.infinite(), players, "total"), side,
+                               any_shoe=True)
     return parse_strategy(text, f"equilibrium ({players} players)", side)
 
 

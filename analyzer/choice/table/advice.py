@@ -31,9 +31,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, infinite_rules
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.indifference import GIVEN_METHOD, Strategies
-from analyzer.choice.table.kept import KEPT_METHOD, keep_strategies, kept_strategies
 from analyzer.choice.table.solve import (
     NATURAL,
     Pattern,
@@ -41,16 +41,19 @@ from analyzer.choice.table.solve import (
     TableEquilibrium,
     check_players,
     solve_table,
+    subgame_of,
 )
-from analyzer.choice.table.subgame import InfoClass
+from analyzer.choice.table.stored.certificate import shipped_strategies
+from analyzer.choice.table.stored.kept import KEPT_METHOD, keep_strategies, kept_strategies
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS, InfoClass, Subgame
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import Card, HandCard, Suit, parse_hand
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
 from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "Cell", "parse_choices",
-           "parse_naturals", "Situations", "situations"]
+__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "Cell",
+           "MAX_AT_SHOE_PEOPLE", "parse_choices", "parse_naturals", "Situations", "situations"]
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
                  "s": "S", "natural": "N", "n": "N", "nat": "N"}
@@ -110,6 +113,9 @@ class Advice:
     house_ev_stand: Fraction
     #: What the values count, in words (the bank: which seats are already paid).
     note: str = ""
+    #: Whose play is advised and assumed of the others ("equilibrium play", or the infinite
+    #: deck's equilibrium play assumed of every side at a finite shoe).
+    play: str = "equilibrium play"
 
     @property
     def action(self) -> str:
@@ -120,6 +126,12 @@ class Advice:
     def margin(self) -> Fraction:
         """How much drawing beats standing (negative: standing is better)."""
         return self.ev_draw - self.ev_stand
+
+    @property
+    def best_action(self) -> str:
+        """The better choice at the shoe asked for against the others' play (``either``
+        when the two are worth the same)."""
+        return "draw" if self.margin > 0 else "stand" if self.margin < 0 else "either"
 
     @property
     def house_action(self) -> str:
@@ -200,13 +212,17 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
 
 
 def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
-           known: Mapping[SubgameKey, Strategies] | None) -> TableEquilibrium:
-    """The table's equilibrium: from ``known`` (e.g. published) or the strategies an earlier
-    run kept (:mod:`~analyzer.choice.table.kept`), certified again; else solved (and its
+           known: Mapping[SubgameKey, Strategies] | None,
+           shipped: Mapping[SubgameKey, Strategies] | None = None) -> TableEquilibrium:
+    """The table to advise from: strategies found earlier (``known``, e.g. published), a
+    shipped certificate's (``shipped``, evaluated again exactly) or the strategies an earlier
+    run kept (:mod:`~analyzer.choice.table.stored.kept`), certified again; else solved (and its
     strategies kept for the next run)."""
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
-    method = GIVEN_METHOD
+    method, given_only = GIVEN_METHOD, False
+    if known is None and shipped is not None:
+        known, given_only = shipped, True
     if known is None:
         known, method = kept_strategies(rules, shoe, players, by), KEPT_METHOD
     if known is None:
@@ -216,7 +232,7 @@ def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
     frozen = tuple(sorted((key, (tuple(tuple(tuple(r) for r in rows) for rows in seats),
                                  tuple(tuple(r) for r in bank)))
                           for key, (seats, bank) in known.items()))
-    table = _certified(rules, shoe, players, by, frozen, method)
+    table = _certified(rules, shoe, players, by, frozen, method, given_only)
     if method == KEPT_METHOD and any(r.solution.method != KEPT_METHOD for r in table.subgames):
         keep_strategies(rules, shoe, table)  # a kept subgame did not certify: solved again
     return table
@@ -225,17 +241,71 @@ def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
 @lru_cache(maxsize=16)
 def _certified(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                known: tuple[tuple[SubgameKey, Strategies], ...],
-               method: str) -> TableEquilibrium:
+               method: str, given_only: bool = False) -> TableEquilibrium:
     """The table from strategies found earlier, certified once per process."""
-    return solve_table(rules, shoe, players, by, known=dict(known), known_method=method)
+    return solve_table(rules, shoe, players, by, known=dict(known), known_method=method,
+                       given_only=given_only)
+
+
+@dataclass(frozen=True)
+class _Situation:
+    """Where the advice is computed: the table whose play is advised, the subgame at the
+    shoe asked for, every side's draw probabilities there, and what that play is."""
+
+    table: TableEquilibrium
+    game: Subgame
+    seats: list[list[list[Fraction]]]
+    bank: list[list[Fraction]]
+    by: str
+    model: str
+    certified: bool
+    exact: bool  # the values are computed at the shoe asked for
+    solved_at: str  # where the advised play was solved
+    scope: str
+    play: str = "equilibrium play"
+
+
+def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
+               naturals: Naturals, known: Mapping[SubgameKey, Strategies] | None = None,
+               ) -> tuple[_Situation, Pattern]:
+    """The certified equilibrium of the table at ``shoe`` where there is one; at a finite
+    shoe beyond it, up to :data:`MAX_AT_SHOE_PEOPLE` people, the infinite deck's certified
+    equilibrium (by total, each holding as its total) evaluated exactly at ``shoe`` -- the
+    margins are that shoe's; larger tables get the infinite deck's table, which says so."""
+    check_players(rules, players)
+    by = by or ("total" if shoe.is_infinite else "cards")
+    shipped = None if known is not None else shipped_strategies(rules, shoe, players, by)
+    if (shoe.is_infinite or players <= MAX_JOINT_SEATS or players + 1 > MAX_AT_SHOE_PEOPLE
+            or shipped is not None):
+        table = _table(rules, shoe, players, by, known, shipped)
+        pattern = _pattern(table, naturals, rules, not shoe.is_infinite)
+        solution = table.solution(pattern.key)
+        return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
+                                                  solution.seats],
+                          [list(r) for r in solution.bank], table.by, table.model,
+                          table.certified, table.exact, table.solved_at, table.scope), pattern
+    table = solve_table(rules, Shoe.infinite(), players, "total")
+    pattern = _pattern(table, naturals, rules, True)
+    game = subgame_of(rules, shoe, pattern.key, by)
+    seat_rule, bank_rule = infinite_rules(table, by)
+    seats = [[[seat_rule(pattern, -1, k, e, c) for c in range(len(game.seat_classes))]
+              for e in range(2**k)] for k in range(game.live)]
+    bank = [[bank_rule(pattern, v, c) for v in range(game.vectors)]
+            for c in range(len(game.bank_classes))]
+    model = (f"no equilibrium is certified at {shoe.describe()} for {players + 1} people: "
+             "every other side is assumed to play the infinite deck's certified equilibrium "
+             "by total (each holding as its total), and the values and margin are exact at "
+             f"{shoe.describe()} against that play")
+    return _Situation(table, game, seats, bank, by, model, False, True, table.solved_at, "",
+                      "infinite deck's equilibrium play (assumed of every side)"), pattern
 
 
 def _pattern(table: TableEquilibrium, naturals: Naturals,
-             rules: ChoiceRules) -> Pattern:
+             rules: ChoiceRules, finite: bool) -> Pattern:
     seats: list[Any] = [None] * table.players
     for seat, cards in naturals.items():
         if not cards:
-            if not table.exact or table.shoe == "infinite deck":
+            if not finite:
                 seats[seat - 1] = NATURAL
                 continue
             raise AnalyzerError(f"--naturals {seat}: at a finite shoe a natural's cards change "
@@ -244,23 +314,27 @@ def _pattern(table: TableEquilibrium, naturals: Naturals,
         if sum(holding) % 10 not in rules.naturals:
             raise AnalyzerError(f"--naturals {seat}: {' '.join(map(str, cards))} is not a "
                                 "natural")
-        seats[seat - 1] = holding if table.exact and table.shoe != "infinite deck" else NATURAL
+        seats[seat - 1] = holding if finite else NATURAL
     return Pattern(None, tuple(seats), Fraction(0))
 
 
-def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int],
+def _values(where: _Situation, cell: tuple[int, int, int],
             house: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-    """Equilibrium draw probability, EV of standing and drawing, and the same two against
+    """The advised draw probability, EV of standing and drawing, and the same two against
     house-rule opponents (``house``: which side plays the house rule)."""
-    solution = table.solution(pattern.key)
-    game = solution.game
+    game = where.game
     side, context, cls = cell
-    seats = [[list(row) for row in rows] for rows in solution.seats]
-    bank = [list(row) for row in solution.bank]
 
     def at(seat_rows: list[list[list[Fraction]]], bank_rows: list[list[Fraction]],
            ) -> tuple[Fraction, Fraction]:
-        seat_cf, bank_cf = exact_counterfactual(game, seat_rows, bank_rows)
+        # one exact pass per profile of the subgame serves every situation in it
+        sides = "seats" if side < game.live else "bank"
+        key = ("advice", sides, tuple(tuple(tuple(r) for r in rows) for rows in seat_rows),
+               tuple(tuple(r) for r in bank_rows))
+        if key not in game._cache:  # noqa: SLF001 - the subgame's own memo
+            game._cache[key] = exact_counterfactual(  # noqa: SLF001
+                game, seat_rows, bank_rows, sides)
+        seat_cf, bank_cf = game._cache[key]  # noqa: SLF001
         if side < game.live:
             reach = game.seat_reach(seat_rows, side, context, cls)
             stand, draw = seat_cf[side][context][cls]
@@ -271,18 +345,17 @@ def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int
             raise AnalyzerError("this situation cannot arise under the equilibrium play")
         return stand / reach, draw / reach
 
-    stand, draw = at(seats, bank)
+    stand, draw = at(where.seats, where.bank)
     if house == "bank":
         house_bank = [[Fraction(int(info.total <= 4))] * game.vectors
                       for info in game.bank_classes]
-        house_stand, house_draw = at(seats, house_bank)
+        house_stand, house_draw = at(where.seats, house_bank)
     else:
         house_seats = [[[Fraction(int(info.total <= 4)) for info in game.seat_classes]
-                        for _ in rows] for rows in seats]
-        house_stand, house_draw = at(house_seats, bank)
-    equilibrium = (solution.seats[side][context][cls] if side < game.live
-                   else solution.bank[cls][context])
-    return equilibrium, stand, draw, house_stand, house_draw
+                        for _ in rows] for rows in where.seats]
+        house_stand, house_draw = at(house_seats, where.bank)
+    advised = where.seats[side][context][cls] if side < game.live else where.bank[cls][context]
+    return advised, stand, draw, house_stand, house_draw
 
 
 def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
@@ -334,14 +407,13 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                             f"{'s' if len(live_before) != 1 else ''} before it; give "
                             f"{'each' if live_before else 'no'} choice")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by, known)
-    pattern = _pattern(table, declared, rules)
-    game = table.solution(pattern.key).game
+    where, pattern = _situation(rules, shoe, players, by, declared, known)
+    game = where.game
     position = pattern.live.index(seat - 1)
     context = sum((1 << (position - 1 - i)) for i, c in enumerate(live_choices) if c == "D")
     cls = _class_index(game.seat_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw = _values(
-        table, pattern, (position, context, cls), "bank")
+        where, (position, context, cls), "bank")
     words = {"D": "drew", "S": "stood"}
     after = len(pattern.live) - position - 1
     sees = (f"{_naturals_words(declared)}; before you "
@@ -349,9 +421,11 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
             + f"; after you {after} live seat{'s' if after != 1 else ''} (live: no natural, "
             "still to choose)")
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
-                  sum(holding) % 10, sees, table.shoe, table.by, table.model, table.certified,
-                  table.exact, table.solved_at, table.scope, draw, draw_ev, stand_ev,
-                  Fraction(int(house_draw > house_stand)), house_draw, house_stand)
+                  sum(holding) % 10, sees, shoe.describe(), where.by, where.model,
+                  where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
+                  stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand,
+                  play=where.play)
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
@@ -379,16 +453,15 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: the bank's natural ends the hand at once")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by, known)
-    pattern = _pattern(table, declared, rules)
     live = [c for c in seen if c != "N"]
     if not live:
         raise AnalyzerError("every seat holds a natural: the bank's choice changes nothing")
-    game = table.solution(pattern.key).game
+    where, _ = _situation(rules, shoe, players, by, declared, known)
+    game = where.game
     vector = sum(1 << (len(live) - 1 - i) for i, c in enumerate(live) if c == "D")
     cls = _class_index(game.bank_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw = _values(
-        table, pattern, (game.live, vector, cls), "seats")
+        where, (game.live, vector, cls), "seats")
     settled = len(seen) - len(live)
     note = (f"{settled} natural seat{'s' if settled != 1 else ''} already paid; the values "
             "are the bank's net on the live seats" if settled else
@@ -396,10 +469,11 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     words = {"D": "drew", "S": "stood", "N": "natural"}
     sees = "seat by seat: " + ", ".join(f"{i} {words[c]}" for i, c in enumerate(seen, start=1))
     return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
-                  hand_label(holding), sum(holding) % 10, sees, table.shoe, table.by,
-                  table.model, table.certified, table.exact, table.solved_at, table.scope, draw,
-                  draw_ev, stand_ev,
-                  Fraction(int(house_draw > house_stand)), house_draw, house_stand, note)
+                  hand_label(holding), sum(holding) % 10, sees, shoe.describe(),
+                  where.by, where.model, where.certified, where.exact, where.solved_at,
+                  where.scope, draw, draw_ev, stand_ev,
+                  Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
+                  where.play)
 
 
 #: One information set's equilibrium draw probability and expected results (stand, draw),

@@ -314,9 +314,11 @@ GIVEN_METHOD = ("an equilibrium found earlier (published by nine tables), certif
 
 
 def certify_given(game: Subgame, strategies: Strategies, method: str = GIVEN_METHOD,
-                  origin: str = "none: strategies given") -> SubgameSolution | None:
+                  origin: str = "none: strategies given",
+                  zero: bool = True) -> SubgameSolution | None:
     """The subgame at ``strategies`` (found earlier, e.g. published), certified again by
-    every side's exact best response; None where they do not fit it or a regret is not 0."""
+    every side's exact best response; None where they do not fit it or (with ``zero``) a
+    regret is not 0 -- without ``zero`` the regrets are kept as found (an epsilon)."""
     begin = time.perf_counter()
     seats = [[list(row) for row in rows] for rows in strategies[0]]
     bank = [list(row) for row in strategies[1]]
@@ -329,7 +331,7 @@ def certify_given(game: Subgame, strategies: Strategies, method: str = GIVEN_MET
             or any(not 0 <= v <= 1 for row in bank for v in row)):
         return None
     values, regrets, _ = exact_regrets(game, seats, bank)
-    if any(regrets):
+    if zero and any(regrets):
         return None
     mixed = [(k, e, c) for k, rows in enumerate(seats) for e, r in enumerate(rows)
              for c, v in enumerate(r) if 0 < v < 1]

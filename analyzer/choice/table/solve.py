@@ -39,12 +39,12 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
-import numpy as np
-
 from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
-from analyzer.choice.table.cfr import cfr_plus, uniform
+from analyzer.choice.table.cfr import cfr_plus
+from analyzer.choice.table.dealt.compositions import live_ways
+from analyzer.choice.table.dealt.game import dealt_subgame
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import (
     GIVEN_METHOD,
@@ -73,7 +73,7 @@ from analyzer.rules.choice_rules import (
 from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
+__all__ = ["BankRule", "check_players", "combine",
            "evaluate_profile", "evaluate_table", "natural_holdings", "NATURAL",
            "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey",
            "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
@@ -124,30 +124,6 @@ def _remove(counts: Sequence[int], hand: tuple[int, int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
-def _live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
-    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts`` (every
-    tuple of live holdings at once: ``50**hands`` rows of value usage, in int64)."""
-    live = [h for h in HANDS if sum(h) % 10 not in rules.naturals]
-    usage = np.zeros((len(live), 10), dtype=np.int64)
-    for i, (a, b) in enumerate(live):
-        usage[i, a] += 1
-        usage[i, b] += 1
-    orders = np.array([1 if a == b else 2 for a, b in live], dtype=np.int64)
-    used = np.zeros((1, 10), dtype=np.int64)
-    order = np.ones(1, dtype=np.int64)
-    for _ in range(hands):
-        used = (used[:, None, :] + usage[None, :, :]).reshape(-1, 10)
-        order = (order[:, None] * orders[None, :]).reshape(-1)
-    n = np.asarray(counts, dtype=np.int64)
-    if 8 * max(sum(counts), 1) ** (2 * hands) >= 2**63:
-        raise AnalyzerError("exact card removal counts deals in int64: the shoe is too large")
-    ways = order.copy()
-    for j in range(2 * hands):  # every product of falling factorials stays below 2**63
-        ways = ways * np.prod(np.where(j < used, n[None, :] - j, 1), axis=1)
-    return int(ways.sum(dtype=object))  # only the final sum as a Python integer
-
-
 def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern]:
     """Every natural pattern of a table with its exact probability."""
     if shoe.is_infinite:
@@ -172,7 +148,7 @@ def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern
                 rest = _remove(rest, hand)
         if not ways:
             continue
-        ways *= _live_ways(rules, rest, sum(1 for h in hands if h is None))
+        ways *= live_ways(rules, rest, sum(1 for h in hands if h is None))
         if ways:
             found.append(Pattern(hands[0], tuple(hands[1:]), Fraction(ways, total)))
     return found
@@ -243,7 +219,11 @@ def subgame_of(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subg
 @lru_cache(maxsize=64)
 def _finite(rules: ChoiceRules, counts: tuple[int, ...], live: int, by: str,
             label: str) -> Subgame:
-    return finite_subgame(rules, counts, live, by, label)
+    """The joint tables up to :data:`MAX_JOINT_SEATS` live seats (while their int64 counts
+    fit), else the walk over removed-card compositions (any number of seats)."""
+    if live <= MAX_JOINT_SEATS and 8 * sum(counts) ** (2 * (live + 1)) < 2**63:
+        return finite_subgame(rules, counts, live, by, label)
+    return dealt_subgame(rules, counts, live, by, label)
 
 
 @lru_cache(maxsize=128)
@@ -254,7 +234,38 @@ def _solved(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subgame
         found = _heads_up(rules, shoe, key, by)
         if found is not None:
             return found
-    return solve_subgame(subgame_of(rules, shoe, key, by))
+    game = subgame_of(rules, shoe, key, by)
+    if shoe.is_infinite or key[0] <= MAX_JOINT_SEATS:
+        return solve_subgame(game)
+    return _solve_dealt(game)
+
+
+#: How a subgame taken from a certificate file was evaluated.
+CERTIFICATE_METHOD = ("a certificate file's strategies (nine certify), every side's exact "
+                      "value and best response computed again at the shoe")
+
+
+#: CFR+ iterations on a subgame of three or more live seats at a finite shoe before the
+#: indifference equations close it (measured: 300 reach a float regret near 3e-7 on the
+#: one-deck subgame of three live seats, which the equations then certify), and the longer
+#: second run when the first does not certify.
+DEALT_ITERATIONS = (300, 1500)
+
+
+def _solve_dealt(game: Subgame) -> SubgameSolution:
+    """A subgame walked over removed-card compositions: a short CFR+ run (each iteration is
+    a pass over every composition), closed exactly; a longer run when that does not
+    certify; the smaller largest regret otherwise."""
+    best: SubgameSolution | None = None
+    for iterations in DEALT_ITERATIONS:
+        found = solve_subgame(game, run=cfr_plus(game, iterations, 1e-8, check_every=50),
+                              max_rounds=6)
+        if best is None or found.max_regret < best.max_regret:
+            best = found
+        if best.certified:
+            break
+    assert best is not None
+    return best
 
 
 def _without_values(shoe: Shoe, holdings: Sequence[tuple[int, int]]) -> Shoe:
@@ -371,8 +382,8 @@ class TableEquilibrium:
         if self.exact:
             return ""
         return (f"Solved at the {self.solved_at}; not evaluated at {self.shoe}: values and "
-                f"regrets at {self.shoe} are not computed (exact card removal covers at most "
-                f"{MAX_JOINT_SEATS + 1} people)")
+                f"regrets at {self.shoe} are not computed (equilibria with exact card removal "
+                f"are solved for at most {MAX_JOINT_SEATS + 1} people)")
 
     @cached_property
     def _by_key(self) -> dict[SubgameKey, SubgameSolution]:
@@ -400,20 +411,26 @@ def check_players(rules: ChoiceRules, players: int) -> None:
                             "only who drew (banker_sees = \"choice\")")
 
 
-def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int, by: str = "total",
-                title: str = "", known: Mapping[SubgameKey, Strategies] | None = None,
-                known_method: str = GIVEN_METHOD) -> TableEquilibrium:
+def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
+                by: str = "total", title: str = "",
+                known: Mapping[SubgameKey, Strategies] | None = None,
+                known_method: str = GIVEN_METHOD, dealt: bool = False,
+                given_only: bool = False) -> TableEquilibrium:
     """The certified equilibrium of a table of ``players`` seats and the bank (see the module
     docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``:
     subgame strategies found earlier (``known_method``: where, in words), taken where exact
-    best responses certify them again."""
+    best responses certify them again. ``dealt``: a finite-shoe table of more than three
+    people is solved with exact card removal (minutes: ``nine certify``) instead of answered
+    by the infinite deck; ``given_only``: every subgame is ``known``'s, evaluated exactly at
+    the shoe whatever its regrets (a certificate file checked again,
+    :mod:`analyzer.choice.table.stored.certificate`)."""
     rules = choice_rules_of(profile)
     check_players(rules, players)
     if by not in rules.information:
         raise AnalyzerError(f"--by {by}: profile {rules.name!r} models "
                             f"{' or '.join(rules.information)}")
     begin = time.perf_counter()
-    exact = shoe.is_infinite or players <= MAX_JOINT_SEATS
+    exact = shoe.is_infinite or players <= MAX_JOINT_SEATS or dealt or given_only
     solve_shoe = shoe if exact else Shoe.infinite()
     if not exact:  # at the infinite deck a holding tells no more than its total
         by = "total"
@@ -423,8 +440,14 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int, 
     for key in keys:
         probability = sum((p.probability for p in patterns
                            if p.bank is None and p.live and p.key == key), Fraction(0))
-        given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key], known_method)
+        given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key],
+                               CERTIFICATE_METHOD if given_only else known_method,
+                               zero=not given_only)
                  if known is not None and key in known else None)
+        if given is None and given_only:
+            raise AnalyzerError(f"no strategies given for the subgame of {key[0]} live "
+                                f"seat{'s' if key[0] > 1 else ''} and naturals {key[1]}, or "
+                                "they do not fit it")
         results.append(SubgameResult(key, probability, given if given is not None
                                      else _solved(rules, solve_shoe, key, by)))
     solved = {r.key: r.solution for r in results}
@@ -435,6 +458,8 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int, 
                  f"{shoe.describe()}")
     elif shoe.is_infinite:
         model = "infinite deck (exact)"
+    elif given_only:
+        model = "exact card removal (a certificate's strategies, evaluated again exactly)"
     else:
         model = "exact card removal"
     free = sum(len(r.solution.free) for r in results)
@@ -534,9 +559,6 @@ def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seat
     independent certificate of any strategies (for instance of strategy files written
     earlier). ``seats`` and ``bank`` must give every cell's draw probability."""
     check_players(rules, players)
-    if not shoe.is_infinite and players > MAX_JOINT_SEATS:
-        raise AnalyzerError(f"{shoe.describe()}: exact card removal covers at most "
-                            f"{MAX_JOINT_SEATS + 1} people; evaluate at the infinite deck")
     games: dict[SubgameKey, Subgame] = {}
 
     def game_of(key: SubgameKey) -> Subgame:
@@ -552,49 +574,3 @@ def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seat
 
     return _evaluate(table_patterns(rules, shoe, players), players, game_of, default, seats,
                      bank, rules.payoffs)
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """Another equilibrium of the same table, reached by CFR+ from a random start: its
-    values, regrets, and how far each seat's value is from the reported equilibrium's."""
-
-    seed: int
-    values: TableValues
-    seat_differences: tuple[Fraction, ...]
-    bank_difference: Fraction
-
-
-def alternatives(table: TableEquilibrium, starts: int = 2, seed: int = 1,
-                 iterations: int = 3000) -> tuple[Alternative, ...]:
-    """Re-solve every subgame the equations left a continuum in, from ``starts`` random CFR+
-    starts (seeded, at most ``iterations`` each), and compare the seats' values with the
-    reported equilibrium's (the bank's stays the same across such a continuum; the check
-    confirms it). An alternative whose ``values.max_regret`` is not 0 did not certify: its
-    differences bound nothing."""
-    rng = np.random.default_rng(seed)
-    found = []
-    for index in range(starts):
-        state = int(rng.integers(2**31))
-        solved: dict[SubgameKey, SubgameSolution] = {}
-        for result in table.subgames:
-            if not result.solution.free:
-                solved[result.key] = result.solution
-                continue
-            game = result.solution.game
-            start_rng = np.random.default_rng(state + index)
-            seats, bank = uniform(game)
-            start = ([start_rng.random(s.shape) for s in seats], start_rng.random(bank.shape))
-            run = cfr_plus(game, iterations, 1e-7, start=start)
-            solved[result.key] = solve_subgame(game, run=run, max_rounds=3)
-
-        def lookup(key: SubgameKey, solved: dict[SubgameKey, SubgameSolution] = solved,
-                   ) -> tuple[Sequence[Fraction], Sequence[Fraction]]:
-            return solved[key].values, solved[key].regrets
-
-        values = combine(table.patterns, table.players, lookup, table.payoffs)
-        found.append(Alternative(state, values,
-                                 tuple(a - b for a, b in zip(values.seats, table.seat_values,
-                                                             strict=True)),
-                                 values.bank - table.bank_value))
-    return tuple(found)

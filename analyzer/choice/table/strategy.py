@@ -51,7 +51,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bank_contexts", "bank_plan", "bank_views", "choices_text", "evaluate_strategies",
+__all__ = ["bank_contexts", "bank_plan", "bank_views", "check_strategy_fits",
+           "choices_text", "evaluate_strategies",
            "evaluate_table", "information_for", "parse_strategy", "seat_contexts", "seat_plan",
            "seat_views", "Situation", "strategy_rules", "summary_observation",
            "table_strategy_text", "tree_behaviour"]
@@ -154,8 +155,25 @@ def _class_draw(strategy: Strategy, info: InfoClass, contexts: Sequence[str]) ->
     return values.pop()
 
 
+def check_strategy_fits(strategy: Strategy, players: int, shoe: str | None,
+                      by: str | None) -> None:
+    """Refuse, in one line naming the mismatch, a file written for another table size,
+    information model or shoe (a file that does not say fits any)."""
+    name = strategy.source or strategy.name
+    if strategy.players not in (None, players):
+        raise AnalyzerError(f"{name}: written for {strategy.players} players, the table has "
+                            f"{players}")
+    if by is not None and strategy.by not in (None, by):
+        raise AnalyzerError(f"{name}: written for by = \"{strategy.by}\", the table is "
+                            f"played by {by}")
+    if shoe is not None and strategy.shoe not in (None, shoe):
+        raise AnalyzerError(f"{name}: written for shoe = \"{strategy.shoe}\", the table is "
+                            f"dealt from {shoe} (delete the shoe line to play it there)")
+
+
 def strategy_rules(table: TableEquilibrium | Callable[[SubgameKey], Subgame],
                    player: Strategy | None, banker: Strategy | None, players: int | None = None,
+                   shoe: str | None = None, by: str | None = None,
                    ) -> tuple[SeatRule | None, BankRule | None]:
     """Strategy files as the draw probabilities of
     :func:`~analyzer.choice.table.solve.evaluate_table` (None keeps the equilibrium), or of
@@ -169,10 +187,11 @@ def strategy_rules(table: TableEquilibrium | Callable[[SubgameKey], Subgame],
         size = table.players
     else:
         game_of, size = table, players or 0  # type: ignore[assignment]
+    if isinstance(table, TableEquilibrium):
+        shoe, by = table.solved_at, table.by
     for strategy in (player, banker):
-        if strategy is not None and strategy.players not in (None, size):
-            raise AnalyzerError(f"{strategy.source or strategy.name}: written for "
-                                f"{strategy.players} players, the table has {size}")
+        if strategy is not None:
+            check_strategy_fits(strategy, size, shoe, by)
     seat_rule: SeatRule | None = None
     bank_rule: BankRule | None = None
     memo: dict[Any, Fraction] = {}
@@ -228,7 +247,8 @@ def evaluate_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     by_file: dict[int, tuple[SeatRule | None, BankRule | None]] = {}
     for strategy in seats:  # one set of rules (and its memo) per distinct file
         if id(strategy) not in by_file:
-            by_file[id(strategy)] = strategy_rules(game_of, strategy, banker, players)
+            by_file[id(strategy)] = strategy_rules(game_of, strategy, banker, players,
+                                                   shoe.describe(), by)
     rules_of = [by_file[id(s)][0] for s in seats]
     _, bank_rule = by_file[id(seats[0])]
 
@@ -329,8 +349,9 @@ def _section(name: str | None, entries: dict[str, Fraction], base: dict[str, Fra
     return lines
 
 
-def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
-    """The equilibrium's play for ``side`` as a strategy file (every seat in one file)."""
+def table_strategy_text(table: TableEquilibrium, side: Side, any_shoe: bool = False) -> str:
+    """The equilibrium's play for ``side`` as a strategy file (every seat in one file),
+    saying the shoe it was solved for unless ``any_shoe`` (a file meant for every shoe)."""
     status = ("certified equilibrium" if table.certified else
               f"solved at the {table.solved_at}, not evaluated at {table.shoe}"
               if not table.exact else f"max regret {table.max_regret}")
@@ -358,6 +379,7 @@ def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
     base = dict(common[0][0]) if common else {}
     lines = [f"# home Lucky 9, {table.players + 1} people, {table.shoe}, by {table.by}: "
              f"{status}", f'side = "{side}"', f'by = "{table.by}"',
+             *([] if any_shoe else [f'shoe = "{table.solved_at}"']),
              f"players = {table.players}", 'default = "stand"']
     lines += _section(None, base, {})
     for name, entries in rows:

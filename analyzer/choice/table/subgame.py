@@ -51,8 +51,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules, hand_label
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["finite_subgame", "FactoredSubgame", "infinite_subgame", "InfoClass", "JointSubgame",
-           "MAX_JOINT_SEATS", "Subgame"]
+__all__ = ["Exact", "finite_subgame", "FactoredSubgame", "infinite_subgame", "info_classes",
+           "InfoClass", "JointSubgame", "MAX_JOINT_SEATS", "Subgame"]
 
 #: Exact card removal is implemented for at most this many live seats.
 MAX_JOINT_SEATS = 2
@@ -397,8 +397,9 @@ def _group(ring: Ring, array: Array, axis: int, index: Sequence[int], classes: i
 
 
 # -- building ---------------------------------------------------------------------------------
-def _classes(rules: ChoiceRules, by: str, labels: Sequence[tuple[str, int]] | None = None,
-             ) -> tuple[InfoClass, ...]:
+def info_classes(rules: ChoiceRules, by: str, labels: Sequence[tuple[str, int]] | None = None,
+                 ) -> tuple[InfoClass, ...]:
+    """What a side can see of its own live hand: its total or each two-card holding."""
     live = [h for h in HANDS if sum(h) % 10 not in rules.naturals]
     if by == "cards":
         return tuple(InfoClass(hand_label(h), sum(h) % 10, (h,)) for h in live)
@@ -431,7 +432,7 @@ def infinite_subgame(rules: ChoiceRules, live: int, by: str) -> FactoredSubgame:
     result = tuple(tuple(tuple(tuple(int(v * result_scale) for v in row)
                                for row in _live(pair.result[b][h])) for h in keep_seat)
                    for b in keep_bank)
-    classes = _classes(rules, by)
+    classes = info_classes(rules, by)
     if [c.label for c in classes] != [pair.seat_hands[h][0] for h in keep_seat]:
         raise AnalyzerError("the tree's chance outcomes do not match the information classes")
     seat_total, bank_total = sum(seat_weight), sum(bank_weight)
@@ -511,7 +512,7 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
     if live == 2:
         diagonal = diagonal[:, :, None, :]
     third[..., 1, 1] = (weighted * remaining).sum(-1) - (remaining * diagonal).sum(-1)
-    classes = _classes(rules, by)
+    classes = info_classes(rules, by)
     index = tuple(next(c for c, cls in enumerate(classes) if h in cls.hands) for h in holdings)
     total_ways = int(ways.sum(dtype=object))
     return JointSubgame(rules=rules, live=live, by=by, shoe=shoe, seat_classes=classes,

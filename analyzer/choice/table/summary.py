@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzer.choice.table.alternatives import Alternative, alternatives
 from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
-from analyzer.choice.table.solve import (
-    Alternative,
-    TableEquilibrium,
-    alternatives,
-    solve_table,
-)
+from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, played_at
+from analyzer.choice.table.solve import TableEquilibrium, TableValues, solve_table
+from analyzer.choice.table.stored.certificate import shipped_strategies
 from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
@@ -44,25 +42,34 @@ class TableSummary:
     bank_plan: tuple[Situation, ...]
     alternatives: tuple[Alternative, ...] = ()
     information: str = INFORMATION
+    #: A table solved at another shoe, played at the one asked for (by cards): every
+    #: side's exact value and regret there (an epsilon-certificate), when computed.
+    played: TableValues | None = None
 
 
 def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
-                    title: str = "", costs: bool = True, starts: int = 0) -> TableSummary:
+                    title: str = "", costs: bool = True, starts: int = 0,
+                    at_shoe: bool = True) -> TableSummary:
     """Solve and certify the table (:func:`~analyzer.choice.table.solve.solve_table`), with
     the bank's edge, the simple rules' exact costs (``costs``), each side's plan, and
     ``starts`` other equilibria from seeded CFR+ starts when the equations leave a
-    continuum."""
-    table = solve_table(rules, shoe, players, by, title)
+    continuum; a table solved at the infinite deck for a finite shoe is also played there
+    exactly, up to :data:`MAX_AT_SHOE_PEOPLE` people (``played``; unless not ``at_shoe``)."""
+    known = shipped_strategies(rules, shoe, players, by)
+    table = solve_table(rules, shoe, players, by, title, known=known,
+                        given_only=known is not None)
     found = rule_costs(table) if costs else ()
     others = alternatives(table, starts) if starts and any(r.solution.free
                                                             for r in table.subgames) else ()
+    played = (played_at(rules, shoe, players, "cards")
+              if at_shoe and not table.exact and players + 1 <= MAX_AT_SHOE_PEOPLE else None)
     return TableSummary(table, bank_edge(table), found,
                         tuple(tuple(seat_plan(table, seat)) for seat in range(1, players + 1)),
-                        tuple(bank_plan(table)), others)
+                        tuple(bank_plan(table)), others, played=played)
 
 
 def by_size(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
             title: str = "") -> tuple[TableSummary, ...]:
     """Every table from one player to ``players`` (the bank's edge by table size)."""
-    return tuple(summarize_table(rules, shoe, n, by, title, costs=False)
+    return tuple(summarize_table(rules, shoe, n, by, title, costs=False, at_shoe=False)
                  for n in range(1, players + 1))

@@ -147,7 +147,7 @@ def render_table_cards(summary: TableSummary, fmt: str = "text") -> str:
     heading = "## " if fmt == "markdown" else ""
     t = summary.table
     lines = [f"{'# ' if fmt == 'markdown' else ''}{_header(summary)}", "",
-             f"{_certificate(t)}. Legend: {LEGEND}.", ""]
+             f"{_scope(summary) or _certificate(t)}. Legend: {LEGEND}.", ""]
 
     def value_text(value: Fraction, of: str) -> str:
         if t.exact:
@@ -197,7 +197,7 @@ def table_summary_json(summary: TableSummary) -> dict[str, Any]:
     return {
         "profile": t.profile, "title": t.title, "people": t.players + 1, "players": t.players,
         "shoe": t.shoe, "solved_at": t.solved_at, "values_at": t.values_at, "by": t.by,
-        "model": t.model, "scope": t.scope or None, "method": t.method,
+        "model": t.model, "scope": _scope(summary) or None, "method": t.method,
         "iterations": t.iterations, "information": summary.information,
         "certified": t.certified, "exact": exact,
         "max_regret": _optional(t.max_regret),
@@ -212,6 +212,14 @@ def table_summary_json(summary: TableSummary) -> dict[str, Any]:
                    "per_stake_float": float(edge.per_stake),
                    "regret": _optional(t.values.bank_regret if exact else None),
                    "strategy": _plan_json(summary.bank_plan)},
+        "played_at_shoe": None if summary.played is None else {
+            "shoe": t.shoe, "by": "cards", "bank": _number(summary.played.bank),
+            "seats": [{"seat": i + 1, "value": _number(v), "regret": _number(r)}
+                      for i, (v, r) in enumerate(zip(summary.played.seats,
+                                                     summary.played.seat_regrets,
+                                                     strict=True))],
+            "bank_regret": _number(summary.played.bank_regret),
+            "max_regret": _number(summary.played.max_regret)},
         "edge": {"total": _number(edge.total, exact),
                  "per_stake": _number(edge.per_stake, exact),
                  "rotation_banking": _number(edge.rotation_banking, exact),
@@ -265,6 +273,31 @@ def _edge_rows(t: TableEquilibrium, edge: BankEdge, fmt: str) -> str:
                      ["the bank's edge", "exact", "about"], fmt))
 
 
+def _scope(summary: TableSummary) -> str:
+    """What the table is at the shoe asked for, in one sentence ("" when solved there)."""
+    t = summary.table
+    if summary.played is None:
+        return str(t.scope)
+    return (f"Solved and certified at the {t.solved_at}; no equilibrium is solved at {t.shoe} "
+            f"for {t.players + 1} people: the play is evaluated exactly there (below), not "
+            "certified")
+
+
+def _played_line(summary: TableSummary) -> str:
+    """The infinite deck's play at the shoe asked for: exact values and the epsilon."""
+    t, played = summary.table, summary.played
+    assert played is not None  # only called when the play at the shoe was computed
+    worst = max(range(t.players + 1), key=lambda i: (*played.seat_regrets,
+                                                      played.bank_regret)[i])
+    who = "the bank" if worst == t.players else f"seat {worst + 1}"
+    return (f"Played at {t.shoe} (each holding as its total, seen by cards), computed "
+            f"exactly there: the bank {percent(played.bank, 4)} per hand "
+            f"({fraction_text(played.bank)}); seats "
+            f"{', '.join(percent(v, 4) for v in played.seats)}; not an equilibrium there: a "
+            f"side gains at most {percent(played.max_regret, 4)} of a stake by deviating "
+            f"alone ({who}; exact {fraction_text(played.max_regret)}).")
+
+
 def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
     """``nine solve --players N``: certificate, values, edge, rule costs, subgames; a table
     not evaluated at its shoe says so and shows no exact value or regret there."""
@@ -297,9 +330,13 @@ def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
                      f"; seat values differ by up to {spread:.3g}, the bank's by "
                      f"{abs(float(alternative.bank_difference)):.3g}\n")
     head, bullet = ("# ", "- ") if fmt == "markdown" else ("", "")
-    lines = [f"{head}{_header(summary)}", "", f"{bullet}Model: {t.model}.",
+    model = t.model if summary.played is None else t.model.replace(
+        "not evaluated at", "played at")
+    lines = [f"{head}{_header(summary)}", "", f"{bullet}Model: {model}.",
              f"{bullet}Method{at}: {t.method}.", f"{bullet}Information: {summary.information}.",
-             f"{bullet}Certificate: {_certificate(t)}.", f"{bullet}Equilibrium{at}: {t.note}.",
+             f"{bullet}Certificate: {_scope(summary) or _certificate(t)}.",
+             f"{bullet}Equilibrium{at}: {t.note}.",
+             *([f"{bullet}{_played_line(summary)}"] if summary.played is not None else []),
              "", ""]
     return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
 
@@ -329,8 +366,11 @@ def advice_sentence(advice: Advice) -> str:
     The margin is always "<play> is better by X" (X >= 0) in percentage points of a stake.
     """
     stake = "your stake" if advice.side == "seat" else "a stake"
-    return (f"{play_sentence(advice.draw)} "
-            f"{_better(advice.margin, advice.ev_draw, advice.ev_stand, stake)}")
+    better = _better(advice.margin, advice.ev_draw, advice.ev_stand, stake)
+    if advice.play != "equilibrium play":  # a stated play, valued exactly at the shoe
+        return (f"The {advice.play}: {play_sentence(advice.draw)} At {advice.shoe} against "
+                f"that play: {better}")
+    return f"{play_sentence(advice.draw)} {better}"
 
 
 def play_sentence(draw: Fraction) -> str:
@@ -352,8 +392,8 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "sees": advice.sees, "shoe": advice.shoe, "solved_at": advice.solved_at,
         "values_at": advice.shoe if advice.exact else advice.solved_at, "by": advice.by,
         "model": advice.model, "scope": advice.scope or None, "certified": advice.certified,
-        "exact": advice.exact, "action": advice.action,
-        "advice": advice_sentence(advice),
+        "exact": advice.exact, "play": advice.play, "action": advice.action,
+        "best_action": advice.best_action, "advice": advice_sentence(advice),
         "draw_probability": fraction_text(advice.draw),
         "draw_probability_float": float(advice.draw),
         "ev_draw": fraction_text(advice.ev_draw), "ev_stand": fraction_text(advice.ev_stand),

@@ -308,13 +308,16 @@ def _heads_up(profile: str, decks: int | None,
 def _table(players: int, decks: int | None, name: str = "lucky9-home",
            ) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
     """``nine solve --players N`` (by total) arguments and the call they make, once."""
+    # the simple rules' costs where the table is solved directly (each cost is another
+    # exact evaluation: seconds per rule at one deck beyond 3 people)
+    costs = players > 1 and name == "lucky9-home" and (decks is None or players <= 2)
     args = ("solve", "--profile", name, "--players", str(players), *shoe_args(decks),
-            "--by", "total")
+            "--by", "total", *(() if costs or players == 1 else ("--no-costs",)))
 
     def compute() -> TableSummary:
         profile = load_profile(name)
         return summarize_table(profile.choice_rules(), _shoe(decks), players, "total",
-                               profile.title, costs=players > 1 and name == "lucky9-home")
+                               profile.title, costs=costs)
 
     return args, cache(compute)
 
@@ -352,7 +355,9 @@ def lucky9_section(publication: Publication) -> Section:
         "rules and a strategy card per seat and for the bank. `charts/`: a printable "
         "strategy chart per seat and for the bank (rows: your total; columns: the "
         "situations that change the play) for 2 to 9 people at the infinite deck and for 2 "
-        "and 3 people at one deck, where the table is solved exactly.",
+        "and 3 people at one deck, where the table is solved exactly. At one deck with exact "
+        "card removal: 2 to 4 people (4 people: the certificate `make certify` wrote, every "
+        "value and regret computed again exactly) and the bank's edge by table size.",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
     jobs: list[Job[Any]] = []
@@ -370,7 +375,8 @@ def lucky9_section(publication: Publication) -> Section:
     jobs.append(_heads_up_job("Heads-up, infinite deck, by total",
                               "lucky9/heads-up-infinite-by-total", "lucky9-home", None, "total"))
 
-    sizes: list[tuple[int, int | None]] = [*((n, None) for n in range(2, 9)), (2, 1)]
+    sizes: list[tuple[int, int | None]] = [*((n, None) for n in range(2, 9)),
+                                           *((n, 1) for n in ONE_DECK_PLAYERS if n > 1)]
     for players, table_decks in sizes:
         args, summary = _table(players, table_decks)
         people = players + 1
@@ -404,9 +410,24 @@ def lucky9_section(publication: Publication) -> Section:
 
     jobs.append(_edges_job("The bank's edge by table size, infinite deck, by total",
                            "lucky9/bank-edge-by-table-size", "lucky9-home"))
+
+    def edges_one_deck() -> list[TableSummary]:
+        return [_table(players, 1)[1]() for players in ONE_DECK_PLAYERS]
+
+    jobs.append(Job(f"The bank's edge by table size, 1 deck, by total: 2 to "
+                    f"{ONE_DECK_PLAYERS[-1] + 1} people, certified with exact card removal",
+                    ("solve", "--profile", "lucky9-home", "--players",
+                     str(ONE_DECK_PLAYERS[-1]), "--decks", "1", "--by", "total", "--by-size"),
+                    "lucky9/bank-edge-by-table-size-1-deck", "lucky9-home", "1 deck",
+                    edges_one_deck, render_edges, ("md", "csv", "json")))
     for job in [*charts, *cards, *jobs]:
         publish(publication, section, job)
     return section
+
+
+#: Table sizes (players) published at one deck: solved exactly (1-2 players) or from the
+#: shipped certificates of ``make certify`` (3 players; 4 when its certificate is shipped).
+ONE_DECK_PLAYERS = (1, 2, 3)
 
 
 #: The finite shoes charted beside the infinite deck: (players, decks) where the table is

@@ -78,3 +78,24 @@ def test_every_table_size_is_certified_from_its_published_files(people: int) -> 
     found = evaluate_strategies(LUCKY9, Shoe.infinite(), people - 1, "total", player, banker)
     assert found.max_regret == 0
     assert found.bank == -sum(found.seats, Fraction(0)) > 0
+
+
+def test_a_file_for_another_information_model_or_shoe_is_refused() -> None:
+    """The mismatch named in one line: ``by`` and ``shoe`` as written by the solver."""
+    table = solve_table(LUCKY9, Shoe.infinite(), 2, "total")
+    text = table_strategy_text(table, "player")
+    assert 'shoe = "infinite deck"' in text and 'by = "total"' in text
+    parsed = parse_strategy(text, "seats.toml", "player")
+    banker = parse_strategy(table_strategy_text(table, "banker"), "bank.toml", "banker")
+    with pytest.raises(AnalyzerError, match=r'^seats.toml: written for by = "total", the '
+                                            "table is played by cards$"):
+        evaluate_strategies(LUCKY9, Shoe.infinite(), 2, "cards", parsed, banker)
+    with pytest.raises(AnalyzerError, match=r'^seats.toml: written for shoe = "infinite deck"'
+                                            r", the table is dealt from 1 deck \(delete"):
+        evaluate_strategies(LUCKY9, Shoe.decks(1), 2, "total", parsed, banker)
+    unsaid = parse_strategy(text.replace('shoe = "infinite deck"\n', ""), "seats.toml",
+                            "player")
+    bank_unsaid = parse_strategy(table_strategy_text(table, "banker").replace(
+        'shoe = "infinite deck"\n', ""), "bank.toml", "banker")
+    found = evaluate_strategies(LUCKY9, Shoe.decks(1), 2, "total", unsaid, bank_unsaid)
+    assert found.max_regret > 0  # the infinite deck's play is not an equilibrium at 1 deck

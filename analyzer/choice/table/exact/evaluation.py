@@ -74,18 +74,19 @@ class Integers:
         return Integers(self.seats, self.seat_scales, bank, self.bank_scale)
 
 
-def evaluate(game: Subgame, profile: Integers, pick: Any = None,
+def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "all",
               ) -> tuple[list[int], list[int]]:
     """Exact counterfactual values as integers: every seat's flattened in order, then the
-    bank's (or only the entries ``pick(seat arrays, bank array)`` returns), and the scale
-    of each returned entry's side (seats then bank, per entry when picked)."""
+    bank's (or only the entries ``pick(seat arrays, bank array)`` returns; ``sides`` says
+    which sides the subgame must compute, see ``Subgame.counterfactual``), and the scale
+    of each side (seats then bank)."""
     everyone = math.prod(profile.seat_scales) * profile.bank_scale
     moduli = primes_for(max(game.live, 1) * game.base_scale * everyone, signed=True)
     results = []
     for prime in moduli:
         ring = Modular(prime)
         seat_values, bank_values = game.counterfactual(
-            ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank))
+            ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank), sides)
         if pick is None:
             results.append(np.concatenate([v.reshape(-1) for v in seat_values]
                                           + [bank_values.reshape(-1)]))
@@ -97,18 +98,28 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None,
 
 
 def exact_counterfactual(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
-                         bank: Sequence[Sequence[Fraction]],
+                         bank: Sequence[Sequence[Fraction]], sides: str = "all",
                          ) -> tuple[list[list[list[list[Fraction]]]], list[list[list[Fraction]]]]:
-    """Every information set's exact counterfactual values ``[..., stand, draw]``."""
-    flat, scales = evaluate(game, Integers.of(seats, bank))
-    out_seats = []
+    """Every information set's exact counterfactual values ``[..., stand, draw]``: every
+    side's, or only the seats' (``sides="seats"``, the bank's come back empty) or the
+    bank's (``"bank"``, no seat's)."""
+    def pick(seat_values: list[Any], bank_values: Any) -> Any:
+        parts = [v.reshape(-1) for v in seat_values] if sides != "bank" else []
+        if sides != "seats":
+            parts.append(bank_values.reshape(-1))
+        return np.concatenate(parts)
+
+    flat, scales = evaluate(game, Integers.of(seats, bank), pick, sides)
+    out_seats: list[Any] = []
     at = 0
-    for k in range(game.live):
+    for k in range(game.live if sides != "bank" else 0):
         shape = (2**k, len(game.seat_classes), 2)
         size = math.prod(shape)
         values = [Fraction(v, scales[k]) for v in flat[at:at + size]]
         out_seats.append(np.asarray(values, dtype=object).reshape(shape).tolist())
         at += size
+    if sides == "seats":
+        return out_seats, []
     bank_values = [Fraction(v, scales[-1]) for v in flat[at:]]
     shape = (len(game.bank_classes), game.vectors, 2)
     return out_seats, np.asarray(bank_values, dtype=object).reshape(shape).tolist()

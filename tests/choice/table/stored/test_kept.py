@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.choice.table import kept
 from analyzer.choice.table.advice import advise_seat
 from analyzer.choice.table.indifference import GIVEN_METHOD
 from analyzer.choice.table.solve import solve_table
+from analyzer.choice.table.stored import kept
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe

@@ -42,7 +42,7 @@ KEPT_METHOD = ("an equilibrium this solver found in an earlier run (kept in the 
                "folder), certified again by every side's exact best response")
 #: The modules whose source decides which equilibrium the solver reports.
 _SOURCES = ("choice/table/solve.py", "choice/table/indifference.py", "choice/table/cfr.py",
-            "choice/table/subgame.py", "choice/table/tree.py", "choice/table/kept.py",
+            "choice/table/subgame.py", "choice/table/tree.py", "choice/table/stored/kept.py",
             "choice/table/exact/equations.py", "choice/table/exact/evaluation.py",
             "choice/table/exact/ring.py", "choice/headsup/game.py",
             "choice/headsup/solver.py", "rules/choice_rules.py")

@@ -1,0 +1,199 @@
+"""A subgame dealt from a finite shoe with exact card removal, for any number of live seats.
+
+:class:`DealtSubgame` is the :class:`~analyzer.choice.table.subgame.Subgame` of ``live``
+seats against a live bank, dealt from point-value ``counts`` (the shoe less the naturals'
+cards, everyone having seen them), conditional on no live hand being natural. Its
+counterfactual values come from one walk over removed-card compositions
+(:mod:`analyzer.choice.table.dealt.kernels`): forward over the seats in order carrying the
+weight of every (earlier choices, composition), then every bank holding against every
+composition of the seats' cards, then backward per seat. In floats it serves CFR+; in
+residues modulo primes (rebuilt by CRT in :mod:`analyzer.choice.table.exact.evaluation`) it
+gives exact values and exact regrets, so exact best responses, of any strategy profile.
+
+Integer scale: a deal's weight is its number of ordered card sequences (holdings and third
+cards), so every counterfactual value is an integer over ``base_scale`` = (ordered ways to
+deal the live hands) x ``S (S - 1)``, ``S`` the stock after the deal, times the other sides'
+strategy scales.
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> game = dealt_subgame(LUCKY9, (16, 4, 4, 4, 4, 4, 4, 4, 4, 4), 3, "total", "1 deck")
+>>> game.live, game.vectors, len(game.seat_classes)
+(3, 8, 9)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from analyzer.choice.table.dealt import kernels
+from analyzer.choice.table.dealt.compositions import Levels, falling_table, live_ways
+from analyzer.choice.table.exact.evaluation import Integers
+from analyzer.choice.table.exact.ring import Array, Float, Modular, Ring
+from analyzer.choice.table.subgame import Exact, Subgame, info_classes
+from analyzer.engine.modular import crt, primes_for
+from analyzer.errors import AnalyzerError
+from analyzer.rules.choice_rules import ChoiceRules
+
+__all__ = ["DealtSubgame", "dealt_subgame", "MAX_STOCK"]
+
+#: Results are integers over ``S (S - 1)``; a residue times one, summed over the bank's
+#: holdings and actions, stays in int64 while ``S`` is below this.
+MAX_STOCK = 5000
+
+
+@dataclass(frozen=True, eq=False)
+class DealtSubgame(Subgame):
+    """``live`` seats and a bank dealt from ``counts`` (see the module docstring)."""
+
+    counts: tuple[int, ...] = ()
+    levels: Any = None  # Levels
+    seat_index: tuple[int, ...] = ()  # holding -> seat class
+    bank_index: tuple[int, ...] = ()
+    stock: int = 0
+    _passes: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def _build(self, ring: Ring) -> tuple[Array, ...]:
+        table = falling_table(self.counts)
+        width = max(len(row) for row in table)
+        holdings = self.levels.holdings
+        if isinstance(ring, Modular):
+            falling = np.asarray([[v % ring.prime for v in row] + [0] * (width - len(row))
+                                  for row in table], dtype=np.int64)
+            return falling, holdings.order.copy()
+        falling = np.asarray([[float(v) for v in row] + [0.0] * (width - len(row))
+                              for row in table])
+        return falling, holdings.order.astype(float)
+
+    def _walk(self, ring: Ring, seats: Sequence[Array], bank: Array, sides: str,
+              unit: bool = False) -> tuple[list[Array], Array]:
+        """Counterfactual values per holding (unnormalised): seats ``(2**k, H, 2)``, the
+        bank ``(H, vectors, 2)``."""
+        falling, order = self.arrays(ring)
+        prime = ring.prime if isinstance(ring, Modular) else 0
+        holdings = self.levels.holdings
+        m = self.live
+        index = np.asarray(self.seat_index)
+        coef = np.zeros((m, max(1, 2 ** (m - 1)), len(index), 2), dtype=falling.dtype)
+        for k, s in enumerate(seats):
+            coef[k, :2**k] = ring.mul(np.asarray(s)[:, index, :], order[None, :, None])
+        bank_rows = np.ascontiguousarray(np.asarray(bank)[np.asarray(self.bank_index)])
+        nxt, starts = self.levels.stacked_next()
+        want_seats, want_bank = sides != "bank", sides != "seats"
+        weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
+                                              want_bank and not unit)
+        last = weights[offsets[m]:offsets[m + 1]].reshape(2**m, -1)
+        z, u = kernels.terminal(self.levels.compositions[m], np.asarray(self.counts),
+                                holdings.usage, holdings.total, order, falling, self.stock,
+                                bank_rows, q, last, prime, want_seats, want_bank, unit)
+        seat_values = [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z,
+                                        weights, offsets, prime)
+                       for k in range(m)] if want_seats else []
+        return seat_values, u
+
+    def _classes(self, ring: Ring, values: Array, axis: int, index: tuple[int, ...],
+                 classes: int) -> Array:
+        moved = np.moveaxis(values, axis, 0)
+        out = np.zeros((classes,) + moved.shape[1:], dtype=moved.dtype)
+        np.add.at(out, np.asarray(index), moved)
+        return np.moveaxis(ring.reduce(out), 0, axis)
+
+    def counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
+                       sides: str = "all") -> tuple[list[Array], Array]:
+        seat_values, bank_values = self._walk(ring, seats, bank, sides)
+        classes, banks = len(self.seat_classes), len(self.bank_classes)
+        seat_out = [self._classes(ring, v, 1, self.seat_index, classes) for v in seat_values]
+        bank_out = (self._classes(ring, bank_values, 0, self.bank_index, banks)
+                    if sides != "seats" else np.zeros(0))
+        if not isinstance(ring, Modular):
+            scale = float(self.base_scale)
+            seat_out = [v / scale for v in seat_out]
+            bank_out = bank_out / scale
+        return seat_out, bank_out
+
+    def reach(self, seats: Sequence[Array]) -> tuple[list[Array], Array]:
+        ring = Float()
+        bank = np.full((len(self.bank_classes), self.vectors, 2), 0.5)
+        seat_values, bank_values = self._walk(ring, seats, bank, "all", unit=True)
+        scale = float(self.base_scale)
+        classes, banks = len(self.seat_classes), len(self.bank_classes)
+        return ([self._classes(ring, v[..., 0], 1, self.seat_index, classes) / scale
+                 for v in seat_values],
+                self._classes(ring, bank_values[..., 0], 0, self.bank_index, banks) / scale)
+
+    def _exact_reach(self, seats: Exact) -> tuple[list[list[list[Fraction]]],
+                                                   list[list[Fraction]]]:
+        """Every information set's exact reach probability (cached per strategy)."""
+        key = tuple(tuple(tuple(row) for row in rows) for rows in seats)
+        if key in self._passes:
+            return self._passes[key]  # type: ignore[no-any-return]
+        standing = [[Fraction(0)] * self.vectors for _ in self.bank_classes]
+        profile = Integers.of(seats, standing)
+        everyone = math.prod(profile.seat_scales)
+        moduli = primes_for(self.base_scale * everyone, signed=True)
+        found = []
+        for prime in moduli:
+            ring = Modular(prime)
+            seat_values, bank_values = self._walk(
+                ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
+                "all", unit=True)
+            seat_parts = [self._classes(ring, v[..., 0], 1, self.seat_index,
+                                        len(self.seat_classes)).reshape(-1)
+                          for v in seat_values]
+            bank_part = self._classes(ring, bank_values[..., 0], 0, self.bank_index,
+                                      len(self.bank_classes)).reshape(-1)
+            found.append(np.concatenate([*seat_parts, bank_part]))
+        flat = crt(np.stack(found), moduli)
+        out_seats, at = [], 0
+        for k in range(self.live):
+            scale = self.base_scale * everyone // profile.seat_scales[k]
+            cells = 2**k * len(self.seat_classes)
+            rows = [Fraction(v, scale) for v in flat[at:at + cells]]
+            out_seats.append([rows[e * len(self.seat_classes):(e + 1) * len(self.seat_classes)]
+                              for e in range(2**k)])
+            at += cells
+        bank_rows = [Fraction(v, self.base_scale * everyone) for v in flat[at:]]
+        out_bank = [bank_rows[c * self.vectors:(c + 1) * self.vectors]
+                    for c in range(len(self.bank_classes))]
+        self._passes[key] = (out_seats, out_bank)
+        return out_seats, out_bank
+
+    def seat_reach(self, seats: Exact, k: int, earlier: int, cls: int) -> Fraction:
+        return self._exact_reach(seats)[0][k][earlier][cls]
+
+    def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
+        return self._exact_reach(seats)[1][cls][vector]
+
+
+@lru_cache(maxsize=64)
+def dealt_subgame(rules: ChoiceRules, counts: tuple[int, ...], live: int, by: str,
+                  shoe: str) -> DealtSubgame:
+    """The subgame of ``live`` seats dealt from point-value ``counts`` with exact card
+    removal, conditional on the bank and every live seat holding no natural."""
+    if live < 1:
+        raise AnalyzerError("a subgame needs at least one live seat")
+    counts = tuple(int(c) for c in counts)
+    stock = sum(counts) - 2 * (live + 1)
+    if stock < 2:
+        raise AnalyzerError(f"{shoe}: too few cards for {live + 1} live hands and two "
+                            "third cards")
+    if stock >= MAX_STOCK:
+        raise AnalyzerError(f"{shoe}: exact card removal handles a stock of at most "
+                            f"{MAX_STOCK - 1} cards")
+    ways = live_ways(rules, counts, live + 1)
+    if not ways:
+        raise AnalyzerError(f"{shoe}: no deal leaves {live + 1} hands without a natural")
+    levels = Levels.of(rules, counts, live)
+    classes = info_classes(rules, by)
+    index = tuple(next(c for c, cls in enumerate(classes) if h in cls.hands)
+                  for h in levels.holdings.hands)
+    return DealtSubgame(rules=rules, live=live, by=by, shoe=shoe, seat_classes=classes,
+                        bank_classes=classes, base_scale=ways * stock * (stock - 1),
+                        counts=counts, levels=levels, seat_index=index, bank_index=index,
+                        stock=stock)

@@ -1,0 +1,263 @@
+"""The seat-by-seat walk over removed-card compositions, compiled by numba.
+
+One code for two arithmetics: float64 (``p == 0``, the CFR+ search) and residues modulo a
+prime ``p < 2**31`` in int64 (exact work, one pass per prime, rebuilt by CRT). Arrays:
+
+* ``coef[j, e, h, d]`` -- live seat ``j``'s action weight for holding ``h`` and choice ``d``
+  after the earlier choices ``e``, times the holding's order; ``bank[b, v, a]`` the bank's;
+* ``P`` (flat, level ``j`` at ``offsets[j]``, ``[e, c]``) -- the weight of every way the
+  first ``j`` seats hold the composition ``c`` and chose ``e``;
+* ``Q[v, c, t, d]`` -- the same weight summed over the seats ``k`` whose total is ``t`` and
+  whose choice is ``d`` (what the bank's result needs: its net is minus the seats' sum);
+* ``Z[v, c, d, t]`` -- for a seat of total ``t`` choosing ``d``, the result summed over the
+  bank's holding and play, weighted by the deal of the bank's hand and the falling factorials
+  of the whole composition; the backward pass carries it to earlier seats.
+
+A seat's and the bank's third cards are a uniformly random ordered pair of distinct cards
+of the stock ``r`` left after the deal (nobody sees a third card before the showdown), so
+each result is an integer over ``S (S - 1)``, ``S`` the stock's size (:func:`_results`).
+In residue arithmetic every product of two residues is reduced at once; sums of a residue
+times a result (below ``2**12 * 2**31``) are reduced once per composition.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+__all__ = ["backward", "forward", "terminal"]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mul(a: Any, b: Any, p: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
+    """``a b`` (floats) or ``a b mod p`` for residues: the quotient from a float estimate,
+    corrected once each way."""
+    x = a * b
+    if p == 0:
+        return x
+    r = x - np.int64(float(x) * inverse) * p
+    r = r + p if r < 0 else r
+    return r - p if r >= p else r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add(a: Any, b: Any, p: Any) -> Any:  # pragma: no cover - compiled
+    x = a + b
+    if p == 0:
+        return x
+    return x - p if x >= p else x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fix(x: Any, p: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
+    """A signed int64 sum below ``2**62`` in absolute value brought into ``0 .. p - 1``
+    (floats unchanged): the truncated float quotient is off by at most one."""
+    if p == 0:
+        return x
+    r = x - np.int64(float(x) * inverse) * p
+    r = r + p if r < 0 else r
+    return r - p if r >= p else r
+
+
+@njit(cache=True, nogil=True)
+def forward(nxt: Any, starts: Any, total: Any, coef: Any, live: int, p: int,
+            with_q: bool) -> Any:  # pragma: no cover - compiled
+    """``P`` for every level (flat) with its offsets, and ``Q`` at the last level."""
+    inverse = 1.0 / p if p else 0.0
+    sizes = starts[1:] - starts[:-1]
+    offsets = np.zeros(live + 2, dtype=np.int64)
+    for j in range(live + 1):
+        offsets[j + 1] = offsets[j] + (1 << j) * sizes[j]
+    holdings = nxt.shape[1]
+    weights = np.zeros(offsets[live + 1], dtype=coef.dtype)
+    weights[0] = 1
+    q = np.zeros((1, sizes[0], 10, 2), dtype=coef.dtype)
+    for j in range(live):
+        here, there = sizes[j], sizes[j + 1]
+        q_next = np.zeros(((2 << j) if with_q else 1, there if with_q else 1, 10, 2),
+                          dtype=coef.dtype)
+        for e in range(1 << j):
+            for c in range(here):
+                x = weights[offsets[j] + e * here + c]
+                carried = False
+                if with_q:
+                    for t in range(10):
+                        if q[e, c, t, 0] != 0 or q[e, c, t, 1] != 0:
+                            carried = True
+                if x == 0 and not carried:
+                    continue
+                for h in range(holdings):
+                    to = nxt[starts[j] + c, h]
+                    if to < 0:
+                        continue
+                    for d in range(2):
+                        s = coef[j, e, h, d]
+                        if s == 0:
+                            continue
+                        y = _mul(x, s, p, inverse)
+                        at = offsets[j + 1] + (2 * e + d) * there + to
+                        weights[at] = _add(weights[at], y, p)
+                        if with_q:
+                            row = 2 * e + d
+                            if carried:
+                                for t in range(10):
+                                    for dd in range(2):
+                                        q_next[row, to, t, dd] = _add(
+                                            q_next[row, to, t, dd],
+                                            _mul(q[e, c, t, dd], s, p, inverse), p)
+                            q_next[row, to, total[h], d] = _add(q_next[row, to, total[h], d],
+                                                                y, p)
+        q = q_next
+    return weights, offsets, q
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sign(x: Any) -> Any:  # pragma: no cover - compiled
+    return 1 if x > 0 else (-1 if x < 0 else 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _results(out: Any, remaining: Any, bank_total: int, stock: int,
+             unit: bool) -> None:  # pragma: no cover - compiled
+    """``out[t, d, a]``: a seat of two-card total ``t`` choosing ``d`` against the bank of
+    total ``bank_total`` playing ``a``, summed over the ordered pairs of distinct third
+    cards from ``remaining`` (``stock`` cards): an integer over ``stock (stock - 1)``."""
+    pairs = stock * (stock - 1)
+    if unit:
+        out[:, :, :] = pairs
+        return
+    bank_final = np.zeros(10, dtype=np.int64)
+    for y in range(10):
+        bank_final[(bank_total + y) % 10] += remaining[y]
+    # g[z]: third cards of the bank below a final seat total z, less those above
+    g = np.zeros(10, dtype=np.int64)
+    for z in range(10):
+        for w in range(10):
+            if w < z:
+                g[z] += bank_final[w]
+            elif w > z:
+                g[z] -= bank_final[w]
+    for t in range(10):
+        out[t, 0, 0] = _sign(t - bank_total) * pairs
+        out[t, 0, 1] = g[t] * (stock - 1)
+        alone = 0
+        both = 0
+        for x in range(10):
+            if remaining[x] == 0:
+                continue
+            final = (t + x) % 10
+            alone += remaining[x] * _sign(final - bank_total)
+            same = (bank_total + x) % 10  # both drew the same value: one card fewer
+            both += remaining[x] * (g[final] - _sign(final - same))
+        out[t, 1, 0] = alone * (stock - 1)
+        out[t, 1, 1] = both
+
+
+@njit(cache=True, nogil=True)
+def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, falling: Any,
+             stock: int, bank: Any, q: Any, last: Any, p: int, seats: bool, banker: bool,
+             unit: bool) -> Any:  # pragma: no cover - compiled
+    """Every bank holding against every composition of the seats' cards: ``Z`` (for the
+    seats) and the bank's counterfactual values ``U[b, v, a]``. ``last[v, c]`` is ``P`` at
+    the last level (the bank's reach when ``unit``)."""
+    inverse = 1.0 / p if p else 0.0
+    size, holdings = compositions.shape[0], usage.shape[0]
+    vectors = bank.shape[1]
+    z = np.zeros((vectors if seats else 1, size if seats else 1, 2, 10), dtype=bank.dtype)
+    u = np.zeros((holdings, vectors, 2), dtype=bank.dtype)
+    remaining = np.zeros(10, dtype=np.int64)
+    table = np.zeros((10, 2, 2), dtype=np.int64)
+    for c in range(size):
+        for b in range(holdings):
+            fits = True
+            for v in range(10):
+                remaining[v] = counts[v] - compositions[c, v] - usage[b, v]
+                if remaining[v] < 0:
+                    fits = False
+            if not fits:
+                continue
+            w = order[b]
+            for v in range(10):
+                w = _mul(w, falling[v, compositions[c, v] + usage[b, v]], p, inverse)
+            _results(table, remaining, total[b], stock, unit)
+            if seats:
+                for v in range(vectors):
+                    y0 = _mul(bank[b, v, 0], w, p, inverse)
+                    y1 = _mul(bank[b, v, 1], w, p, inverse)
+                    for d in range(2):
+                        for t in range(10):
+                            z[v, c, d, t] += y0 * table[t, d, 0] + y1 * table[t, d, 1]
+            if banker:
+                for v in range(vectors):
+                    for a in range(2):
+                        acc = 0 * w
+                        if unit:
+                            acc = last[v, c] * table[0, 0, a]
+                        else:
+                            for t in range(10):
+                                for d in range(2):
+                                    acc += q[v, c, t, d] * table[t, d, a]
+                            acc = -acc
+                        u[b, v, a] = _add(u[b, v, a], _mul(_fix(acc, p, inverse), w, p, inverse), p)
+        if seats and p:
+            for v in range(vectors):
+                for d in range(2):
+                    for t in range(10):
+                        z[v, c, d, t] = _fix(z[v, c, d, t], p, inverse)
+    return z, u
+
+
+@njit(cache=True, nogil=True)
+def backward(seat: int, live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any,
+             z: Any, weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover - compiled
+    """Live seat ``seat``'s counterfactual values ``[e, h, d]``: the later seats' play folded
+    in level by level from ``Z`` back to ``seat + 1``, met with ``P`` at level ``seat``."""
+    inverse = 1.0 / p if p else 0.0
+    sizes = starts[1:] - starts[:-1]
+    holdings = nxt.shape[1]
+    shift = live - 1 - seat
+    later = z  # carried[v, c, t] at level j + 1, read from Z at the last level
+    for j in range(live - 1, seat, -1):
+        here = sizes[j]
+        carried = np.zeros((1 << j, here, 10), dtype=z.dtype)
+        for v in range(1 << j):
+            for c in range(here):
+                for h in range(holdings):
+                    to = nxt[starts[j] + c, h]
+                    if to < 0:
+                        continue
+                    for d in range(2):
+                        s = coef[j, v, h, d]
+                        if s == 0:
+                            continue
+                        row = 2 * v + d
+                        for t in range(10):
+                            if j + 1 == live:
+                                x = z[row, to, (row >> shift) & 1, t]
+                            else:
+                                x = later[row, to, 0, t]
+                            carried[v, c, t] = _add(carried[v, c, t],
+                                                    _mul(s, x, p, inverse), p)
+        later = carried.reshape((1 << j, here, 1, 10))
+    here = sizes[seat]
+    out = np.zeros((1 << seat, holdings, 2), dtype=z.dtype)
+    for e in range(1 << seat):
+        for c in range(here):
+            x = weights[offsets[seat] + e * here + c]
+            if x == 0:
+                continue
+            for h in range(holdings):
+                to = nxt[starts[seat] + c, h]
+                if to < 0:
+                    continue
+                y = _mul(x, order[h], p, inverse)
+                for d in range(2):
+                    row = 2 * e + d
+                    if seat + 1 == live:
+                        value = z[row, to, d, total[h]]
+                    else:
+                        value = later[row, to, 0, total[h]]
+                    out[e, h, d] = _add(out[e, h, d], _mul(y, value, p, inverse), p)
+    return out

@@ -1,0 +1,211 @@
+"""Certificate files: a table's equilibrium at a finite shoe, solved once, re-verified cheaply.
+
+Solving a table of 4 or more people at one deck with exact card removal takes minutes (CFR+
+on every subgame of three or more live seats, closed by the indifference equations); checking
+an answer takes seconds (one exact evaluation per subgame:
+:func:`~analyzer.choice.table.solve.solve_table` with ``known``). So ``make certify`` (``nine
+certify``) solves and writes a certificate -- the profile's every subgame strategy as exact
+fractions, the values, the largest exact regret (0 when certified, else the epsilon no side
+can beat by deviating alone), the SHA-256 of the strategy profile and the measured solve
+time -- and :func:`check_certificate` re-derives every value and regret exactly from the
+strategies and refuses, in one line, a file whose figures differ.
+
+A certificate for another profile, table size, shoe or information model is refused in one
+line naming the mismatch (:func:`read_certificate`).
+
+>>> document = {"subgames": [{"live": 1, "removed": [], "seats": [[["1/2"]]],
+...                           "bank": [["0", "1"]]}]}
+>>> len(profile_sha256(document["subgames"]))
+64
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from analyzer import __version__
+from analyzer.choice.table.indifference import Strategies
+from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, solve_table
+from analyzer.errors import AnalyzerError
+from analyzer.inputs import parse_json, read_text
+from analyzer.rules.choice_rules import ChoiceRules
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
+           "check_certificate", "KIND", "profile_sha256", "read_certificate",
+           "shipped_strategies"]
+
+#: The ``kind`` every certificate file states (a file without it is not one).
+KIND = "nine table certificate"
+#: Where the shipped certificates live (package data).
+CERTIFICATES = Path(__file__).resolve().parent / "certificates"
+
+
+def certificate_path(profile: str, people: int, shoe: Shoe, by: str,
+                     folder: Path = CERTIFICATES) -> Path:
+    """The shipped certificate's file name for a table: ``lucky9-home-4-people-1-deck-by-cards``."""
+    slug = shoe.describe().replace(" ", "-")
+    return folder / f"{profile}-{people}-people-{slug}-by-{by}.json"
+
+
+def _text(value: Fraction) -> str:
+    return str(value)
+
+
+def _subgames(table: TableEquilibrium) -> list[dict[str, Any]]:
+    return [{"live": r.key[0], "removed": [list(h) for h in r.key[1]],
+             "seats": [[[_text(v) for v in row] for row in rows] for rows in r.solution.seats],
+             "bank": [[_text(v) for v in row] for row in r.solution.bank]}
+            for r in table.subgames]
+
+
+def profile_sha256(subgames: Sequence[dict[str, Any]]) -> str:
+    """SHA-256 of the strategy profile: its subgames as canonical JSON (sorted keys, no
+    spaces)."""
+    text = json.dumps(list(subgames), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float,
+                     command: str, method: str = "") -> str:
+    """The certificate of a table evaluated exactly at its shoe, as JSON text (``method``:
+    how its strategies were found, else the table's)."""
+    if not table.exact:
+        raise AnalyzerError(f"{table.players + 1} people at {table.shoe}: not evaluated at its "
+                            "shoe, nothing to certify")
+    subgames = _subgames(table)
+    document = {
+        "kind": KIND, "analyzer_version": __version__, "profile": rules.name,
+        "fingerprint": rules.fingerprint, "people": table.players + 1,
+        "players": table.players, "shoe": table.shoe, "by": table.by,
+        "certified": table.certified, "max_regret": _text(table.values.max_regret),
+        "epsilon": float(table.values.max_regret),
+        "seat_values": [_text(v) for v in table.seat_values],
+        "bank_value": _text(table.bank_value),
+        "seat_regrets": [_text(v) for v in table.values.seat_regrets],
+        "bank_regret": _text(table.values.bank_regret),
+        "method": method or table.method, "note": table.note,
+        "solve_seconds": round(seconds, 1), "command": command,
+        "profile_sha256": profile_sha256(subgames), "subgames": subgames,
+    }
+    return json.dumps(document, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate file read back: what it claims and the strategies it gives."""
+
+    path: str
+    people: int
+    shoe: str
+    by: str
+    certified: bool
+    max_regret: Fraction
+    seat_values: tuple[Fraction, ...]
+    bank_value: Fraction
+    solve_seconds: float
+    sha256: str
+    strategies: dict[SubgameKey, Strategies]
+    #: The command that wrote it (``nine certify ...``, ``--infinite-play`` for an
+    #: epsilon-certificate of the infinite deck's play).
+    command: str = ""
+
+
+def _fraction(text: Any, where: str) -> Fraction:
+    if not isinstance(text, str):
+        raise AnalyzerError(f"{where}: a fraction as a string expected, got {text!r}")
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise AnalyzerError(f"{where}: {text!r} is not a fraction") from None
+
+
+def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: int | None,
+                     by: str | None) -> Certificate:
+    """The certificate at ``path`` for this table (``people`` and ``by`` None: the file's),
+    or a one-line error naming the mismatch (profile, table size, shoe, information model,
+    a field, or the profile's SHA-256)."""
+    where = str(path)
+    document = parse_json(read_text(path), where)
+    if not isinstance(document, dict) or document.get("kind") != KIND:
+        raise AnalyzerError(f"{where}: not a certificate (kind must be {KIND!r})")
+    people = document.get("people") if people is None else people
+    by = document.get("by") if by is None else by
+    if not isinstance(people, int) or by not in ("cards", "total"):
+        raise AnalyzerError(f"{where}: people (an integer) and by (cards or total) expected")
+    checks = (("fingerprint", rules.fingerprint, f"profile {document.get('profile')!r}",
+               f"the rules of {rules.name!r}"),
+              ("people", people, f"{document.get('people')} people",
+               f"the table has {people}"),
+              ("shoe", shoe.describe(), f"shoe {document.get('shoe')!r}",
+               f"the table is dealt from {shoe.describe()!r}"),
+              ("by", by, f"by {document.get('by')}", f"the table is played by {by}"))
+    for field, expected, written, asked in checks:
+        if document.get(field) != expected:
+            raise AnalyzerError(f"{where}: written for {written}, {asked}")
+    try:
+        subgames = document["subgames"]
+        strategies: dict[SubgameKey, Strategies] = {}
+        for i, entry in enumerate(subgames):
+            at = f"{where}: subgames[{i}]"
+            key = (int(entry["live"]), tuple(sorted((int(a), int(b))
+                                                    for a, b in entry["removed"])))
+            seats = [[[_fraction(v, at) for v in row] for row in rows]
+                     for rows in entry["seats"]]
+            bank = [[_fraction(v, at) for v in row] for row in entry["bank"]]
+            strategies[key] = (seats, bank)
+        found = Certificate(
+            where, people, shoe.describe(), by, bool(document["certified"]),
+            _fraction(document["max_regret"], f"{where}: max_regret"),
+            tuple(_fraction(v, f"{where}: seat_values") for v in document["seat_values"]),
+            _fraction(document["bank_value"], f"{where}: bank_value"),
+            float(document["solve_seconds"]), str(document["profile_sha256"]), strategies,
+            str(document["command"]))
+    except KeyError as missing:
+        raise AnalyzerError(f"{where}: field {missing} missing") from None
+    except (TypeError, ValueError, AttributeError):
+        raise AnalyzerError(f"{where}: malformed subgames (live, removed, seats, bank)") from None
+    if profile_sha256(subgames) != found.sha256:
+        raise AnalyzerError(f"{where}: profile_sha256 does not match its subgames' strategies")
+    return found
+
+
+def check_certificate(certificate: Certificate, rules: ChoiceRules) -> TableEquilibrium:
+    """Every value and regret of the certificate re-derived exactly from its strategies (an
+    exact evaluation of every subgame at the shoe): the table, or a one-line error naming
+    the first figure that differs."""
+    shoe = Shoe.decks(1) if certificate.shoe == "1 deck" else None
+    if shoe is None:
+        raise AnalyzerError(f"{certificate.path}: only one-deck certificates are checked")
+    table = solve_table(rules, shoe, certificate.people - 1, certificate.by,
+                        known=certificate.strategies, given_only=True)
+    found = (("seat values", table.seat_values, certificate.seat_values),
+             ("bank value", table.bank_value, certificate.bank_value),
+             ("max_regret", table.values.max_regret, certificate.max_regret),
+             ("certified", table.certified, certificate.certified))
+    for name, computed, claimed in found:
+        if computed != claimed:
+            raise AnalyzerError(f"{certificate.path}: {name} recomputed exactly is not the "
+                                f"file's ({claimed} claimed)")
+    return table
+
+
+def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                       ) -> dict[SubgameKey, Strategies] | None:
+    """The strategies of the shipped certificate of this table (``make certify``), or None
+    when there is none certified (an infinite shoe, a table solved directly, not certified
+    yet, or only an epsilon-certificate).
+    Whoever takes them evaluates them again exactly (``solve_table`` with ``given_only``)."""
+    if shoe.is_infinite or players < 3:
+        return None
+    path = certificate_path(rules.name, players + 1, shoe, by)
+    if not path.is_file():
+        return None
+    found = read_certificate(path, rules, shoe, players + 1, by)
+    return found.strategies if found.certified else None

@@ -1,0 +1,76 @@
+"""One exact full evaluation of a home Lucky 9 table at one deck (issue 21 item 2).
+
+The profile evaluated is the infinite deck's certified equilibrium played at one deck, by
+cards (every holding as its total): every side's exact value and exact regret, so every
+side's exact best response, over every natural pattern's subgame with exact card removal
+(the walk over removed-card compositions, residues modulo primes and CRT). The infinite-
+deck solve is done first and not timed; the numba kernels are loaded first (a one-time
+compile of about 10 s when their disk cache is cold). Wall-clock and CPU seconds are both
+printed: on a shared machine the wall clock can be several times the CPU time.
+
+``NINE_BENCH_DECK_PEOPLE`` (comma-separated, default ``4,5``) picks the table sizes; 6
+people take minutes (see the README's figures), so they run only when asked.
+
+The one-deck solves (``make certify``) take minutes, so the bench does not run them: it
+checks every shipped certificate again exactly (timed) and prints the solve time the
+certificate recorded when ``make certify`` wrote it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from analyzer.choice.table.dealt.played import played_at
+from analyzer.choice.table.solve import solve_table
+from analyzer.choice.table.stored.certificate import (
+    CERTIFICATES,
+    check_certificate,
+    read_certificate,
+)
+from analyzer.choice.table.tree import LUCKY9
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["bench", "TARGETS"]
+
+#: Target seconds for one exact full evaluation at one deck, by people at the table.
+TARGETS = {4: 2.0, 5: 20.0, 6: 180.0}
+#: Target seconds for one certified one-deck solve (``make certify``), by people.
+SOLVE_TARGETS = {4: 120.0, 5: 120.0}
+
+
+def bench(baseline_seconds: float = 0.0) -> None:
+    """Print the one-deck evaluation figures."""
+    del baseline_seconds
+    sizes = [int(p) for p in os.environ.get("NINE_BENCH_DECK_PEOPLE", "4,5").split(",") if p]
+    played_at(LUCKY9, Shoe.decks(1), 1, "cards")  # load (or compile) the kernels
+    for people in sizes:
+        solve_table(LUCKY9, Shoe.infinite(), people - 1, "total")
+        wall, cpu = time.perf_counter(), time.process_time()
+        values = played_at(LUCKY9, Shoe.decks(1), people - 1, "cards")
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        target = TARGETS.get(people)
+        verdict = "" if target is None else (
+            f"; target <= {target:.0f} s: {'met' if wall <= target else 'NOT MET'}"
+            f"{' (CPU ' + ('met' if cpu <= target else 'NOT MET') + ')' if wall > target else ''}")
+        print(f"  {people} people, 1 deck, exact full evaluation   {wall:8.2f} s wall "
+              f"{cpu:7.2f} s CPU   (bank {float(values.bank):.4%} per hand, largest regret "
+              f"{float(values.max_regret):.2e}{verdict})")
+    for path in sorted(CERTIFICATES.glob("*.json")):
+        found = read_certificate(path, LUCKY9, Shoe.decks(1), None, None)
+        wall, cpu = time.perf_counter(), time.process_time()
+        table = check_certificate(found, LUCKY9)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        target = SOLVE_TARGETS.get(found.people)
+        status = ("certified" if table.certified
+                  else f"epsilon {float(table.values.max_regret):.2e}")
+        if "--infinite-play" in found.command:  # evaluated, not solved: no solve target
+            solve = (f"the infinite deck's play evaluated in {found.solve_seconds:.0f} s "
+                     "wall when written (no one-deck solve shipped)")
+        else:
+            solve = (f"solve recorded by make certify {found.solve_seconds:.0f} s wall"
+                     + ("" if target is None else
+                        f" (target <= {target:.0f} s: "
+                        f"{'met' if found.solve_seconds <= target else 'NOT MET'})"))
+        print(f"  {found.people} people, 1 deck, by {found.by}: certificate checked again "
+              f"{wall:6.2f} s wall {cpu:6.2f} s CPU, {status}; {solve}")

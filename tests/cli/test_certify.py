@@ -1,0 +1,57 @@
+"""``nine certify``: a shipped certificate checked again (PASS, certified); bad input and an
+existing file it did not write refused in one line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from analyzer.choice.table.stored.certificate import certificate_path
+from analyzer.cli.commands import main
+from analyzer.rules.shoe import Shoe
+
+
+def _one_line_error(result: object) -> str:
+    output = result.output  # type: ignore[attr-defined]
+    assert result.exit_code == 2, output  # type: ignore[attr-defined]
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in output, output
+    return str(lines[0])
+
+
+def test_check_passes_a_shipped_certificate_exactly() -> None:
+    path = certificate_path("lucky9-home", 4, Shoe.decks(1), "total")
+    result = CliRunner().invoke(main, ["certify", "--check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"{path}: PASS, 4 people, 1 deck, by total: certified (every exact regret 0)" in (
+        result.output)
+
+
+def test_a_file_that_is_not_a_certificate_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps({"kind": "something else"}))
+    line = _one_line_error(CliRunner().invoke(main, ["certify", "--check", str(path)]))
+    assert "other.json: not a certificate" in line
+
+
+def test_a_certificate_of_another_profile_is_one_line(tmp_path: Path) -> None:
+    shipped = certificate_path("lucky9-home", 4, Shoe.decks(1), "total")
+    line = _one_line_error(CliRunner().invoke(main, ["certify", "--profile", "lucky9-bank-ties",
+                                                     "--check", str(shipped)]))
+    assert "written for profile 'lucky9-home', the rules of 'lucky9-bank-ties'" in line
+
+
+def test_a_file_it_did_not_write_is_not_overwritten(tmp_path: Path) -> None:
+    mine = tmp_path / "lucky9-home-4-people-1-deck-by-total.json"
+    mine.write_text("my notes\n")
+    line = _one_line_error(CliRunner().invoke(main, ["certify", "--people", "4", "--by", "total",
+                                                     "--out", str(tmp_path)]))
+    assert "exists and is not a certificate; not overwritten" in line
+    assert mine.read_text() == "my notes\n"
+
+
+def test_no_table_size_is_one_line() -> None:
+    line = _one_line_error(CliRunner().invoke(main, ["certify"]))
+    assert "--people" in line
