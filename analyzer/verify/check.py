@@ -208,6 +208,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                 shoe_aware_hands += shoe.tracking
             if moments is None:
                 shoe.hand_records.append(rec)  # checked when the shoe closes
+                if len(shoe.hand_records) >= shoe.spill_at:
+                    shoes.spill(shoe)  # more hands than one shoe holds: several shoes
             else:
                 deal(rec)
             if broken is not None:

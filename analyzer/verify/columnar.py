@@ -238,7 +238,11 @@ def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
                 return
             yield _csv_columns(body, delimiter, width)
             return
-        # no quoting and no blank line: every delimiter separates two fields
+        # no quoting and no blank line: every delimiter separates two fields (counted
+        # first: rows of a million empty fields are left to the reference, not split)
+        if text.count(delimiter) != (width - 1) * len(body):
+            yield None
+            return
         fields = text.replace("\n", delimiter).split(delimiter)
         if len(fields) != width * len(body):
             yield None

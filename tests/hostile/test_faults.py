@@ -356,6 +356,60 @@ def test_a_fifo_given_as_any_input_is_refused_at_once(tmp_path: Path, args: list
     assert code == 2 and f"{fifo}: a FIFO (named pipe), not a regular file" in output
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.usefixtures("deadline")
+def test_a_glob_matching_a_special_file_names_it(tmp_path: Path) -> None:
+    """A glob's matches are read or refused by name, never silently passed over."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.csv").write_bytes((CORPUS / "one-deck-shoe.csv").read_bytes())
+    (logs / "sub.csv").mkdir()  # a folder is passed over
+    code, output = run(["verify", str(logs / "*.csv"), "--decks", "1", "--format", "json"])
+    assert code == 0 and len(json.loads(output)["files"]) == 1, output
+    os.mkfifo(logs / "b.csv")
+    code, output = run(["verify", str(logs / "*.csv"), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and f"{logs / 'b.csv'}: a FIFO (named pipe), not a regular file" in output
+    (logs / "b.csv").unlink()
+    (logs / "c.csv").symlink_to(tmp_path / "gone.csv")
+    code, output = run(["verify", str(logs / "*.csv"), "--decks", "1"])
+    assert code == 2 and f"{logs / 'c.csv'}: cannot read (No such file" in output
+
+
+def test_a_temporary_left_by_a_killed_run_is_not_read(tmp_path: Path) -> None:
+    left = tmp_path / ".log.csv.0a1b2c3d4e5f.nine-tmp"  # what SIGKILL leaves of simulate
+    left.write_bytes((CORPUS / "one-deck-shoe.csv").read_bytes())
+    code, output = run(["verify", str(left), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and "a temporary file of an interrupted nine run" in output
+    code, output = run(["verify", str(tmp_path / "*"), "--decks", "1"])
+    assert code == 2 and "no file matches" in output  # a glob does not match it either
+
+
+def test_rows_of_a_million_empty_fields_are_malformed_records(tmp_path: Path) -> None:
+    """Rows of 100,000 empty fields (each a line under the line bound): one malformed
+    record each, named by line; memory of the order of the file, not of its fields."""
+    import tracemalloc
+
+    from analyzer.verify.run import collect
+
+    rows = (CORPUS / "one-deck-shoe.csv").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "wide.csv"
+    log.write_text("\n".join([*rows[:3], *[","* 100_000] * 40, *rows[3:]]) + "\n",
+                   encoding="utf-8")
+    code, output = run(["verify", str(log), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and "wide.csv:4" in output and "wide.csv:43" in output \
+        and "found 100001 (truncated or extra fields)" in output
+    collect([str(tmp_path / "wide.csv")], "punto-banco", 1)  # models built, caches warm
+    tracemalloc.start()
+    partial = collect([str(log)], "punto-banco", 1)[0]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert partial.malformed_count == 40
+    assert peak < 6 * log.stat().st_size  # split into fields: 4,000,000 x 8 bytes and more
+
+
 def test_a_loop_of_symbolic_links_is_named(tmp_path: Path) -> None:
     loop = tmp_path / "loop"
     loop.symlink_to(loop)

@@ -156,15 +156,21 @@ class ShoeMoments:
         else:
             parts = []
             for start, cards, tested, categories, fixed in queue:
-                if fixed:  # the full shoe's proportions for every card
+                if fixed:  # the full shoe's proportions for every card: k equal rows,
+                    # added up in closed form (a log of one undelimited "shoe" of a
+                    # million cards would otherwise build a million rows)
                     full = np.asarray(start, dtype=np.float64)
-                    left = np.full(len(cards), full.sum())
-                    keep = np.asarray(tested, dtype=bool) & (left > 0)
-                    parts.append(np.tile(full, (int(keep.sum()), 1)) / left[keep, None])
+                    if full.sum() > 0:
+                        row = full / full.sum()
+                        k = float(np.count_nonzero(np.asarray(tested, dtype=bool)))
+                        self._rank_mean += k * row
+                        self._rank_covariance += np.diag(k * row) - k * np.outer(row, row)
                 else:
                     parts.append(_conditional(start, np.asarray(cards),
                                               np.asarray(tested, dtype=bool), categories,
                                               [len(cards)]))
+            if not parts:
+                return
         p = np.concatenate(parts)
         total = p.sum(axis=0)
         self._rank_mean += total
