@@ -55,6 +55,7 @@ from analyzer.rules.bets import settle_codes
 from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
+from analyzer.verify.overlap import HandRuns
 from analyzer.verify.replay import Settler
 
 __all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
@@ -173,7 +174,8 @@ def _integers(column: Sequence[str], empty_zero: bool = False) -> IntArray | Non
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
                    segment: Segment | None = None,
-                   decks: DeckTally | None = None) -> ColumnSums | None:
+                   decks: DeckTally | None = None,
+                   runs: HandRuns | None = None) -> ColumnSums | None:
     """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
     docstring), :data:`CHUNK` lines at a time cut at shoe boundaries (so memory does not
     grow with the log); None when the log is not that case. After None, ``moments`` and
@@ -207,7 +209,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if columns is None:
                 return None
             sums = _replay(columns, single, bet_columns, model, options, settler, moments,
-                           shuffle, seen, decks)
+                           shuffle, seen, decks, runs)
             if sums is None:
                 return None
             total.add(sums)
@@ -275,7 +277,8 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
             shuffle: ShuffleTally, seen: set[str],
-            decks: DeckTally | None = None) -> ColumnSums | None:
+            decks: DeckTally | None = None,
+            runs: HandRuns | None = None) -> ColumnSums | None:
     """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the
     runs before (an id used again is left to the reference)."""
     n = len(columns[0])
@@ -434,6 +437,8 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     # -- nothing is wrong: add it all up ----------------------------------------------
     if decks is not None:
         decks.add_counts(per_shoe.reshape(-1, 52))
+    if runs is not None:  # runs of hands by content (analyzer.verify.overlap)
+        runs.add_columns(player, banker, starts)
     counts = [0] * settler.labels
     for i, b in enumerate(model.bets):
         found = np.bincount(labels[i], minlength=len(b.labels)).tolist()

@@ -41,6 +41,7 @@ from analyzer.inputs import parse_json, read_text
 from analyzer.outputs import write_file
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.inference.shuffle import ShuffleSums, merge_sums, sums_from_json
+from analyzer.verify.overlap import KEPT, merge_runs
 
 __all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", "counts_partial",
            "Issue", "IssueLog", "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT",
@@ -181,6 +182,9 @@ class Partial:
     #: shoes followed from their start whose end is not in the log (no end record or
     #: ``cards_left``, no shoe after them): a log cut short; not counted in whole_shoes
     cut_shoes: int = 0
+    #: the kept hashes of its runs of hands, by content, and their level
+    #: (:mod:`analyzer.verify.overlap`): the same hands in two inputs, however laid out
+    hand_runs: tuple[int, tuple[int, ...]] = (0, ())
 
 
 def add_not_checked(partial: Partial, what: str, why: str, source: str = "") -> Partial:
@@ -284,6 +288,7 @@ def merge(partials: Iterable[Partial]) -> Partial:
         columns_used=used, columns_ignored=tuple(ignored),
         not_checked=tuple(dict.fromkeys(n for i in items for n in i.not_checked)),
         money_scale=scale, cut_shoes=sum(i.cut_shoes for i in items),
+        hand_runs=merge_runs(i.hand_runs for i in items),
         outcomes_only=any(i.outcomes_only for i in items),
         runs=tuple(sum(r) for r in zip(*(i.runs or (0, 0, 0) for i in items),
                                        strict=True)) if any(i.runs for i in items) else (),
@@ -335,6 +340,15 @@ def _hex_digest(value: Any, where: str, path: str) -> str:
     if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
         raise AnalyzerError(f"{where}: {path}: must be a SHA-256 digest (64 hex digits)")
     return text
+
+
+def _hand_runs(value: Any, where: str, path: str) -> tuple[int, tuple[int, ...]]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise AnalyzerError(f"{where}: {path}: must be [level, [hashes]]")
+    level = check_int(value[0], where, f"{path}[0]", 0, 63)
+    hashes = check_list(value[1], where, f"{path}[1]", lambda x, w, p: check_int(
+        x, w, p, 0, (1 << 63) - 1), limit=KEPT)
+    return level, tuple(hashes)
 
 
 def _floats(value: Any, where: str, path: str) -> tuple[float, ...]:
@@ -394,7 +408,7 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
         "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
         "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30),
-        "cut_shoes": "count"},
+        "cut_shoes": "count", "hand_runs": _hand_runs},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]

@@ -51,6 +51,7 @@ from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.inference.decks import shown_decks
 from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
+from analyzer.verify.overlap import WINDOW, WINDOW_VALUES
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -285,6 +286,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         check_against(item, model)
         _holds_hands(item)
     _shoes_once(partials)
+    _hands_once(partials)
     merged = replace(merge(partials), digests=tuple(dict.fromkeys(digests)),
                      decks_from=decks_from)
     shown = shown_decks(merged.deck_fit, merged.deck_floor, model.decks)
@@ -458,6 +460,23 @@ def _shoes_once(partials: Sequence[Partial]) -> None:
                 raise AnalyzerError(f"{other} and {name} hold the same shoe (a whole shoe "
                                     "dealt card for card alike): the same run given twice? "
                                     "give each once")
+
+
+def _hands_once(partials: Sequence[Partial]) -> None:
+    """No run of hands (by its cards, however the file lays it out) is in two inputs: a
+    reformatted copy, a fragment beside its log, or a partial beside a copy of its log
+    would count those hands twice (:mod:`analyzer.verify.overlap`)."""
+    owner: dict[int, str] = {}
+    for item in partials:
+        name = item.sources[0] if len(item.sources) == 1 else f"the partial of {item.sources[0]}"
+        for key in item.hand_runs[1]:
+            other = owner.setdefault(key, name)
+            if other != name:
+                window = WINDOW_VALUES if item.values_only else WINDOW
+                raise AnalyzerError(f"{other} and {name} hold the same hands (a run of "
+                                    f"{window} hands dealt card for card alike, however "
+                                    "each file lays them out): the same hands given "
+                                    "twice? give each once")
 
 
 def _given_once(paths: Sequence[str]) -> None:

@@ -250,6 +250,58 @@ def test_a_log_cut_inside_its_last_shoe_counts_it_cut(tmp_path: Path, fmt: str,
 
 
 
+# -- nothing counted twice in disguise ---------------------------------------------------------
+def _disguised(tmp_path: Path) -> dict[str, Path]:
+    """An 8-deck log in CSV and JSON Lines (one deal), and copies of it in other clothes."""
+    files = {}
+    for fmt in ("csv", "jsonl"):
+        files[fmt] = tmp_path / f"log.{fmt}"
+        code, output = run(["simulate", "--shoes", "2", "--seed", "3", "--out",
+                            str(files[fmt])])
+        assert code == 0, output
+    rows = files["csv"].read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    keep = [i for i, name in enumerate(header) if name not in ("shoe", "hand", "burn",
+                                                                "cards_left")]
+    bare = [",".join(row.split(",")[i] for i in keep) for row in rows]
+    files["bare"] = tmp_path / "bare.csv"  # no shoe columns
+    files["bare"].write_text("\n".join(bare) + "\n", encoding="utf-8")
+    files["crlf"] = tmp_path / "crlf.csv"  # ... and CRLF line ends
+    files["crlf"].write_bytes(("\r\n".join(bare) + "\r\n").encode())
+    files["records"] = tmp_path / "no-shoe-records.jsonl"  # no shoe records
+    files["records"].write_text("".join(
+        line for line in files["jsonl"].read_text(encoding="utf-8").splitlines(True)
+        if '"type"' not in line), encoding="utf-8")
+    files["fragment"] = tmp_path / "fragment.csv"  # ten hands from inside the first shoe
+    files["fragment"].write_text("\n".join([rows[0], *rows[21:31]]) + "\n",
+                                 encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("bare", "crlf"), ("jsonl", "records"), ("csv", "fragment"), ("partial", "crlf"),
+    ("partial", "records")])
+def test_the_same_hands_in_other_clothes_are_refused(tmp_path: Path, first: str,
+                                                     second: str) -> None:
+    files = _disguised(tmp_path)
+    files["partial"] = tmp_path / "saved.json"
+    code, output = run(["verify", str(files["csv"]), "--partial-out", str(files["partial"])])
+    assert code == 0, output
+    code, output = run(["verify", str(files[first]), str(files[second])])
+    assert_clean(code, output)
+    assert code == 2 and f"{files[first]} and {files[second]} hold the same hands (a run of " \
+        "4 hands dealt card for card alike, however each file lays them out)" in output, output
+
+
+def test_other_hands_beside_a_log_are_not_taken_for_it(tmp_path: Path) -> None:
+    files = _disguised(tmp_path)
+    other = tmp_path / "other.csv"
+    code, output = run(["simulate", "--shoes", "2", "--seed", "4", "--out", str(other)])
+    assert code == 0, output
+    code, output = run(["verify", str(files["bare"]), str(other), "--format", "json"])
+    assert code == 0 and len(json.loads(output)["files"]) == 2, output
+
+
 # -- signals: real ones, to real processes ----------------------------------------------------
 POOL_SCRIPT = """
 import os, sys, time
