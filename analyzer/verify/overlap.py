@@ -19,12 +19,12 @@ copy of its log. :class:`HandRuns` finds them by content:
   halves while more than :data:`KEPT` are kept, so an input keeps at most that many.
 
 Two inputs holding one kept hash hold the same run of hands: two independent runs collide
-with probability about 2**-110 (four hands of cards, or eight of point values). An input
-held in another is found when it holds about ``n / KEPT`` of the larger input's ``n``
-runs: its runs below the larger's threshold are kept by both, so a fragment of a few
-hundred hands of a million-hand log is found (each of its runs is kept with probability
-``KEPT / n``), and every fragment of at least :data:`WINDOW` hands of one shoe of a log of
-up to :data:`KEPT` hands.
+with probability about 2**-110 (four hands of cards, or eight of point values). A fragment
+of k hands inside an input of n is found with probability about ``1 - exp(-m k / n)``,
+``m`` being the hashes the larger input keeps (from ``KEPT / 2`` to :data:`KEPT` once it has
+more runs): its runs below the larger's threshold are kept by both. So every fragment of
+at least :data:`WINDOW` hands of one shoe of an input of up to :data:`KEPT` runs is found,
+and 740 hands of a million-hand log with probability 95%.
 """
 
 from __future__ import annotations

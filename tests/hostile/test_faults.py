@@ -349,6 +349,75 @@ def test_workers_die_with_their_parent(sent: signal.Signals, code: int) -> None:
         parent.wait()
 
 
+DASK_SCRIPT = """
+import sys, time
+import analyzer.verify.run as run
+from analyzer.dealing.handlog import LogOptions
+from analyzer.interrupts import EXIT_TERMINATED, Terminated, stop_on_terminate
+
+def endless(work):  # a check that outlasts the test (pickled by value: defined here)
+    time.sleep(120)
+
+run._check_one = endless
+work = [run.Work(name, "csv", "punto-banco", 8, LogOptions(), False, True)
+        for name in ("a.csv", "b.csv")]
+try:
+    with stop_on_terminate():
+        run._map_dask(work, "local", 2)
+except Terminated:
+    sys.exit(EXIT_TERMINATED)
+"""
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every living process under ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
+    pytest.importorskip("dask.distributed")
+    parent = subprocess.Popen([sys.executable, "-c", DASK_SCRIPT], cwd=ROOT,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len([p for p in _descendants(parent.pid) if "spawn_main" in _command(p)]) < 2:
+            assert time.monotonic() < deadline and parent.poll() is None
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers take their tasks
+        workers = _descendants(parent.pid)
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=30) == 143
+        deadline = time.monotonic() + 15
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(_alive, workers))  # no worker left sleeping its 120 s
+    finally:
+        parent.kill()
+        parent.wait()
+
+
 @pytest.mark.parametrize(("sent", "code", "said"), [(signal.SIGTERM, 143, "nine: terminated"),
                                                     (signal.SIGKILL, -9, "")])
 def test_a_simulator_stopped_mid_write_leaves_the_earlier_log(
