@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -338,15 +338,21 @@ def test_workers_die_with_their_parent(sent: signal.Signals, code: int) -> None:
     try:
         workers = [int(pid) for pid in parent.stdout.readline().split()]  # type: ignore[union-attr]
         assert len(workers) == 2 and all(map(_alive, workers))
-        parent.send_signal(sent)
-        assert parent.wait(timeout=20) == code
-        deadline = time.monotonic() + 10
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert not any(map(_alive, workers))  # no orphan left sleeping its 60 s
+        _signal_and_reap(parent, sent, code, workers)  # no orphan left sleeping its 60 s
     finally:
         parent.kill()
         parent.wait()
+
+
+def _signal_and_reap(parent: subprocess.Popen[bytes] | subprocess.Popen[str],
+                     sent: signal.Signals, code: int, workers: Iterable[int]) -> None:
+    """Send ``sent``; the parent exits with ``code`` and every worker is gone soon after."""
+    parent.send_signal(sent)
+    assert parent.wait(timeout=30) == code
+    deadline = time.monotonic() + 15
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(map(_alive, workers))
 
 
 DASK_SCRIPT = """
@@ -406,13 +412,8 @@ def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
             assert time.monotonic() < deadline and parent.poll() is None
             time.sleep(0.1)
         time.sleep(1.0)  # the workers take their tasks
-        workers = _descendants(parent.pid)
-        parent.send_signal(signal.SIGTERM)
-        assert parent.wait(timeout=30) == 143
-        deadline = time.monotonic() + 15
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(map(_alive, workers))  # no worker left sleeping its 120 s
+        # no worker left sleeping its 120 s
+        _signal_and_reap(parent, signal.SIGTERM, 143, _descendants(parent.pid))
     finally:
         parent.kill()
         parent.wait()
