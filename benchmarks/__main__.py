@@ -16,7 +16,7 @@ import numpy as np
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from benchmarks import choice, drift, engine, lucky9, par_pdf, table, targets, verify
+from benchmarks import charts, choice, drift, engine, lucky9, par_pdf, table, targets, verify
 
 
 def plain_enumeration(counts: list[int]) -> tuple[int, int, int]:
@@ -131,6 +131,7 @@ def main() -> None:
     choice.bench(baseline)
     table.bench(baseline)
     lucky9.bench(baseline)
+    charts.bench(baseline)
     verify.bench(baseline)
     drift.bench(baseline)
     par_pdf.bench(baseline)

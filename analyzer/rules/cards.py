@@ -13,13 +13,15 @@ True
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["Card", "CardOrder", "DECK", "full_deck", "parse_cards", "POINT_VALUES", "Rank", "Suit"]
+__all__ = ["Card", "CardOrder", "DECK", "full_deck", "HandCard", "parse_cards", "parse_hand",
+           "POINT_VALUES", "Rank", "Suit"]
 
 CardOrder = Literal["rank-first", "suit-first"]
 
@@ -134,6 +136,51 @@ def parse_cards(text: str, order: CardOrder = "rank-first") -> tuple[Card, ...]:
     ['4S', '4H', 'TD']
     """
     return tuple(Card.parse(t, order) for t in text.replace(",", " ").split())
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A card as a player names it at a table where suits do not matter: a rank, its suit
+    only if given."""
+
+    rank: Rank
+    suit: Suit | None = None
+
+    @property
+    def points(self) -> int:
+        """Baccarat point value of the card."""
+        return self.rank.points
+
+    def __str__(self) -> str:
+        return self.rank.symbol + (self.suit.symbol if self.suit else "")
+
+
+_HAND_CARD = re.compile(r"(10|[2-9ATJQK1])([SHDC♠♥♦♣]?)")
+
+
+def parse_hand(text: str) -> tuple[HandCard, ...]:
+    """Read cards with or without suits, separated by spaces or commas or run together.
+
+    >>> [str(c) for c in parse_hand("8 7")], [str(c) for c in parse_hand("87")]
+    (['8', '7'], ['8', '7'])
+    >>> [str(c) for c in parse_hand("10 5")], [str(c) for c in parse_hand("8♥ 7♠")]
+    (['T', '5'], ['8H', '7S'])
+    >>> [str(c) for c in parse_hand("T5")], [str(c) for c in parse_hand("8h,kd")]
+    (['T', '5'], ['8H', 'KD'])
+    """
+    out: list[HandCard] = []
+    for token in text.upper().replace(",", " ").split():
+        position = 0
+        while position < len(token):
+            found = _HAND_CARD.match(token, position)
+            if found is None:
+                raise AnalyzerError(f"card {text.strip()!r}: cannot read {token[position:]!r}; "
+                                    "give ranks A 2-9 T J Q K (10 for T), suits optional, "
+                                    "e.g. \"8 7\", \"T5\" or \"8H 7S\"")
+            rank_text, suit_text = found.groups()
+            out.append(HandCard(_RANK_TEXT[rank_text], _SUIT_TEXT.get(suit_text)))
+            position = found.end()
+    return tuple(out)
 
 
 def full_deck() -> Iterator[Card]:

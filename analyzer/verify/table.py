@@ -211,13 +211,17 @@ class _Table:
                                       "stand")
         results = settle(rules, seats, bank, [sum(c) % 10 for c in seats], sum(bank) % 10)
         self.results[0] += 1
-        self.results[1] += sum(results)
-        self.results[2] += sum(results) ** 2
+        net = sum(results, Fraction(0))
+        if net.denominator != 1:
+            raise AnalyzerError(f"{rules.name}: the table check sums whole results; this "
+                                "profile's payoffs pay fractions of a stake")
+        self.results[1] += net.numerator
+        self.results[2] += net.numerator ** 2
         self.sizes.add(len(seats))
         for seat, result in zip(rec.seats, results, strict=True):
-            owed = seat.stake + result * seat.stake  # even money, ties push
+            owed = seat.stake + result * seat.stake  # by the rules' payoffs
             if seat.returned != owed:
-                word = {1: "wins", 0: "pushes", -1: "loses"}[result]
+                word = "wins" if result > 0 else "loses" if result < 0 else "pushes"
                 report("payout", f"{seat.person} {word} against the bank: staked "
                                  f"{seat.stake}, returned {seat.returned}, owed "
                                  f"{owed}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,100 @@ def test_advise_a_seat_and_the_bank() -> None:
     assert code == 0 and document["action"] == "draw 32/65" and document["margin"] == "0"
     code, out, _ = _run("advise", "--banker", "--cards", "7D 9S", "--choices",
                         "stood,stood,stood", "--infinite")
-    assert code == 0 and "draw 121635/146432" in out
+    assert code == 0 and "121635/146432" not in out and out.startswith("Draw 83% of the time")
+    code, out, _ = _run("advise", "--banker", "--cards", "7D 9S", "--choices",
+                        "stood,stood,stood", "--infinite", "--exact")
+    assert code == 0 and "Exact: play draw 121635/146432" in out
+
+
+def test_the_answer_is_a_sentence_with_the_margin_of_the_better_play() -> None:
+    """The first line names the play and how much better it is, in points of a stake, the
+    numbers those of the JSON (the exact fractions) rounded."""
+    for args in (("--people", "4", "--cards", "T5", "--earlier", "drew"),
+                 ("--banker", "--cards", "5 2", "--choices", "drew,stood,natural"),
+                 ("--banker", "--cards", "3 3", "--choices", "drew,drew,drew")):
+        code, out, _ = _run("advise", *args, "--infinite")
+        _, document_text, _ = _run("advise", *args, "--infinite", "--format", "json")
+        document = json.loads(document_text)
+        draw, stand = Fraction(document["ev_draw"]), Fraction(document["ev_stand"])
+        better = "Drawing" if draw > stand else "Standing"
+        first = out.splitlines()[0]
+        assert code == 0 and first == document["advice"]
+        assert first.startswith({"draw": "Draw. ", "stand": "Stand. "}[document["action"]])
+        assert (f"{better} is better by {abs(float(draw - stand)) * 100:.2f} points" in first)
+        assert f"you expect {float(draw) * 100:+.2f}% drawing" in first
+        assert "/" not in out  # no fraction without --exact
+
+
+@pytest.mark.parametrize("cards", ["8 7", "87", "8,7", "8♥ 7♠", "7 8", "8h7s"])
+def test_cards_without_suits_mean_the_same_hand(cards: str) -> None:
+    _, reference, _ = _run("advise", "--people", "3", "--cards", "8H 7S", "--decks", "1",
+                           "--naturals", "2=9H KD", "--format", "json")
+    code, out, _ = _run("advise", "--people", "3", "--cards", cards, "--decks", "1",
+                        "--naturals", "2=9 K", "--format", "json")
+    document, expected = json.loads(out), json.loads(reference)
+    assert code == 0 and document["holding"] == "7+8"
+    assert (document["ev_draw"], document["action"]) == (expected["ev_draw"], expected["action"])
+
+
+@pytest.mark.parametrize("cards", ["T5", "10 5", "K 5", "5,J"])
+def test_a_ten_is_a_ten_however_written(cards: str) -> None:
+    code, out, _ = _run("advise", "--people", "4", "--cards", cards, "--earlier", "stood",
+                        "--infinite", "--format", "json")
+    assert code == 0 and json.loads(out)["holding"] == "T+5"
+
+
+@pytest.mark.parametrize("command", [
+    ("solve", "--no-costs", "--infinite"), ("evaluate", "--infinite"),
+    ("game", "--export", "{tmp}/g.efg"),
+])
+def test_people_and_players_name_the_same_table(command: tuple[str, ...], tmp_path: Path,
+                                                ) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    by_people = _run(*args, "--people", "3")
+    by_players = _run(*args, "--players", "2")
+    both = _run(*args, "--people", "3", "--players", "2")
+    assert by_people[0] == 0 and by_people == by_players == both
+    code, _, err = _run(*args, "--people", "4", "--players", "2")
+    assert code == 2 and "--people 4 and --players 2 disagree" in err
+
+
+def test_advise_and_session_take_players_too() -> None:
+    assert _run("advise", "--players", "3", "--cards", "T5", "--infinite") == \
+        _run("advise", "--people", "4", "--cards", "T5", "--infinite")
+    session = ("session", "--rotations", "1", "--seed", "1", "--infinite")
+    by_players = _run(*session, "--players", "2")
+    assert by_players[0] == 0 and by_players == _run(*session, "--people", "3")
+    code, _, err = _run(*session)
+    assert code == 2 and "--people" in err
+
+
+@pytest.mark.parametrize(("typo", "right"), [("--person", "--people"),
+                                               ("--peple", "--people"),
+                                               ("--player", "--players")])
+def test_did_you_mean_names_the_table_size_options(typo: str, right: str) -> None:
+    code, _, err = _run("solve", typo, "3")
+    assert code == 2 and f"'{right}'" in err.split("Did you mean")[1]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--people", "4", "--cards", "8 7", "--naturals", "1", "--earlier", "drew"),
+     "seat 1 holds a natural, it did not choose"),
+    (("--people", "4", "--cards", "9 K"), "a natural 9 is settled at once"),
+    (("--people", "4", "--cards", "T9", "--seat", "2"), "a natural 9 is settled at once"),
+    (("--people", "4", "--cards", "8 7", "--seat", "4"), "a table of 4 people has seats 1 to 3"),
+    (("--banker", "--cards", "8 7", "--choices", "drew,stood", "--naturals", "2"),
+     "seat 2 holds a natural, it did not choose"),
+    (("--banker", "--cards", "4 5", "--choices", "drew"), "the bank's natural"),
+    (("--people", "3", "--cards", "8 8 8"), "exactly two cards"),
+    (("--people", "3", "--cards", "8 X"), "cannot read 'X'"),
+    (("--people", "3", "--cards", "8 7", "--naturals", "2=8 8 8 8 8", "--decks", "1"),
+     "1 deck holds 4 of that rank"),
+])
+def test_impossible_situations_are_one_line(args: tuple[str, ...], message: str) -> None:
+    code, _, err = _run("advise", *args, "--infinite" if "--decks" not in args else "--by",
+                        *(() if "--decks" not in args else ("total",)))
+    assert code == 2 and message in err and err.count("\n") == 1
 
 
 def test_game_export_writes_a_gambit_file(tmp_path: Path) -> None:
@@ -175,15 +269,18 @@ def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bo
         document = json.loads(_ok(*args, "--format", "json"))
         assert document["shoe"] == shoe and document["certified"] is computed
         assert document["exact"] is computed
-        assert f"margin {100 * document['margin_float']:.3f}%" in text
+        margin = abs(100 * document["margin_float"])
+        assert f"better by {margin:.2f} points" in text if margin >= 0.005 else "better by" in text
         if computed:
             assert document["solved_at"] == document["values_at"] == shoe
-            assert text.rstrip().splitlines()[-1].startswith("certified equilibrium")
+            assert text.rstrip().splitlines()[-1].startswith("Certified equilibrium")
             by = "total" if shoe == "infinite deck" else "cards"
-            assert document["by"] == by and f", by {by}:" in text
+            seen = "your total" if by == "total" else "your two cards"
+            assert document["by"] == by and f"playing by {seen}." in text
             continue
         assert document["solved_at"] == document["values_at"] == "infinite deck"
-        assert document["by"] == "total" and "by cards" not in text
+        assert text.startswith("Values at the infinite deck: ")
+        assert document["by"] == "total" and "your two cards" not in text
         assert "these margins are the infinite deck's" in text
         _claims_only_the_infinite_deck(text)
 

@@ -74,6 +74,7 @@ def test_version_and_python_dash_m() -> None:
 JSON_RUNS = {
     "advise": [["--people", "3", "--cards", "5H TS", "--infinite"],
                ["--banker", "--cards", "6H TS", "--choices", "stood,stood", "--infinite"]],
+    "advisor": [["--people", "3"]],
     "eor": [["--profile", "punto-banco", "--decks", "1"]],
     "evaluate": [["--infinite"], ["--players", "2", "--infinite"]],
     "features": [[]],

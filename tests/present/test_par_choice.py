@@ -106,7 +106,7 @@ def test_the_markdown_holds_the_strategy_cards_and_the_exact_outcomes(
     text = render_par(lucky9, "markdown")
     assert text.startswith("# PAR sheet: Home Lucky 9 (players and banker choose), 1 deck\n")
     assert card_markdown(render_strategy_card(lucky9.equilibrium, "markdown")) in text
-    assert "| T+5           | 5       | draw 863/1200 |" in text
+    assert "| T+5           | 5       | draw 863/1200 (71.9%) |" in text
     assert render_edges(lucky9.table_sizes, "markdown").split("\n\n")[0] in text
     for value in (lucky9.outcomes.win, lucky9.outcomes.push, lucky9.outcomes.lose,
                   lucky9.banker_edge):
@@ -131,7 +131,7 @@ def test_the_html_page_is_self_contained(lucky9: ChoiceParSheet,
         exact = fraction_text(sheet.banker_edge).replace("/", "/<wbr>")
         assert f'<td class="x">{exact}</td>' in page
     page = render_par(chemin, "html")
-    assert "<td>draw 7631761/9407656</td>" in page and "Chemin de fer" in page
+    assert "<td>draw 7631761/9407656 (81.1%)</td>" in page and "Chemin de fer" in page
     assert "(docs/rules/chemin-de-fer.md §3)" in page
     assert sorted(par_files(chemin)) == ["chemin-de-fer-6-decks.html",
                                          "chemin-de-fer-6-decks.md"]

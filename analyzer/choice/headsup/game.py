@@ -36,15 +36,16 @@ from analyzer.rules.choice_rules import (
     HANDS,
     STOOD,
     ChoiceRules,
+    Payoffs,
     hand_label,
 )
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["BankerCell", "banker_vector", "build_game", "ChoiceGame", "falling", "IntArray",
-           "PlayerSet", "player_vector", "SCORES"]
+           "live_score", "PlayerSet", "player_vector", "SCORES"]
 
-#: What a game's weights may count: the player's result, its wins, or the pushes.
-SCORES = ("result", "win", "push")
+#: What a game's weights may count: the player's result, its square, its wins, or the ties.
+SCORES = ("result", "square", "win", "push")
 
 IntArray = npt.NDArray[Any]
 
@@ -108,10 +109,22 @@ def falling(n: IntArray, k: IntArray, depth: int) -> IntArray:
     return out
 
 
-def _score(name: str) -> Callable[[IntArray], IntArray]:
+def live_score(payoffs: Payoffs, difference: IntArray) -> IntArray:
+    """A live seat's net times ``payoffs.scale`` by the difference of the final totals
+    (its minus the bank's): ``sign`` itself at even money."""
+    scale = payoffs.scale
+    if payoffs.even_money:
+        return np.sign(difference)
+    return np.where(difference > 0, int(payoffs.win * scale),
+                    np.where(difference < 0, -scale, int(payoffs.tie * scale)))
+
+
+def _score(name: str, payoffs: Payoffs) -> Callable[[IntArray], IntArray]:
     """How a showdown counts for the player, by the difference of the final totals."""
     if name == "result":
-        return np.sign
+        return lambda difference: live_score(payoffs, difference)
+    if name == "square":
+        return lambda difference: live_score(payoffs, difference) ** 2
     if name == "win":
         return lambda difference: np.where(difference > 0, 1, 0)
     if name == "push":
@@ -123,14 +136,16 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
                score: str = "result") -> ChoiceGame:
     """The heads-up game on ``shoe`` with information ``"total"`` or ``"cards"``.
 
-    ``score`` is what the weights count (:data:`SCORES`): the player's result (+1 win,
-    0 push, -1 loss), or 1 for a player win, or 1 for a push. The last two give the exact
-    outcome probabilities of a strategy pair (:mod:`analyzer.choice.headsup.outcomes`).
+    ``score`` is what the weights count (:data:`SCORES`): the player's result (its net by
+    the rules' payoffs: +1 win, 0 push, -1 loss at even money) or its square, or 1 for a
+    player win, or 1 for a tie. The last two give the exact outcome probabilities of a strategy pair
+    (:mod:`analyzer.choice.headsup.outcomes`).
     """
     if information not in rules.information:
         raise AnalyzerError(f"profile {rules.name!r}: information must be one of "
                             f"{', '.join(rules.information)}, got {information!r}")
-    compare = _score(score)
+    compare = _score(score, rules.payoffs)
+    scale = {"result": rules.payoffs.scale, "square": rules.payoffs.scale**2}.get(score, 1)
     counts = shoe.value_counts()
     size = sum(counts)
     # int64 holds every ordered six-card count below 2**62 (about 27 decks); beyond, exact
@@ -170,6 +185,11 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
     value = np.arange(10)
     two_card = compare(totals[:, None] - totals[None, :])  # (player, banker)
     either = natural[:, None] | natural[None, :]
+    if score in ("result", "square") and not rules.payoffs.even_money:
+        power = 1 if score == "result" else 2
+        two_card = np.array([[int(rules.payoffs.seat(int(p), int(b), bool(n), bool(m)) ** power
+                                  * scale) for b, m in zip(totals, natural, strict=True)]
+                             for p, n in zip(totals, natural, strict=True)])
     constant = int((four * two_card * either).sum())
 
     player_final = (totals[:, None] + value[None, :]) % 10  # (player, third)
@@ -242,7 +262,8 @@ def build_game(rules: ChoiceRules, shoe: Shoe, information: str,
         gain[s] = (holding_gain[:, :, 1] - holding_gain[:, :, 0])[rows].sum(axis=0)
     return ChoiceGame(rules=rules, shoe=shoe.describe(), information=information,
                       player_sets=player_sets, banker_cells=tuple(cells), constant=constant,
-                      base0=base0, base=base, gain0=gain0, gain=gain, denominator=denominator)
+                      base0=base0, base=base, gain0=gain0, gain=gain,
+                      denominator=denominator * scale)
 
 
 def player_vector(strategy: Strategy, game: ChoiceGame) -> list[Fraction]:

@@ -63,8 +63,17 @@ def payoff_tables(rules: ChoiceRules, shoe: Shoe, by: str) -> dict[str, Any]:
     player_total = (grid[:, 0] + grid[:, 2]) % 10
     banker_total = (grid[:, 1] + grid[:, 3]) % 10
     naturals = sorted(rules.naturals)
-    natural = np.isin(player_total, naturals) | np.isin(banker_total, naturals)
-    constant = int((ways[natural] * np.sign(player_total - banker_total)[natural]).sum())
+    # The player's net by (player total, banker total, player natural, banker natural),
+    # times the payoffs' scale (sign of the difference at even money).
+    scale = rules.payoffs.scale
+    net = np.array([[[[int(rules.payoffs.seat(p, b, bool(n), bool(m)) * scale)
+                       for m in (0, 1)] for n in (0, 1)] for b in range(10)]
+                    for p in range(10)], dtype=np.int64)
+    player_natural = np.isin(player_total, naturals)
+    banker_natural = np.isin(banker_total, naturals)
+    natural = player_natural | banker_natural
+    constant = int((ways * net[player_total, banker_total, player_natural.astype(int),
+                               banker_natural.astype(int)])[natural].sum())
     live = ~natural
     grid, ways = grid[live], ways[live]
     player_total, banker_total = player_total[live], banker_total[live]
@@ -84,8 +93,8 @@ def payoff_tables(rules: ChoiceRules, shoe: Shoe, by: str) -> dict[str, Any]:
             observation = (np.zeros(len(grid), dtype=np.int64) if rules.banker_sees == "choice"
                            else grid[:, 4])
             third = grid[:, 5]
-        stand_result = np.sign(final - banker_total)
-        draw_result = np.sign(final - (banker_total + third) % 10)
+        stand_result = net[final, banker_total, 0, 0]
+        draw_result = net[final, (banker_total + third) % 10, 0, 0]
         forced = action_of[player_total] != "choice"
         code = ((((np.where(forced, -1, player_key) + 1) * 2 + action) * 1000
                  + banker_key * 10 + banker_total) * 11 + observation)[allowed]
@@ -102,7 +111,7 @@ def payoff_tables(rules: ChoiceRules, shoe: Shoe, by: str) -> dict[str, Any]:
             rest, banker = divmod(rest, 1000)
             key, played = divmod(rest, 2)
             tables[(key - 1, played, banker, observed)] = [s, g]
-    return {"constant": constant, "total": total, "tables": tables}
+    return {"constant": constant, "total": total * scale, "tables": tables}
 
 
 def matrix_game_value(rules: ChoiceRules, shoe: Shoe, by: str) -> MatrixGameCheck:

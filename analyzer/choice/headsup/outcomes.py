@@ -1,10 +1,11 @@
 """Exact outcome probabilities of a heads-up choice game under a strategy pair.
 
-The solver values a strategy pair by the player's expected result (+1, 0, -1); a PAR sheet
-also needs how often the player wins, pushes and loses. The same game built to count wins
-and pushes (:func:`analyzer.choice.headsup.game.build_game` with ``score="win"`` or ``"push"``)
+The solver values a strategy pair by the player's expected net (+1, 0, -1 at even money;
+by the profile's payoffs otherwise); a PAR sheet also needs how often the player wins, ties
+and loses, and the net's second moment. The same game built to count wins, ties and the
+net's square (:func:`analyzer.choice.headsup.game.build_game` with ``score="win"`` or ``"push"``)
 gives both as exact fractions under the same behaviour strategies, over every ordered deal
-of the shoe; the losses are the rest. Their difference is the pair's value, which
+of the shoe; the losses are the rest. The net's mean is the pair's value, which
 :func:`equilibrium_outcomes` checks against the certified equilibrium.
 
 >>> from analyzer.choice.headsup.solver import solve
@@ -15,6 +16,8 @@ of the shoe; the losses are the rest. Their difference is the pair's value, whic
 >>> outcomes = equilibrium_outcomes(rules, Shoe.infinite(), result)
 >>> outcomes.win - outcomes.lose == result.value, outcomes.win + outcomes.push + outcomes.lose
 (True, Fraction(1, 1))
+>>> outcomes.ev == result.value, outcomes.variance == outcomes.win + outcomes.lose - result.value**2
+(True, True)
 """
 
 from __future__ import annotations
@@ -36,21 +39,29 @@ __all__ = ["equilibrium_outcomes", "Outcomes", "pair_value", "strategy_outcomes"
 
 @dataclass(frozen=True)
 class Outcomes:
-    """The player's exact probabilities of winning, pushing and losing one unit (1:1)."""
+    """The player's exact probabilities of winning, tying (``push``: equal totals, which
+    the bank takes where ties go to it) and losing, with the exact mean and mean square of
+    its net per unit staked by the rules' payoffs (at even money ``win - lose`` and
+    ``win + lose``)."""
 
     win: Fraction
     push: Fraction
     lose: Fraction
-
-    @property
-    def ev(self) -> Fraction:
-        """The player's expected result per unit staked."""
-        return self.win - self.lose
+    ev: Fraction
+    square: Fraction
+    tie: Fraction = Fraction(0)
 
     @property
     def variance(self) -> Fraction:
-        """The variance of the player's result per unit staked (results are -1, 0, +1)."""
-        return self.win + self.lose - self.ev**2
+        """The variance of the player's net per unit staked."""
+        return self.square - self.ev**2
+
+    @property
+    def win_value(self) -> Fraction:
+        """The player's mean net when it wins (1 at even money; more where its natural pays
+        more, less a commission)."""
+        return (self.ev + self.lose - self.tie * self.push) / self.win if self.win else (
+            Fraction(0))
 
     @property
     def hit_frequency(self) -> Fraction:
@@ -88,11 +99,12 @@ def pair_value(game: ChoiceGame, player: Sequence[Fraction],
 
 def strategy_outcomes(rules: ChoiceRules, shoe: Shoe, by: str, player: Sequence[Fraction],
                       banker: Sequence[Fraction]) -> Outcomes:
-    """The player's exact win, push and loss probabilities under a strategy pair, each
-    side seeing ``by`` (``"total"`` or ``"cards"``) of its own hand."""
-    win = pair_value(build_game(rules, shoe, by, "win"), player, banker)
-    push = pair_value(build_game(rules, shoe, by, "push"), player, banker)
-    return Outcomes(win, push, 1 - win - push)
+    """The player's exact win, tie and loss probabilities and its net's mean and mean
+    square under a strategy pair, each side seeing ``by`` (``"total"`` or ``"cards"``) of
+    its own hand."""
+    win, push, ev, square = (pair_value(build_game(rules, shoe, by, score), player, banker)
+                             for score in ("win", "push", "result", "square"))
+    return Outcomes(win, push, 1 - win - push, ev, square, rules.payoffs.tie)
 
 
 def equilibrium_outcomes(rules: ChoiceRules, shoe: Shoe, equilibrium: Equilibrium) -> Outcomes:

@@ -143,14 +143,18 @@ def expected_session(people: list[Person], rotations: int, shoe: Shoe,
 def _hand(rules: ChoiceRules, shoe: Shoe, players: Sequence[Person], bank: Person,
           rng: random.Random, values: list[int]) -> list[int]:
     """Deal one hand (from the shuffled shoe, or the infinite deck) and settle it: each
-    seat's result, the bank's net last."""
+    seat's result in whole stakes, the bank's net last."""
     needed = 3 * (len(players) + 1)
     deck = ([rng.choice(_INFINITE) for _ in range(needed)] if shoe.is_infinite
             else rng.sample(values, needed))
     cards = deal_hand(rules, players, bank, deck, rng, int)
     results = settle(rules, cards[:-1], cards[-1], [sum(c) % 10 for c in cards[:-1]],
                      sum(cards[-1]) % 10)
-    return [*results, -sum(results)]
+    if any(r.denominator != 1 for r in results):
+        raise AnalyzerError(f"{rules.name}: a session counts whole stakes; this profile's "
+                            "payoffs pay fractions of one")
+    whole = [r.numerator for r in results]
+    return [*whole, -sum(whole)]
 
 
 def _simulate_position(rules: ChoiceRules, shoe: Shoe, players: Sequence[Person],

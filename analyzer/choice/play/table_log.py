@@ -23,7 +23,7 @@ shuffled shoe, and writes it as ``table`` records of the hand log
 >>> from analyzer.rules.profile import load_profile
 >>> rules = load_profile("lucky9-home").choice_rules()
 >>> settle(rules, [(0, 9)], (3, 4), [9], 7)  # a natural seat wins at once
-[1]
+[Fraction(1, 1)]
 """
 
 from __future__ import annotations
@@ -139,20 +139,28 @@ def bank_draw(rules: ChoiceRules, strategy: Strategy, seats: Sequence[Sequence[i
 
 
 def settle(rules: ChoiceRules, seats: Sequence[Sequence[int]], bank: Sequence[int],
-           seat_totals: Sequence[int], bank_total: int) -> list[int]:
-    """Each seat's result against the bank: +1, 0 (push) or -1. Naturals settle on their
-    two cards before any third card; other hands compare final totals."""
+           seat_totals: Sequence[int], bank_total: int) -> list[Fraction]:
+    """Each seat's net against the bank by the rules' payoffs (+1, 0 push or -1 at even
+    money). Naturals settle on their two cards before any third card; other hands compare
+    final totals."""
     bank_natural = natural(rules, bank)
     results = []
     for cards, total in zip(seats, seat_totals, strict=True):
         seat_natural = natural(rules, cards)
         if seat_natural or bank_natural:
-            mine = (cards[0] + cards[1]) % 10 if seat_natural else -1
-            theirs = (bank[0] + bank[1]) % 10 if bank_natural else -1
+            mine, theirs = (cards[0] + cards[1]) % 10, (bank[0] + bank[1]) % 10
         else:
             mine, theirs = total, bank_total
-        results.append((mine > theirs) - (mine < theirs))
+        results.append(rules.payoffs.seat(mine, theirs, seat_natural, bank_natural))
     return results
+
+
+def _whole(amount: Fraction) -> int:
+    """A returned amount as the log writes it: a whole number of units."""
+    if amount.denominator != 1:
+        raise AnalyzerError(f"a seat would be returned {amount} units: the hand log records "
+                            "whole units; choose a stake the payoffs pay in whole units")
+    return amount.numerator
 
 
 def deal_order(seats: Sequence[Sequence[int]], bank: Sequence[int]) -> list[int]:
@@ -230,7 +238,7 @@ def deal_table(profile: Profile, people: Sequence[Person], hands: int, seed: int
         values = [[CARD_VALUE[c] for c in hand] for hand in cards]
         results = settle(rules, values[:-1], values[-1],
                          [sum(v) % 10 for v in values[:-1]], sum(values[-1]) % 10)
-        rows = [(name, hand, stake, stake + result * stake)  # even money, ties push
+        rows = [(name, hand, stake, _whole(stake + result * stake))
                 for name, hand, result in zip(seated, seat_cards, results, strict=True)]
         writer.table(shoe, number, names[banker], rows, bank_cards)
         writer.shoe_end(shoe, len(deck) - sum(len(h) for h in cards))

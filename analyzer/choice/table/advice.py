@@ -25,31 +25,36 @@ choices than earlier seats -- is an :class:`~analyzer.errors.AnalyzerError` in o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
+from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import (
     NATURAL,
     Pattern,
+    SubgameKey,
     TableEquilibrium,
     check_players,
     solve_table,
 )
 from analyzer.choice.table.subgame import InfoClass
 from analyzer.errors import AnalyzerError
-from analyzer.rules.cards import Card, parse_cards
+from analyzer.rules.cards import Card, HandCard, Suit, parse_hand
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
 from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "parse_choices",
-           "parse_naturals"]
+__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "Cell", "parse_choices",
+           "parse_naturals", "Situations", "situations"]
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
                  "s": "S", "natural": "N", "n": "N", "nat": "N"}
+#: Seats given a natural's cards, or none (their seat number only).
+Naturals = dict[int, tuple[HandCard, ...]]
 
 
 def action_text(draw: Fraction) -> str:
@@ -122,8 +127,8 @@ class Advice:
 
 
 def parse_choices(text: str | Sequence[str]) -> list[str]:
-    """``drew,stood,natural`` (or d/s/n) as ``D``/``S``/``N``."""
-    items = text.split(",") if isinstance(text, str) else list(text)
+    """``drew,stood,natural`` (or d/s/n, commas or spaces) as ``D``/``S``/``N``."""
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     out = []
     for item in (i.strip().lower() for i in items):
         if not item:
@@ -134,38 +139,56 @@ def parse_choices(text: str | Sequence[str]) -> list[str]:
     return out
 
 
-def parse_naturals(text: str, players: int) -> dict[int, tuple[Card, ...]]:
-    """``2,4`` or ``2=9H KD,4``: 1-based seats holding a natural, with their cards if given."""
-    out: dict[int, tuple[Card, ...]] = {}
-    for item in (i.strip() for i in text.split(",")):
+def parse_naturals(text: str, players: int) -> Naturals:
+    """``2,4`` (or ``2 4``) or ``2=9H KD,4`` (suits optional: ``2=9K``): 1-based seats holding
+    a natural, with their cards if given."""
+    out: Naturals = {}
+    items = text.split(",") if "=" in text else text.replace(",", " ").split()
+    for item in (i.strip() for i in items):
         if not item:
             continue
         seat_text, _, cards_text = item.partition("=")
         if not seat_text.strip().isdigit():
-            raise AnalyzerError(f"--naturals {item!r}: expected a seat number, e.g. 2 or 2=9H KD")
+            raise AnalyzerError(f"--naturals {item!r}: expected a seat number, e.g. 2 or 2=9K")
         seat = int(seat_text)
         if not 1 <= seat <= players:
             raise AnalyzerError(f"--naturals {seat}: the table has seats 1 to {players}")
         if seat in out:
             raise AnalyzerError(f"--naturals: seat {seat} is listed twice")
-        out[seat] = parse_cards(cards_text) if cards_text.strip() else ()
+        out[seat] = parse_hand(cards_text) if cards_text.strip() else ()
     return out
 
 
-def _holding(rules: ChoiceRules, cards: Sequence[Card], who: str) -> tuple[int, int]:
+def _holding(rules: ChoiceRules, cards: Sequence[HandCard], who: str) -> tuple[int, int]:
     if len(cards) != 2:
-        raise AnalyzerError(f"{who}: give exactly two cards, e.g. \"8H 7S\"")
+        raise AnalyzerError(f"{who}: give exactly two cards, e.g. \"8 7\"")
     low, high = sorted(c.points for c in cards)
     return low, high
 
 
-def _check_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
+def _check_shoe(shoe: Shoe, cards: Sequence[HandCard]) -> None:
+    """The shoe can deal ``cards``: each suited card, and each rank however suited."""
     if shoe.is_infinite:
         return
-    for card, count in Counter(cards).items():
-        if count > shoe.count(card):
-            raise AnalyzerError(f"{card}: {shoe.describe()} holds {shoe.count(card)} of it, "
+    suited = Counter(Card(c.rank, c.suit) for c in cards if c.suit is not None)
+    for card, count in suited.items():
+        held = shoe.count(card)
+        if count > held:
+            raise AnalyzerError(f"{card}: {shoe.describe()} holds {held} of it, the cards "
+                                f"name {count}")
+    for rank, count in Counter(c.rank for c in cards).items():
+        held = sum(shoe.count(Card(rank, suit)) for suit in Suit)
+        if count > held:
+            raise AnalyzerError(f"{rank.symbol}: {shoe.describe()} holds {held} of that rank, "
                                 f"the cards name {count}")
+
+
+def _naturals_words(declared: Naturals) -> str:
+    if not declared:
+        return "no natural showing"
+    return "naturals showing at seat" + ("s " if len(declared) > 1 else " ") + ", ".join(
+        f"{seat}" + (f" ({' '.join(map(str, cards))})" if cards else "")
+        for seat, cards in sorted(declared.items()))
 
 
 def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
@@ -175,12 +198,26 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
     raise AnalyzerError(f"holding {hand_label(holding)} is not a live hand")
 
 
-def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None) -> TableEquilibrium:
+def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
+           known: Mapping[SubgameKey, Strategies] | None) -> TableEquilibrium:
     check_players(rules, players)
-    return solve_table(rules, shoe, players, by or ("total" if shoe.is_infinite else "cards"))
+    by = by or ("total" if shoe.is_infinite else "cards")
+    if known is None:
+        return solve_table(rules, shoe, players, by)
+    frozen = tuple(sorted((key, (tuple(tuple(tuple(r) for r in rows) for rows in seats),
+                                 tuple(tuple(r) for r in bank)))
+                          for key, (seats, bank) in known.items()))
+    return _certified(rules, shoe, players, by, frozen)
 
 
-def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
+@lru_cache(maxsize=16)
+def _certified(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+               known: tuple[tuple[SubgameKey, Strategies], ...]) -> TableEquilibrium:
+    """The table from strategies found earlier, certified once per process."""
+    return solve_table(rules, shoe, players, by, known=dict(known))
+
+
+def _pattern(table: TableEquilibrium, naturals: Naturals,
              rules: ChoiceRules) -> Pattern:
     seats: list[Any] = [None] * table.players
     for seat, cards in naturals.items():
@@ -189,7 +226,7 @@ def _pattern(table: TableEquilibrium, naturals: dict[int, tuple[Card, ...]],
                 seats[seat - 1] = NATURAL
                 continue
             raise AnalyzerError(f"--naturals {seat}: at a finite shoe a natural's cards change "
-                                f"the odds; give them, e.g. {seat}=9H KD")
+                                f"the odds; give them, e.g. {seat}=9K")
         holding = _holding(rules, cards, f"--naturals {seat}")
         if sum(holding) % 10 not in rules.naturals:
             raise AnalyzerError(f"--naturals {seat}: {' '.join(map(str, cards))} is not a "
@@ -237,9 +274,12 @@ def _values(table: TableEquilibrium, pattern: Pattern, cell: tuple[int, int, int
 
 def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
                 seat: int | None = None, naturals: str = "", earlier: str = "",
-                by: str | None = None) -> Advice:
+                by: str | None = None,
+                known: Mapping[SubgameKey, Strategies] | None = None) -> Advice:
     """The advice for a seat (1-based; default: the next to choose after ``earlier``);
-    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``: subgame
+    strategies found earlier, taken where they certify again (see
+    :func:`~analyzer.choice.table.solve.solve_table`)."""
     rules = choice_rules_of(profile)
     players = people - 1
     if not 2 <= people <= 9:
@@ -254,7 +294,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
     if seat in declared:
         raise AnalyzerError(f"--naturals {seat}: the seat asking cannot hold a natural (it "
                             "has nothing to choose)")
-    own_cards = parse_cards(cards)
+    own_cards = parse_hand(cards)
     holding = _holding(rules, own_cards, "--cards")
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: a natural {sum(holding) % 10} is settled at "
@@ -281,7 +321,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                             f"{'s' if len(live_before) != 1 else ''} before it; give "
                             f"{'each' if live_before else 'no'} choice")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by)
+    table = _table(rules, shoe, players, by, known)
     pattern = _pattern(table, declared, rules)
     game = table.solution(pattern.key).game
     position = pattern.live.index(seat - 1)
@@ -289,9 +329,12 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
     cls = _class_index(game.seat_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw = _values(
         table, pattern, (position, context, cls), "bank")
-    sees = (f"live seat {position + 1} of {len(pattern.live)}; earlier live choices: "
-            f"{''.join(live_choices) or 'none'}; naturals: "
-            f"{', '.join(str(s) for s in sorted(declared)) or 'none'}")
+    words = {"D": "drew", "S": "stood"}
+    after = len(pattern.live) - position - 1
+    sees = (f"{_naturals_words(declared)}; before you "
+            + (", ".join(words[c] for c in live_choices) if live_choices else "no live seat")
+            + f"; after you {after} live seat{'s' if after != 1 else ''} (live: no natural, "
+            "still to choose)")
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
                   sum(holding) % 10, sees, table.shoe, table.by, table.model, table.certified,
                   table.exact, table.solved_at, table.scope, draw, draw_ev, stand_ev,
@@ -300,9 +343,10 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
                 people: int | None = None, naturals: str = "", by: str | None = None,
-                ) -> Advice:
+                known: Mapping[SubgameKey, Strategies] | None = None) -> Advice:
     """The advice for the bank after every seat's natural or choice (seat order);
-    ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known`` as for
+    :func:`advise_seat`."""
     rules = choice_rules_of(profile)
     seen = parse_choices(choices)
     if people is not None and not 2 <= people <= 9:
@@ -317,12 +361,12 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
             declared.setdefault(index, ())
         elif index in declared:
             raise AnalyzerError(f"--choices: seat {index} holds a natural, it did not choose")
-    own_cards = parse_cards(cards)
+    own_cards = parse_hand(cards)
     holding = _holding(rules, own_cards, "--cards")
     if sum(holding) % 10 in rules.naturals:
         raise AnalyzerError(f"--cards {cards}: the bank's natural ends the hand at once")
     _check_shoe(shoe, [*own_cards, *(c for cs in declared.values() for c in cs)])
-    table = _table(rules, shoe, players, by)
+    table = _table(rules, shoe, players, by, known)
     pattern = _pattern(table, declared, rules)
     live = [c for c in seen if c != "N"]
     if not live:
@@ -336,8 +380,53 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     note = (f"{settled} natural seat{'s' if settled != 1 else ''} already paid; the values "
             "are the bank's net on the live seats" if settled else
             "the values are the bank's net on every seat")
+    words = {"D": "drew", "S": "stood", "N": "natural"}
+    sees = "seat by seat: " + ", ".join(f"{i} {words[c]}" for i, c in enumerate(seen, start=1))
     return Advice("bank", players + 1, None, " ".join(map(str, own_cards)),
-                  hand_label(holding), sum(holding) % 10, "".join(seen), table.shoe, table.by,
+                  hand_label(holding), sum(holding) % 10, sees, table.shoe, table.by,
                   table.model, table.certified, table.exact, table.solved_at, table.scope, draw,
                   draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note)
+
+
+#: One information set's equilibrium draw probability and expected results (stand, draw),
+#: or None where the equilibrium never reaches it.
+Cell = tuple[Fraction, Fraction, Fraction] | None
+
+
+@dataclass(frozen=True)
+class Situations:
+    """Every information set of the subgame of ``live`` live seats, what :func:`advise_seat`
+    and :func:`advise_bank` read one at a time: ``seats[k][earlier][class]`` for the live
+    seat ``k`` (0-based), the earlier live choices as a binary number (the first seat the
+    highest bit, 1 = drew); ``bank[class][vector]`` likewise for every live choice;
+    ``classes`` the totals (or holdings) of the classes."""
+
+    live: int
+    classes: tuple[str, ...]
+    seats: tuple[tuple[tuple[Cell, ...], ...], ...]
+    bank: tuple[tuple[Cell, ...], ...]
+
+
+def situations(table: TableEquilibrium, live: int) -> Situations:
+    """Every information set of ``table``'s subgame of ``live`` live seats (no natural's
+    cards out of the shoe), its counterfactual values computed once."""
+    solution = table.solution((live, ()))
+    game = solution.game
+    seats = [[list(row) for row in rows] for rows in solution.seats]
+    bank = [list(row) for row in solution.bank]
+    seat_cf, bank_cf = exact_counterfactual(game, seats, bank)
+
+    def cell(draw: Fraction, reach: Fraction, values: Sequence[Fraction]) -> Cell:
+        return None if reach == 0 else (draw, values[0] / reach, values[1] / reach)
+
+    seat_cells = tuple(
+        tuple(tuple(cell(solution.seats[k][e][c], game.seat_reach(seats, k, e, c),
+                         seat_cf[k][e][c]) for c in range(len(game.seat_classes)))
+              for e in range(2**k))
+        for k in range(live))
+    bank_cells = tuple(
+        tuple(cell(solution.bank[c][v], game.bank_reach(seats, v, c), bank_cf[c][v])
+              for v in range(game.vectors))
+        for c in range(len(game.bank_classes)))
+    return Situations(live, tuple(c.label for c in game.seat_classes), seat_cells, bank_cells)

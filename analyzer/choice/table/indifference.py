@@ -36,8 +36,11 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+import numpy as np
 
 from analyzer.choice.table.cfr import METHOD as CFR_METHOD
 from analyzer.choice.table.cfr import CfrRun, cfr_plus
@@ -51,8 +54,8 @@ from analyzer.choice.table.exact.evaluation import Cell, assemble, exact_regrets
 from analyzer.choice.table.exact.ring import Float
 from analyzer.choice.table.subgame import Subgame
 
-__all__ = ["METHOD", "MIXED_ADVANTAGE", "MIXED_MARGIN", "SEARCH_CELLS", "solve_subgame",
-           "SubgameSolution"]
+__all__ = ["certify_given", "GIVEN_METHOD", "METHOD", "MIXED_ADVANTAGE", "MIXED_MARGIN",
+           "SEARCH_CELLS", "solve_subgame", "Strategies", "SubgameSolution"]
 
 MIXED_ADVANTAGE = 1e-4
 MIXED_MARGIN = 1e-4
@@ -300,3 +303,41 @@ def _try_support(game: Subgame, run: CfrRun, current: dict[Cell, Fraction],
         for cell in flipped:
             current[cell] = 1 - current[cell]
     return found
+
+
+#: A subgame's strategies: the seats' ``[k][earlier][class]`` and the bank's ``[class][vector]``
+#: draw probabilities.
+Strategies = tuple[Sequence[Sequence[Sequence[Fraction]]], Sequence[Sequence[Fraction]]]
+#: How a subgame taken from strategies found earlier was checked.
+GIVEN_METHOD = ("an equilibrium found earlier (published by nine tables), certified again "
+                "by every side's exact best response")
+
+
+def certify_given(game: Subgame, strategies: Strategies, method: str = GIVEN_METHOD,
+                  origin: str = "none: strategies given") -> SubgameSolution | None:
+    """The subgame at ``strategies`` (found earlier, e.g. published), certified again by
+    every side's exact best response; None where they do not fit it or a regret is not 0."""
+    begin = time.perf_counter()
+    seats = [[list(row) for row in rows] for rows in strategies[0]]
+    bank = [list(row) for row in strategies[1]]
+    classes = len(game.seat_classes)
+    if (len(seats) != game.live or any(len(rows) != 2**k or any(len(r) != classes for r in rows)
+                                       for k, rows in enumerate(seats))
+            or len(bank) != len(game.bank_classes)
+            or any(len(row) != game.vectors for row in bank)
+            or any(not 0 <= v <= 1 for rows in seats for r in rows for v in r)
+            or any(not 0 <= v <= 1 for row in bank for v in row)):
+        return None
+    values, regrets, _ = exact_regrets(game, seats, bank)
+    if any(regrets):
+        return None
+    mixed = [(k, e, c) for k, rows in enumerate(seats) for e, r in enumerate(rows)
+             for c, v in enumerate(r) if 0 < v < 1]
+    mixed += [(game.live, v, c) for c, row in enumerate(bank) for v, x in enumerate(row)
+              if 0 < x < 1]
+    return SubgameSolution(
+        game=game, seats=tuple(tuple(tuple(r) for r in rows) for rows in seats),
+        bank=tuple(tuple(r) for r in bank), values=values, regrets=regrets,
+        mixed=tuple(sorted(mixed)), free=(),
+        cfr=CfrRun((), np.zeros(0), 0, 0.0, 0.0, origin), rounds=1,
+        seconds=time.perf_counter() - begin, method=method)

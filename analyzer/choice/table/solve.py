@@ -33,8 +33,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
@@ -44,9 +44,14 @@ import numpy as np
 from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
-from analyzer.choice.table.cfr import CfrRun, cfr_plus, uniform
+from analyzer.choice.table.cfr import cfr_plus, uniform
 from analyzer.choice.table.exact.evaluation import exact_regrets
-from analyzer.choice.table.indifference import SubgameSolution, solve_subgame
+from analyzer.choice.table.indifference import (
+    Strategies,
+    SubgameSolution,
+    certify_given,
+    solve_subgame,
+)
 from analyzer.choice.table.subgame import (
     MAX_JOINT_SEATS,
     Subgame,
@@ -61,6 +66,7 @@ from analyzer.rules.choice_rules import (
     MAX_PEOPLE,
     STOOD,
     ChoiceRules,
+    Payoffs,
     hand_label,
 )
 from analyzer.rules.profile import Profile, choice_rules_of
@@ -68,8 +74,8 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["Alternative", "alternatives", "BankRule", "check_players", "combine",
            "evaluate_profile", "evaluate_table", "natural_holdings", "NATURAL",
-           "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey", "SubgameResult",
-           "TableEquilibrium", "TableValues", "table_patterns"]
+           "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey",
+           "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
 
 #: A natural at the infinite deck, where its cards carry no information.
 NATURAL = "N"
@@ -198,23 +204,21 @@ class TableValues:
 
 def combine(patterns: Sequence[Pattern], players: int,
             per_subgame: Callable[[SubgameKey], tuple[Sequence[Fraction], Sequence[Fraction]]],
-            ) -> TableValues:
+            payoffs: Payoffs) -> TableValues:
     """The table's values and regrets from each subgame's (values, regrets): a natural bank
-    beats every live seat and pushes a natural one; against a live bank a natural seat wins
-    1 and a live seat gets its value in the subgame."""
-    seats = [Fraction(0)] * players
-    regrets = [Fraction(0)] * players
-    bank_regret = Fraction(0)
+    beats every live seat and ties a natural one; against a live bank a natural seat wins
+    (by ``payoffs``) and a live seat gets its value in the subgame."""
+    seats, regrets, bank_regret = [Fraction(0)] * players, [Fraction(0)] * players, Fraction(0)
     for pattern in patterns:
         if pattern.bank is not None:
             for j, hand in enumerate(pattern.seats):
-                seats[j] -= pattern.probability * (0 if hand is not None else 1)
+                seats[j] += pattern.probability * (payoffs.tie if hand is not None else -1)
             continue
         live = pattern.live
         values, subgame_regrets = per_subgame(pattern.key) if live else ((), ())
         for j, hand in enumerate(pattern.seats):
             if hand is not None:
-                seats[j] += pattern.probability
+                seats[j] += pattern.probability * payoffs.natural_win
         for position, j in enumerate(live):
             seats[j] += pattern.probability * values[position]
             regrets[j] += pattern.probability * subgame_regrets[position]
@@ -267,7 +271,6 @@ def _heads_up(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
     """One live seat at a finite shoe is the heads-up game on the shoe less the naturals:
     the heads-up solver (linear programs, exact indifference) solves it in milliseconds;
     the answer is certified again on the subgame. None if it does not certify there."""
-    begin = time.perf_counter()
     game = subgame_of(rules, shoe, key, by)
     equilibrium = solve_game(build_game(rules, _without_values(shoe, key[1]), by))
     seat_draw = {c.label: c.draw for c in equilibrium.player}
@@ -278,18 +281,8 @@ def _heads_up(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
                 for c in game.bank_classes]
     except KeyError:
         return None
-    values, regrets, _ = exact_regrets(game, seats, bank)
-    if any(regrets):
-        return None
-    mixed = [(0, 0, i) for i, row in enumerate(seats[0][0]) if 0 < row < 1]
-    mixed += [(1, v, i) for i, row in enumerate(bank) for v in (0, 1) if 0 < row[v] < 1]
-    return SubgameSolution(
-        game=game, seats=tuple(tuple(tuple(r) for r in s) for s in seats),
-        bank=tuple(tuple(r) for r in bank), values=values, regrets=regrets,
-        mixed=tuple(sorted(mixed)), free=(),
-        cfr=CfrRun((), np.zeros(0), 0, 0.0, 0.0, "none: one live seat"), rounds=1,
-        seconds=time.perf_counter() - begin,
-        method=f"{HEADS_UP_METHOD}; certified again on the subgame by exact best responses")
+    return certify_given(game, (seats, bank), f"{HEADS_UP_METHOD}; certified again on the "
+                         "subgame by exact best responses", "none: one live seat")
 
 
 def _lifted(rules: ChoiceRules, live: int) -> SubgameSolution:
@@ -343,6 +336,7 @@ class TableEquilibrium:
     iterations: int  #: CFR+ iterations over every subgame.
     seconds: float  #: Wall time of the solve, in seconds.
     note: str  #: What is left free among the equilibria, in words.
+    payoffs: Payoffs = field(default_factory=Payoffs)  #: The house rules a hand settles by.
 
     @property
     def seat_values(self) -> tuple[Fraction, ...]:
@@ -407,9 +401,11 @@ def check_players(rules: ChoiceRules, players: int) -> None:
 
 
 def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
-                by: str = "total", title: str = "") -> TableEquilibrium:
+                by: str = "total", title: str = "",
+                known: Mapping[SubgameKey, Strategies] | None = None) -> TableEquilibrium:
     """The certified equilibrium of a table of ``players`` seats and the bank (see the module
-    docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules."""
+    docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``:
+    subgame strategies found earlier, taken where exact best responses certify them again."""
     rules = choice_rules_of(profile)
     check_players(rules, players)
     if by not in rules.information:
@@ -426,9 +422,13 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     for key in keys:
         probability = sum((p.probability for p in patterns
                            if p.bank is None and p.live and p.key == key), Fraction(0))
-        results.append(SubgameResult(key, probability, _solved(rules, solve_shoe, key, by)))
+        given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key])
+                 if known is not None and key in known else None)
+        results.append(SubgameResult(key, probability, given if given is not None
+                                     else _solved(rules, solve_shoe, key, by)))
     solved = {r.key: r.solution for r in results}
-    values = combine(patterns, players, lambda key: (solved[key].values, solved[key].regrets))
+    values = combine(patterns, players, lambda key: (solved[key].values, solved[key].regrets),
+                     rules.payoffs)
     if not exact:
         model = (f"the infinite deck's equilibrium by total, not evaluated at "
                  f"{shoe.describe()}")
@@ -456,7 +456,7 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
         model=model, exact=exact, patterns=tuple(patterns), subgames=tuple(results),
         values=values, method=method,
         iterations=sum(r.solution.cfr.iterations for r in results),
-        seconds=time.perf_counter() - begin, note=note)
+        seconds=time.perf_counter() - begin, note=note, payoffs=rules.payoffs)
 
 
 SeatRule = Callable[[Pattern, int, int, int, int], Fraction | None]
@@ -466,7 +466,7 @@ Rows = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
 
 def _evaluate(patterns: Sequence[Pattern], players: int, game_of: Callable[[SubgameKey], Subgame],
               default: Callable[[SubgameKey], Rows], seats: SeatRule | None,
-              bank: BankRule | None) -> TableValues:
+              bank: BankRule | None, payoffs: Payoffs) -> TableValues:
     """Exact values and regrets of the profile ``seats``/``bank`` give (``default`` where
     they give None); each distinct subgame profile is evaluated once."""
     cache: dict[Any, tuple[Any, Any]] = {}
@@ -503,7 +503,7 @@ def _evaluate(patterns: Sequence[Pattern], players: int, game_of: Callable[[Subg
         def fixed(_: SubgameKey, found: tuple[Any, Any] = found) -> tuple[Any, Any]:
             return found
 
-        single = combine([pattern], players, fixed)
+        single = combine([pattern], players, fixed, payoffs)
         totals = [a + b for a, b in zip(totals, single.seats, strict=True)]
         regrets = [a + b for a, b in zip(regrets, single.seat_regrets, strict=True)]
         bank_regret += single.bank_regret
@@ -524,7 +524,7 @@ def evaluate_table(table: TableEquilibrium, seats: SeatRule | None = None,
                 [list(row) for row in solution.bank])
 
     return _evaluate(table.patterns, table.players, lambda key: table.solution(key).game,
-                     default, seats, bank)
+                     default, seats, bank, table.payoffs)
 
 
 def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seats: SeatRule,
@@ -550,7 +550,7 @@ def evaluate_profile(rules: ChoiceRules, shoe: Shoe, players: int, by: str, seat
                 [[Fraction(0)] * game.vectors for _ in game.bank_classes])
 
     return _evaluate(table_patterns(rules, shoe, players), players, game_of, default, seats,
-                     bank)
+                     bank, rules.payoffs)
 
 
 @dataclass(frozen=True)
@@ -591,7 +591,7 @@ def alternatives(table: TableEquilibrium, starts: int = 2, seed: int = 1,
                    ) -> tuple[Sequence[Fraction], Sequence[Fraction]]:
             return solved[key].values, solved[key].regrets
 
-        values = combine(table.patterns, table.players, lookup)
+        values = combine(table.patterns, table.players, lookup, table.payoffs)
         found.append(Alternative(state, values,
                                  tuple(a - b for a, b in zip(values.seats, table.seat_values,
                                                              strict=True)),

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.choice.headsup.game import falling
+from analyzer.choice.headsup.game import falling, live_score
 from analyzer.choice.table.exact.ring import Array, Float, Modular, Ring
 from analyzer.choice.table.tree import compile_pair, pair_tree
 from analyzer.errors import AnalyzerError
@@ -491,14 +491,19 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
     bank_final = final.reshape((-1,) + (1,) * live + (10,))
     third = np.zeros(shape + (2, 2), dtype=np.int64)
     pair = stock * (stock - 1)
-    third[..., 0, 0] = np.sign(own_total - bank_total) * pair
-    third[..., 1, 0] = (remaining * np.sign(own_final - bank_total[..., None])).sum(-1) * (
+    payoffs = rules.payoffs
+
+    def net(difference: Any) -> Any:
+        return live_score(payoffs, difference)
+
+    third[..., 0, 0] = net(own_total - bank_total) * pair
+    third[..., 1, 0] = (remaining * net(own_final - bank_total[..., None])).sum(-1) * (
         stock - 1)
-    third[..., 0, 1] = (remaining * np.sign(own_total[..., None] - bank_final)).sum(-1) * (
+    third[..., 0, 1] = (remaining * net(own_total[..., None] - bank_final)).sum(-1) * (
         stock - 1)
-    # Both draw: sum over distinct third cards t, u of r_t (r_u - [t = u]) sign(...), as
-    # r' S r - sum_t r_t S_tt with S the 10x10 sign matrix of the two hands' totals.
-    signs = np.sign(final[:, None, :, None] - final[None, :, None, :])  # (own, bank, t, u)
+    # Both draw: sum over distinct third cards t, u of r_t (r_u - [t = u]) net(...), as
+    # r' S r - sum_t r_t S_tt with S the 10x10 net matrix of the two hands' totals.
+    signs = net(final[:, None, :, None] - final[None, :, None, :])  # (own, bank, t, u)
     per_deal = np.transpose(signs, (1, 0, 2, 3))  # (bank, own, t, u)
     spread = "bgxt,bgtu->bgxu" if live == 2 else "bgt,bgtu->bgu"
     weighted = np.einsum(spread, remaining, per_deal)
@@ -510,5 +515,6 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
     index = tuple(next(c for c, cls in enumerate(classes) if h in cls.hands) for h in holdings)
     total_ways = int(ways.sum(dtype=object))
     return JointSubgame(rules=rules, live=live, by=by, shoe=shoe, seat_classes=classes,
-                        bank_classes=classes, base_scale=total_ways * pair, ways=ways,
+                        bank_classes=classes, base_scale=total_ways * pair * payoffs.scale,
+                        ways=ways,
                         third=third, seat_index=index, bank_index=index)

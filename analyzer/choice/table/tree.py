@@ -44,7 +44,7 @@ from typing import Any
 import networkx as nx
 
 from analyzer.errors import AnalyzerError
-from analyzer.rules.choice_rules import HANDS, ChoiceRules, hand_label
+from analyzer.rules.choice_rules import HANDS, ChoiceRules, Payoffs, hand_label
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
@@ -131,30 +131,30 @@ def _class_probability(counts: Sequence[int], size: int, holdings: Sequence[tupl
     return Fraction(sum(_hand_ways(counts, h) for h in holdings), size * (size - 1))
 
 
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
-
-
 @lru_cache(maxsize=65536)
-def third_card_result(counts: tuple[int, ...], size: int, infinite: bool, own: int, bank: int,
-                      drew: int, bank_drew: int) -> Fraction:
-    """A seat's exact expected result (+1 win, -1 loss, 0 push) with total ``own`` against
-    the bank's ``bank``, given who draws; third cards from ``counts`` (``size`` cards, the
-    two hands already removed; dealt with replacement at the infinite deck)."""
+def third_card_result(payoffs: Payoffs, counts: tuple[int, ...], size: int, infinite: bool,
+                      own: int, bank: int, drew: int, bank_drew: int) -> Fraction:
+    """A seat's exact expected net (``payoffs``: +1 win, -1 loss, 0 push at even money) with
+    total ``own`` against the bank's ``bank``, given who draws; third cards from ``counts``
+    (``size`` cards, the two hands already removed; dealt with replacement at the infinite
+    deck)."""
+    net = payoffs.seat
     if not drew and not bank_drew:
-        return Fraction(_sign(own - bank))
+        return net(own, bank)
     if drew and bank_drew:
-        total = 0
+        total = Fraction(0)
         for t in range(10):
             for u in range(10):
                 ways = counts[t] * (counts[u] - (0 if infinite or t != u else 1))
-                total += ways * _sign((own + t) % 10 - (bank + u) % 10)
-        return Fraction(total, size * size if infinite else size * (size - 1))
-    total = 0
+                if ways:
+                    total += ways * net((own + t) % 10, (bank + u) % 10)
+        return total / (size * size if infinite else size * (size - 1))
+    total = Fraction(0)
     for t in range(10):
         mover = (own + t, bank) if drew else (own, bank + t)
-        total += counts[t] * _sign(mover[0] % 10 - mover[1] % 10)
-    return Fraction(total, size)
+        if counts[t]:
+            total += counts[t] * net(mover[0] % 10, mover[1] % 10)
+    return total / size
 
 
 # -- building trees ------------------------------------------------------------------------
@@ -245,7 +245,8 @@ def table_tree(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> GameTre
         seats = hands[1:]
         natural = [t in rules.naturals for t, _ in seats]
         if bank_total in rules.naturals:
-            payoffs = [Fraction(0) if n else Fraction(-1) for n in natural]
+            payoffs = [rules.payoffs.seat(t, bank_total, n, True) for (t, _), n in
+                       zip(seats, natural, strict=True)]
             return builder.add("terminal", payoffs=(*payoffs, -sum(payoffs, Fraction(0))))
         # What everyone sees of the other seats before choosing: each natural, face up
         # (its point values matter only at a finite shoe), or "-" for a live seat.
@@ -269,7 +270,7 @@ def table_tree(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> GameTre
 
         def bank(choices: tuple[int, ...]) -> int:
             if not live:  # every seat natural: the bank's choice changes nothing
-                payoffs = [Fraction(1)] * players
+                payoffs = [rules.payoffs.seat(t, bank_total, True) for t, _ in seats]
                 return builder.add("terminal", payoffs=(*payoffs, -sum(payoffs, Fraction(0))))
             vector = "".join("SD"[c] for c in choices)
             holding = hands[0][1]
@@ -281,10 +282,11 @@ def table_tree(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> GameTre
                 by_seat = dict(zip(live, choices, strict=True))
                 for j, (total, _) in enumerate(seats):
                     if natural[j]:
-                        payoffs.append(Fraction(1))
+                        payoffs.append(rules.payoffs.seat(total, bank_total, True))
                     else:
-                        payoffs.append(third_card_result(tuple(remaining), left, infinite, total,
-                                                         bank_total, by_seat[j], bank_drew))
+                        payoffs.append(third_card_result(rules.payoffs, tuple(remaining), left,
+                                                         infinite, total, bank_total,
+                                                         by_seat[j], bank_drew))
                 leaf = builder.add("terminal",
                                    payoffs=(*payoffs, -sum(payoffs, Fraction(0))))
                 builder.edge(node, leaf, name)

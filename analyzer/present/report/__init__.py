@@ -55,7 +55,9 @@ from analyzer.present.report.common import (
 )
 from analyzer.present.report.lucky9 import (
     advice_json,
+    advice_sentence,
     clock_rule,
+    play_sentence,
     render_advice,
     render_edges,
     render_table_cards,
@@ -74,7 +76,9 @@ from analyzer.present.report.odds import (
 )
 from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
 
-__all__ = ["advice_json", "clock_rule", "COUNTER_RULE", "decimal_text", "draw_text",
+__all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "decimal_text",
+           "play_sentence",
+           "draw_text",
            "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
            "odds_json", "payout_edges_json", "payout_json", "payout_text", "percent",
            "removal_json", "render_advice",

@@ -21,10 +21,11 @@ __all__ = ["draw_text", "equilibrium_json", "render_equilibrium", "render_evalua
 
 
 def draw_text(draw: Fraction, relevant: bool = True) -> str:
-    """A draw probability as a table instruction: ``draw``, ``stand`` or ``draw 7/12``.
+    """A draw probability as a table instruction: ``draw``, ``stand`` or ``draw 7/12`` with
+    its percentage.
 
     >>> draw_text(Fraction(1)), draw_text(Fraction(0)), draw_text(Fraction(7, 12))
-    ('draw', 'stand', 'draw 7/12')
+    ('draw', 'stand', 'draw 7/12 (58.3%)')
     >>> draw_text(Fraction(0), relevant=False)
     'any'
     """
@@ -34,7 +35,7 @@ def draw_text(draw: Fraction, relevant: bool = True) -> str:
         return "draw"
     if draw == 0:
         return "stand"
-    return f"draw {draw}"
+    return f"draw {draw} ({percent(draw, 1)})"
 
 
 def _observation_header(observation: str) -> str:
@@ -256,8 +257,9 @@ def session_json(result: Session) -> dict[str, Any]:
     }
 
 
-def render_session(result: Session, fmt: str = "text") -> str:
-    """Render ``nine session``: the ledger, balances, leaders and expected nets."""
+def render_session(result: Session, fmt: str = "text", exact: bool = False) -> str:
+    """Render ``nine session``: the ledger, balances, leaders and expected nets (their exact
+    fractions too with ``exact``; JSON always has them)."""
     if fmt == "json":
         return json_text(session_json(result))
     people = list(result.people)
@@ -279,7 +281,7 @@ def render_session(result: Session, fmt: str = "text") -> str:
                             if not expected.exact else "")
                           for v, w in zip(expected.nets, expected.half_widths
                                           or expected.nets, strict=True))])
-        if expected.exact:
+        if expected.exact and exact:
             summary.append(["expected net, exact", *(fraction_text(v) for v in expected.nets)])
     title = (f"Session: {len(people)} people, {result.rotations} rotation(s) "
              f"({len(result.ledger)} hands), {result.shoe}, seed {result.seed}, stake "

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from analyzer.choice.table.strategy import Situation
     from analyzer.choice.table.summary import TableSummary
 
-__all__ = ["advice_json", "clock_rule", "render_advice", "render_edges", "render_table_cards",
+__all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
+           "render_edges",
+           "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
            "table_summary_json"]
 
@@ -302,9 +304,48 @@ def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
     return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
 
 
+def _signed(value: Fraction) -> str:
+    return f"{float(value) * 100:+.2f}%"
+
+
+def _points(margin: Fraction) -> str:
+    """A margin in percentage points of a stake: two decimals, or two significant digits
+    when smaller than 0.005 points (never a rounded 0.00 for a margin that is not 0)."""
+    points = abs(float(margin)) * 100
+    return f"{points:.2f}" if points >= 0.005 else f"{points:.2g}"
+
+
+def _better(margin: Fraction, draw: Fraction, stand: Fraction, stake: str) -> str:
+    if margin == 0:
+        return (f"Drawing and standing are worth the same here (you expect {_signed(draw)} "
+                "either way).")
+    return (f"{'Drawing' if margin > 0 else 'Standing'} is better by {_points(margin)} points "
+            f"of {stake} (you expect {_signed(draw)} drawing, {_signed(stand)} standing).")
+
+
+def advice_sentence(advice: Advice) -> str:
+    """The answer first, in words: the play, then which choice is better and by how much.
+
+    The margin is always "<play> is better by X" (X >= 0) in percentage points of a stake.
+    """
+    stake = "your stake" if advice.side == "seat" else "a stake"
+    return (f"{play_sentence(advice.draw)} "
+            f"{_better(advice.margin, advice.ev_draw, advice.ev_stand, stake)}")
+
+
+def play_sentence(draw: Fraction) -> str:
+    """The play in words: "Draw.", "Stand." or a mixed play with its clock rule."""
+    if draw == 1:
+        return "Draw."
+    if draw == 0:
+        return "Stand."
+    return f"Draw {percent(draw, 0)} of the time and stand otherwise: {clock_rule(draw)}."
+
+
 def advice_json(advice: Advice) -> dict[str, Any]:
-    """The JSON document of ``nine advise --format json``: the expected results and margin
-    are computed at ``values_at`` (``shoe`` when ``exact``)."""
+    """The JSON document of ``nine advise --format json``: exact fractions always, floats
+    beside them, and the answer as a sentence; the expected results and margin are computed
+    at ``values_at`` (``shoe`` when ``exact``)."""
     return {
         "side": advice.side, "people": advice.people, "seat": advice.seat,
         "cards": advice.cards, "holding": advice.holding, "total": advice.total,
@@ -312,7 +353,9 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "values_at": advice.shoe if advice.exact else advice.solved_at, "by": advice.by,
         "model": advice.model, "scope": advice.scope or None, "certified": advice.certified,
         "exact": advice.exact, "action": advice.action,
+        "advice": advice_sentence(advice),
         "draw_probability": fraction_text(advice.draw),
+        "draw_probability_float": float(advice.draw),
         "ev_draw": fraction_text(advice.ev_draw), "ev_stand": fraction_text(advice.ev_stand),
         "margin": fraction_text(advice.margin), "ev_draw_float": float(advice.ev_draw),
         "ev_stand_float": float(advice.ev_stand), "margin_float": float(advice.margin),
@@ -323,35 +366,49 @@ def advice_json(advice: Advice) -> dict[str, Any]:
     }
 
 
-def render_advice(advice: Advice, fmt: str = "text") -> str:
-    """``nine advise``: the equilibrium's play and the value of each choice, saying at which
-    shoe the values are computed when it is not the one asked for."""
+def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str:
+    """``nine advise``: the answer as a sentence, then what it is based on, in percentages
+    of a stake (the exact fractions too with ``exact``), saying at which shoe the values are
+    computed when it is not the one asked for."""
     if fmt == "json":
         return json_text(stable_floats(advice_json(advice)))
-    who = f"seat {advice.seat}" if advice.side == "seat" else "the bank"
-    against = "the bank playing the house rule (draw on 4 or less)" if advice.side == "seat" \
-        else "every seat playing the house rule (draw on 4 or less)"
-    at = "" if advice.exact else f" at the {advice.solved_at}"
-    margin = (f"margin {percent(advice.margin, 3)} ({fraction_text(advice.margin)})"
-              if advice.exact else f"margin {percent(advice.margin, 3)}")
-    if advice.certified:
-        status = "certified equilibrium"
-    elif not advice.exact:
-        status = (f"{advice.scope}; the play and these margins are the {advice.solved_at}'s "
-                  f"(by {advice.by})")
+    if advice.side == "seat":
+        who = f"seat {advice.seat} of {advice.people} people"
+        house = "a bank playing the house rule (draw on 4 or less)"
+        stake = "your stake"
     else:
-        status = "not certified: " + advice.model
-    lines = [f"{who} of {advice.people} people, {advice.shoe}, by {advice.by}: holding "
-             f"{advice.cards} ({advice.holding}, total {advice.total})",
-             f"sees: {advice.sees}",
-             f"equilibrium play{at}: {_action(advice.draw)}"
-             + (f" -- randomise: {clock_rule(advice.draw)}" if 0 < advice.draw < 1 else ""),
-             f"against the equilibrium{at}: draw {percent(advice.ev_draw, 3)}, stand "
-             f"{percent(advice.ev_stand, 3)}, {margin}",
-             f"against {against}{at}: {advice.house_action} (draw "
-             f"{percent(advice.house_ev_draw, 3)}, stand {percent(advice.house_ev_stand, 3)})",
-             status + (f"; {advice.note}" if advice.note else "")]
+        who = f"the bank, {advice.people} people"
+        house = "seats playing the house rule (draw on 4 or less)"
+        stake = "a stake"
+    sees = "your total" if advice.by == "total" else "your two cards"
+    at = "" if advice.exact else f"Values at the {advice.solved_at}: "
+    house_margin = advice.house_ev_draw - advice.house_ev_stand
+    if advice.certified:
+        status = "Certified equilibrium: no side gains by changing its play alone"
+    elif not advice.exact:
+        status = (f"{advice.scope[:1].upper()}{advice.scope[1:]}; the play and these margins "
+                  f"are the {advice.solved_at}'s (by {advice.by})")
+    else:
+        status = f"Not certified: {advice.model}"
+    lines = [at + advice_sentence(advice), "",
+             f"Your hand: {advice.cards} ({advice.holding}, total {advice.total}); {who}, "
+             f"{advice.shoe}, playing by {sees}.",
+             f"You see: {advice.sees}.",
+             f"Against {house}: {advice.house_action}. "
+             + _better(house_margin, advice.house_ev_draw, advice.house_ev_stand, stake),
+             status + (f"; {advice.note}." if advice.note else ".")]
+    if exact:
+        lines.append(f"Exact: play {_action_fraction(advice.draw)}; drawing "
+                     f"{fraction_text(advice.ev_draw)}, standing "
+                     f"{fraction_text(advice.ev_stand)}, margin {fraction_text(advice.margin)}; "
+                     f"against the house rule drawing {fraction_text(advice.house_ev_draw)}, "
+                     f"standing {fraction_text(advice.house_ev_stand)}.")
     return "\n".join(lines) + "\n"
+
+
+def _action_fraction(draw: Fraction) -> str:
+    """``draw``, ``stand`` or ``draw p/q`` (the exact play)."""
+    return "draw" if draw == 1 else "stand" if draw == 0 else f"draw {fraction_text(draw)}"
 
 
 def table_evaluation_json(result: TableValues) -> dict[str, Any]:

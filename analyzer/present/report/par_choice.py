@@ -93,6 +93,10 @@ def _summary(sheet: ChoiceParSheet) -> list[Block]:
     return blocks
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _rules(sheet: ChoiceParSheet) -> list[Block]:
     profile = sheet.profile
     rules = profile.choice_rules()
@@ -122,7 +126,8 @@ def _rules(sheet: ChoiceParSheet) -> list[Block]:
         f"{_cite(sheet, 'deal')}.",
         f"Naturals: a two-card total of {totals_text(rules.naturals, 'or')} is shown and "
         "settles at once: a natural beats a hand that is not, two naturals compare totals "
-        f"(equal totals push){_cite(sheet, 'naturals')}.",
+        + ("(equal totals push)" if rules.payoffs.ties == "push"
+           else "(equal totals go to the bank)") + f"{_cite(sheet, 'naturals')}.",
         "Otherwise the player " + (f"{' and '.join(forced)} by rule and " if forced else "")
         + f"chooses to stand or take one card on {totals_text(chooses, 'and')}"
         f"{_cite(sheet, 'player')}; {sees}{_cite(sheet, 'sees')}.",
@@ -130,8 +135,9 @@ def _rules(sheet: ChoiceParSheet) -> list[Block]:
                               if banker_forced else "")
         + f"chooses to stand or take one card on {totals_text(banker_chooses, 'and')}"
         f"{_cite(sheet, 'banker')}.",
-        "The higher final total wins 1 to 1; equal totals push; no commission"
-        f"{_cite(sheet, 'settle')}.",
+        ("The higher final total wins 1 to 1; equal totals push; no commission"
+         if rules.payoffs.even_money else _sentence(rules.payoffs.describe()))
+        + f"{_cite(sheet, 'settle')}.",
         f"In this sheet each side sees {_SEES[sheet.equilibrium.by]} when it chooses "
         f"(`--by {sheet.equilibrium.by}`){_cite(sheet, 'model')}.",
     ]
@@ -171,10 +177,15 @@ def _equilibrium(sheet: ChoiceParSheet) -> list[Block]:
 
 def _result(sheet: ChoiceParSheet) -> list[Block]:
     outcomes = sheet.outcomes
+    payoffs = sheet.profile.choice_rules().payoffs
+    win_pays = ("1:1" if payoffs.even_money
+                else f"{float(outcomes.win_value):.6g} on average")
+    tie = ("Push", "push") if payoffs.ties == "push" else ("Tie (the bank takes it)", "-1")
     outcome_rows = [
         [name, pays, fraction_text(p), decimal_text(p), one_in(p), f"{float(p * value):+.6f}"]
-        for name, pays, p, value in (("Player wins", "1:1", outcomes.win, 1),
-                                     ("Push", "push", outcomes.push, 0),
+        for name, pays, p, value in (("Player wins", win_pays, outcomes.win,
+                                      outcomes.win_value),
+                                     (*tie, outcomes.push, payoffs.tie),
                                      ("Player loses", "-1", outcomes.lose, -1))]
     outcome_rows.append(["**total**", "", "1", "1", "", f"{float(outcomes.ev):+.6f}"])
     resolved = outcomes.ev / outcomes.decided
@@ -201,7 +212,9 @@ def _result(sheet: ChoiceParSheet) -> list[Block]:
     return [
         ("page", "result"), ("h2", "The player's result under the equilibrium", "result"),
         ("p", "Both sides play the equilibrium above (a mixed choice drawn with its "
-              "probability); one unit staked, even money, ties push."),
+              "probability); one unit staked, "
+              + ("even money, ties push." if payoffs.even_money
+                 else payoffs.describe() + ".")),
         ("h3", "Outcomes"),
         ("table", ["outcome", "pays", "probability (exact)", "probability", "1 in", "return"],
          outcome_rows, (1, 3, 4, 5), (2,)),
@@ -251,8 +264,9 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
         "pushes, evaluated exactly under the equilibrium strategies over every ordered "
         "six-card sequence of the shoe (docs/rules/README.md §5); the losses are the rest, "
         "and wins minus losses is checked to equal the game value.",
-        "**Standard deviation**: results are +1, 0 and -1, so the variance is P(win) + "
-        "P(lose) - EV^2.",
+        "**Standard deviation**: the variance is the mean square of the player's net, "
+        "counted exactly as the value is, less EV^2 (at even money, where nets are +1, 0 "
+        "and -1, P(win) + P(lose) - EV^2).",
         f"**Volatility index**: z x SD with z = {decimal_text(z_value(VOLATILITY_LEVEL), 5)}, "
         f"the two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
         "**Ranges of the bank's win** after n coups: banker's edge -/+ z x SD / sqrt(n) per "

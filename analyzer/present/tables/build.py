@@ -11,6 +11,7 @@ from analyzer.present.tables.sections import (
     chemin_section,
     drift_section,
     formula_section,
+    house_rules_section,
     lucky9_section,
     odds_section,
     removal_section,
@@ -22,14 +23,14 @@ from analyzer.processes import worker_pool
 
 __all__ = ["build_tables", "SECTIONS"]
 
-SECTIONS = ("odds", "sample-sizes", "lucky9", "chemin-de-fer", "removal", "formulas",
-            "drift", "par")
+SECTIONS = ("odds", "sample-sizes", "lucky9", "lucky9-house-rules", "chemin-de-fer", "removal",
+            "formulas", "drift", "par")
 #: Built last, in this process, from the other sections' results.
 _LAST = ("par",)
 #: Slowest sections first, so that parallel workers finish together (the removal section
 #: goes as one task per profile, each a few seconds).
-_COST_ORDER = ("lucky9", "removal", "drift", "odds", "chemin-de-fer", "formulas",
-               "sample-sizes")
+_COST_ORDER = ("lucky9", "lucky9-house-rules", "removal", "drift", "odds", "chemin-de-fer",
+               "formulas", "sample-sizes")
 #: Sections built one profile per worker task (each profile's tables are independent):
 #: the removal charts alone outlast every other section on one worker.
 _PER_PROFILE = ("removal",)
@@ -83,6 +84,7 @@ def _add_section(publication: Publication, name: str, profiles: Sequence[str] | 
         "odds": lambda: odds_section(publication, chosen, decks),
         "sample-sizes": lambda: sample_size_section(publication, chosen),
         "lucky9": lambda: lucky9_section(publication),
+        "lucky9-house-rules": lambda: house_rules_section(publication),
         "chemin-de-fer": lambda: chemin_section(publication),
         "removal": lambda: removal_section(publication, chosen),
         "formulas": lambda: formula_section(publication, chosen),

@@ -9,6 +9,7 @@ the command).
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ __all__ = ["command_text", "Entry", "FORMATS", "GENERATE_COMMAND", "INDEX_SECTIO
 #: The one command that regenerates the whole publication (stated in every file).
 GENERATE_COMMAND = "nine tables --out tables/"
 #: Formats of every table, by file extension.
-FORMATS = {"md": "markdown", "csv": "csv", "json": "json", "txt": "text"}
+FORMATS = {"md": "markdown", "csv": "csv", "json": "json", "txt": "text", "html": "html",
+           "svg": "svg"}
 #: The section owning the index files (every other file belongs to the section that made it).
 INDEX_SECTION = "index"
 
@@ -137,6 +139,11 @@ def with_header(content: str, ext: str, kind: str, profile: str, shoe: str,
                               f"regenerate every table: {GENERATE_COMMAND}", *notes])
         comment = comment.replace("-->", "--&gt;").replace("--!>", "--!&gt;")
         return f"{doctype}\n<!-- {comment} -->\n{rest}".encode()
+    if ext == "svg":  # a <desc> element after the root element's opening line
+        root, _, rest = content.partition("\n")
+        desc = " | ".join([first, f"command: {command}",
+                           f"regenerate every table: {GENERATE_COMMAND}", *notes])
+        return f"{root}\n<desc>{html.escape(desc)}</desc>\n{rest}".encode()
     if ext in ("csv", "txt"):
         lines = [f"# {first}", f"# command: {command}", f"# regenerate every table: "
                  f"{GENERATE_COMMAND}", *(f"# {note}" for note in notes)]

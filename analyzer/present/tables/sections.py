@@ -25,9 +25,11 @@ from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.formula import deck_formulas
 from analyzer.analysis.removal import removal_effects
 from analyzer.choice.headsup.solver import Equilibrium, solve
+from analyzer.choice.table.chart import table_charts
 from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
+from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor, strategies_json
 from analyzer.present.par import (
     ALPHA,
     DRIFT_SEED,
@@ -39,8 +41,9 @@ from analyzer.present.par import (
 )
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
+from analyzer.present.report.chart import render_charts
 from analyzer.present.report.choice import render_equilibrium, render_strategy_card
-from analyzer.present.report.common import table
+from analyzer.present.report.common import json_text, table
 from analyzer.present.report.lucky9 import (
     render_edges,
     render_table_cards,
@@ -64,7 +67,8 @@ from analyzer.rules.shoe import Shoe
 from analyzer.verify.inference.statistics import rtp_hands_needed
 
 __all__ = ["ALPHA", "chemin_section", "DECKS", "drift_section", "DRIFT_PROFILES", "DRIFT_SEED",
-           "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "Job", "lucky9_section",
+           "DRIFT_SHOES", "formula_section", "FORMULA_PROFILES", "HOUSE_RULES",
+           "house_rules_section", "Job", "lucky9_section",
            "odds_section", "POWER", "publish", "removal_section", "REMOVAL_SAMPLES", "RTP_ERROR",
            "rules_note", "sample_size_section", "short_convention", "tableau_profiles",
            "without_run_time"]
@@ -291,15 +295,16 @@ def _heads_up(profile: str, decks: int | None,
 
 
 @cache
-def _table(players: int, decks: int | None) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
+def _table(players: int, decks: int | None, name: str = "lucky9-home",
+           ) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
     """``nine solve --players N`` (by total) arguments and the call they make, once."""
-    args = ("solve", "--profile", "lucky9-home", "--players", str(players), *shoe_args(decks),
+    args = ("solve", "--profile", name, "--players", str(players), *shoe_args(decks),
             "--by", "total")
 
     def compute() -> TableSummary:
-        profile = load_profile("lucky9-home")
+        profile = load_profile(name)
         return summarize_table(profile.choice_rules(), _shoe(decks), players, "total",
-                               profile.title, costs=players > 1)
+                               profile.title, costs=players > 1 and name == "lucky9-home")
 
     return args, cache(compute)
 
@@ -315,7 +320,10 @@ def lucky9_section(publication: Publication) -> Section:
         "for the player per unit staked, with both sides' best-response values (equal values "
         "prove zero regret). Tables of 3 to 9 people: a certified equilibrium (every side's "
         "exact regret 0) with each seat's value, the bank's edge, the exact cost of simple "
-        "rules and a strategy card per seat and for the bank.",
+        "rules and a strategy card per seat and for the bank. `charts/`: a printable "
+        "strategy chart per seat and for the bank (rows: your total; columns: the "
+        "situations that change the play) for 2 to 9 people at the infinite deck and for 2 "
+        "and 3 people at one deck, where the table is solved exactly.",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
     jobs: list[Job] = []
@@ -348,17 +356,97 @@ def lucky9_section(publication: Publication) -> Section:
                          (*args, "--card"), f"{stem}-card", "lucky9-home", label, summary,
                          render_table_cards, ("md", "txt", "csv")))
 
+    charts: list[Job] = []
+    for players, table_decks in [*((n, None) for n in range(1, 9)), *CHART_DECKS]:
+        _, summary = _table(players, table_decks)
+        people, label = players + 1, shoe_label(table_decks)
+        args = ("chart", "--profile", "lucky9-home", "--people", str(people),
+                *shoe_args(table_decks), "--by", "total")
+        charts.append(Job(f"Strategy charts: {people} people, {label}", args,
+                          f"lucky9/charts/{people}-people-{shoe_slug(table_decks)}",
+                          "lucky9-home", label, summary, _render_charts,
+                          ("md", "html", "svg", "txt")))
+
     def edges() -> list[TableSummary]:
         return [_table(players, None)[1]() for players in range(1, 9)]
+
+    def advisor() -> AdvisorData:
+        return advisor_data(_table(8, None)[1]().table)
+
+    jobs.append(Job("The offline advisor page: every situation of 2 to 9 people, infinite "
+                    "deck, by total", ("advisor", "--profile", "lucky9-home"), "lucky9/advisor",
+                    "lucky9-home", "infinite deck", advisor,
+                    _render_advisor, ("html", "json")))
 
     jobs.append(Job("The bank's edge by table size, infinite deck, by total",
                     ("solve", "--profile", "lucky9-home", "--players", "8", "--infinite",
                      "--by", "total", "--by-size"), "lucky9/bank-edge-by-table-size",
                     "lucky9-home",
                     "infinite deck", edges, render_edges, ("md", "csv", "json")))
-    for job in [*cards, *jobs]:
+    for job in [*charts, *cards, *jobs]:
         publish(publication, section, job)
     return section
+
+
+#: The finite shoes charted beside the infinite deck: (players, decks) where the table is
+#: solved exactly at one deck (2 and 3 people).
+CHART_DECKS: tuple[tuple[int, int | None], ...] = ((1, 1), (2, 1))
+
+
+#: The house-rule variants of home Lucky 9 published beside it (issue 20 section 4).
+HOUSE_RULES = ("lucky9-bank-ties", "lucky9-natural-pays-2")
+
+
+def house_rules_section(publication: Publication) -> Section:
+    """Each house-rule variant of home Lucky 9: its certified heads-up equilibrium (one
+    deck, by cards, what its PAR sheet reads), the bank's edge by table size and a chart
+    per seat and for the bank for 2 to 9 people at the infinite deck; every table solved
+    once."""
+    section = Section(
+        "lucky9-house-rules", "Home Lucky 9 house rules: values, the bank's edge, charts",
+        "Home Lucky 9 as people play it at home, one house rule changed: "
+        + "; ".join(f"`{name}` ({load_profile(name).description})" for name in HOUSE_RULES)
+        + ". Per variant: the certified heads-up equilibrium at one deck, the certified "
+        "equilibrium of every table of 2 to 9 people at the infinite deck with the bank's "
+        "edge by table size, and a printable strategy chart per seat and for the bank. Its "
+        "PAR sheet is under `par/`.",
+        "exact fractions over every deal (card removal exact at one deck); the tables by "
+        "total at the infinite deck")
+    for name in HOUSE_RULES:
+        folder = f"lucky9/house-rules/{name}"
+        args, compute = _heads_up(name, 1, "cards")
+        jobs = [Job(f"{name}: heads-up, 1 deck, by cards", args,
+                    f"{folder}/heads-up-1-deck-by-cards", name, "1 deck", compute,
+                    render_equilibrium)]
+        for players in range(1, 9):
+            _, summary = _table(players, None, name)
+            jobs.append(Job(f"{name}: strategy charts, {players + 1} people, infinite deck",
+                            ("chart", "--profile", name, "--people", str(players + 1),
+                             "--infinite", "--by", "total"),
+                            f"{folder}/charts/{players + 1}-people-infinite", name,
+                            "infinite deck", summary, _render_charts,
+                            ("md", "html", "svg", "txt")))
+
+        def edges(name: str = name) -> list[TableSummary]:
+            return [_table(players, None, name)[1]() for players in range(1, 9)]
+
+        jobs.append(Job(f"{name}: the bank's edge by table size, infinite deck, by total",
+                        ("solve", "--profile", name, "--players", "8", "--infinite", "--by",
+                         "total", "--by-size"), f"{folder}/bank-edge-by-table-size", name,
+                        "infinite deck", edges, render_edges, ("md", "csv", "json")))
+        for job in jobs:
+            publish(publication, section, job)
+    return section
+
+
+def _render_advisor(data: AdvisorData, fmt: str) -> str:
+    """The advisor page, or the strategies it embeds (what ``nine advise`` reads)."""
+    return render_advisor(data) if fmt == "html" else json_text(strategies_json(data))
+
+
+def _render_charts(summary: TableSummary, fmt: str) -> str:
+    """Every seat's chart and the bank's, from the table already solved for its tables."""
+    return render_charts(table_charts(summary.table), fmt)
 
 
 def chemin_section(publication: Publication) -> Section:

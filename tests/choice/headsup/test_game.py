@@ -51,5 +51,5 @@ def test_a_game_counts_wins_or_pushes_on_request() -> None:
     stand_push = push.constant + int(push.base0.sum())
     assert 2 * stand_win + stand_push == win.denominator
     assert 0 < stand_push < stand_win
-    with pytest.raises(AnalyzerError, match="score must be one of result, win, push"):
+    with pytest.raises(AnalyzerError, match="score must be one of result, square, win, push"):
         build_game(LUCKY9, Shoe.decks(1), "total", "lose")

@@ -61,7 +61,8 @@ def _dealt(rules: ChoiceRules, shoe: Shoe, by: str, player: list[Fraction],
                 result = (final > bank_final) - (final < bank_final)
                 tally[result] += ways * chance * bank_chance
     total = sum(deals.values())
-    return Outcomes(tally[1] / total, tally[0] / total, tally[-1] / total)
+    win, push, lose = tally[1] / total, tally[0] / total, tally[-1] / total
+    return Outcomes(win, push, lose, win - lose, win + lose)  # even money: nets +1, 0, -1
 
 
 @pytest.mark.parametrize("rules", [LUCKY9, CHEMIN], ids=["lucky9-home", "chemin-de-fer"])

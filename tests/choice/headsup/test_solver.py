@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.optimize import linprog
 
 from analyzer.choice.headsup import solver
 from analyzer.choice.headsup.game import banker_vector, build_game, player_vector
@@ -192,3 +193,93 @@ def test_uncertified_solutions_are_not_called_certified(
     assert saved.exit_code == 0, saved.output
     note = (folder / "p.toml").read_text(encoding="utf-8").splitlines()[0]
     assert "NOT certified" in note and ": certified equilibrium" not in note
+
+
+# -- house rules (issue 20 section 4) -------------------------------------------------------
+#: Each variant's payoffs written out here, apart from analyzer.rules.choice_rules: the
+#: seat's net by (own total, bank total, own natural, bank natural).
+HOUSE_NETS = {
+    "lucky9-home": {"win": 1, "natural": 1, "tie": 0},
+    "lucky9-bank-ties": {"win": 1, "natural": 1, "tie": -1},
+    "lucky9-natural-pays-2": {"win": 1, "natural": 2, "tie": 0},
+}
+
+
+def _net(table: dict[str, int], own: int, bank: int, natural: bool, bank_natural: bool) -> int:
+    if natural and not bank_natural:
+        return table["natural"]
+    if bank_natural and not natural:
+        return -1
+    return table["win"] if own > bank else -1 if own < bank else table["tie"]
+
+
+def _independent_lp_value(name: str) -> float:
+    """The heads-up value at the infinite deck, each side seeing its total, by a linear
+    program built here from the payoff table: the player picks a draw probability x_s per
+    non-natural total s; each banker cell (total b, saw drew/stood) answers with its better
+    choice, so the value is the constant of the naturals plus the sum over cells of
+    min(stand, draw), each linear in x: maximise sum t_c with t_c <= both."""
+    nets = HOUSE_NETS[name]
+    card = [4 / 13] + [1 / 13] * 9  # point values at the infinite deck
+    total = [sum(card[a] * card[(t - a) % 10] for a in range(10)) for t in range(10)]
+    constant = sum(total[s] * total[b] * _net(nets, s, b, s == 9, b == 9)
+                   for s in range(10) for b in range(10) if s == 9 or b == 9)
+
+    def showdown(s: int, b: int, drew: bool, bank_drew: bool) -> float:
+        own = [(s + t) % 10 for t in range(10)] if drew else [s]
+        own_p = card if drew else [1.0]
+        theirs = [(b + u) % 10 for u in range(10)] if bank_drew else [b]
+        theirs_p = card if bank_drew else [1.0]
+        return sum(p * q * _net(nets, o, t, False, False) for o, p in zip(own, own_p, strict=True)
+                   for t, q in zip(theirs, theirs_p, strict=True))
+
+    live = range(9)
+    rows: list[list[float]] = []
+    bounds_rhs: list[float] = []
+    n = len(live) + 2 * len(live)  # x_s, then t_c for cells (b, drew) and (b, stood)
+    for b in live:
+        for drew_cell, offset in ((True, 0), (False, 1)):
+            c = len(live) + 2 * b + offset
+            for bank_drew in (False, True):
+                # t_c - sum_s coef_s x_s <= const_c
+                row = [0.0] * n
+                row[c] = 1.0
+                rhs = 0.0
+                for s in live:
+                    weight = total[s] * total[b] * showdown(s, b, drew_cell, bank_drew)
+                    if drew_cell:
+                        row[s] -= weight
+                    else:
+                        row[s] += weight
+                        rhs += weight
+                rows.append(row)
+                bounds_rhs.append(rhs)
+    objective = [0.0] * len(live) + [-1.0] * (2 * len(live))
+    result = linprog(objective, A_ub=rows, b_ub=bounds_rhs,
+                     bounds=[(0, 1)] * len(live) + [(None, None)] * (2 * len(live)),
+                     method="highs")
+    assert result.status == 0
+    return float(constant - result.fun)
+
+
+@pytest.mark.parametrize("name", sorted(HOUSE_NETS))
+def test_each_house_rule_value_matches_an_independent_lp(name: str) -> None:
+    found = solve(load_profile(name).choice_rules(), Shoe.infinite(), "total")
+    assert found.certificate.certified
+    assert abs(float(found.value) - _independent_lp_value(name)) < 1e-9
+
+
+def test_the_even_money_values_are_unchanged_to_the_last_digit() -> None:
+    # the values published before payoffs became data (tables/lucky9, analyzer 0.1.0)
+    assert solve(LUCKY9, Shoe.decks(1), "cards").value == Fraction(-1163927, 134725500)
+    assert solve(LUCKY9, Shoe.infinite(), "total").value == Fraction(-456160, 53094899)
+
+
+def test_a_natural_paying_two_changes_no_choice() -> None:
+    # naturals settle before anyone chooses: the same play, the value up by the bonus
+    home = solve(LUCKY9, Shoe.infinite(), "total")
+    rules = load_profile("lucky9-natural-pays-2").choice_rules()
+    bonus = solve(rules, Shoe.infinite(), "total")
+    assert [c.draw for c in bonus.player] == [c.draw for c in home.player]
+    assert [c.draw for c in bonus.banker] == [c.draw for c in home.banker]
+    assert bonus.value - home.value == Fraction(16, 169) * Fraction(153, 169)

@@ -53,7 +53,7 @@ def test_finite_shoe_advice_uses_the_naturals_cards() -> None:
     (dict(people=4, cards="8H"), "exactly two cards"),
     (dict(people=3, cards="8H 8H", shoe=Shoe.decks(1)), "8H: 1 deck holds 1 of it"),
     (dict(people=3, cards="8H 7S", seat=1, naturals="2", shoe=Shoe.decks(1)),
-     "give them, e.g. 2=9H KD"),
+     "give them, e.g. 2=9K"),
     (dict(people=4, cards="8H 7S", seat=3, earlier="drew"), "give each choice"),
     (dict(people=4, cards="8H 7S", earlier="maybe"), "expected drew, stood or natural"),
 ])

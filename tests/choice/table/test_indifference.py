@@ -8,7 +8,13 @@ import pytest
 
 from analyzer.choice.headsup.solver import solve
 from analyzer.choice.table.cfr import cfr_plus
-from analyzer.choice.table.indifference import _classify, _search, solve_subgame
+from analyzer.choice.table.indifference import (
+    GIVEN_METHOD,
+    _classify,
+    _search,
+    certify_given,
+    solve_subgame,
+)
 from analyzer.choice.table.subgame import finite_subgame, infinite_subgame
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.shoe import Shoe
@@ -49,3 +55,16 @@ def test_cfr_path_agrees_with_the_heads_up_solver_at_a_finite_shoe() -> None:
     heads_up = solve("lucky9-home", shoe, "total")
     assert found.certified
     assert [found.seats[0][0][i] for i in range(9)] == [p.draw for p in heads_up.player]
+
+
+def test_given_strategies_are_taken_only_where_they_certify_again() -> None:
+    game = infinite_subgame(LUCKY9, 2, "total")
+    solution = solve_subgame(game)
+    again = certify_given(game, (solution.seats, solution.bank))
+    assert again is not None and again.values == solution.values and not any(again.regrets)
+    assert again.mixed == solution.mixed and again.method == GIVEN_METHOD
+    # the bank always drawing is no equilibrium: refused (a seat gains by standing more)
+    always = [[Fraction(1)] * len(row) for row in solution.bank]
+    assert certify_given(game, (solution.seats, always)) is None
+    # strategies of another subgame's shape do not fit
+    assert certify_given(game, (solution.seats[:1], solution.bank)) is None

@@ -106,3 +106,38 @@ def test_a_table_is_named_by_profile_name_alias_or_rules_alike() -> None:
         assert solve_table(name, Shoe.infinite(), 2, "total").values == by_rules.values
     with pytest.raises(AnalyzerError, match="not a choice game"):
         solve_table("punto-banco", Shoe.infinite(), 2)
+
+
+# -- house rules (issue 20 section 4) -------------------------------------------------------
+@pytest.mark.parametrize("name", ["lucky9-bank-ties", "lucky9-natural-pays-2"])
+def test_every_house_rule_table_is_certified_and_one_seat_is_the_heads_up_game(
+        name: str) -> None:
+    rules = load_profile(name).choice_rules()
+    home = [solve_table(LUCKY9, Shoe.infinite(), players, "total") for players in (1, 2, 3)]
+    for players, plain in zip((1, 2, 3), home, strict=True):
+        table = solve_table(rules, Shoe.infinite(), players, "total")
+        assert table.certified and table.max_regret == 0
+        assert table.bank_value == -sum(table.seat_values)
+        # the bank gains from taking the ties and loses from paying naturals double
+        if name == "lucky9-bank-ties":
+            assert table.bank_value > plain.bank_value
+        else:
+            assert table.bank_value < 0 < min(table.seat_values)
+    one_seat = solve_table(rules, Shoe.infinite(), 1, "total")
+    assert one_seat.seat_values[0] == solve(rules, Shoe.infinite(), "total").value
+    at_one_deck = solve_table(rules, Shoe.decks(1), 2, "total")
+    assert at_one_deck.exact and at_one_deck.certified
+
+
+def test_even_money_tables_are_unchanged_to_the_last_digit() -> None:
+    # the values published before payoffs became data (tables/lucky9, analyzer 0.1.0)
+    infinite = solve_table(LUCKY9, Shoe.infinite(), 2, "total")
+    assert infinite.seat_values == (Fraction(-58248160, 8973037931),
+                                    Fraction(-19048976, 3451168435))
+    assert infinite.bank_value == Fraction(538877488, 44865189655)
+    one_deck = solve_table(LUCKY9, Shoe.decks(1), 2, "total")
+    assert one_deck.seat_values == (
+        Fraction(-605742815102249796842332183451767087,
+                 86551299940486424696402082651903926250),
+        Fraction(-2292456238579339651798669404846256800557,
+                 387475744616900975628342723685465227166875))
