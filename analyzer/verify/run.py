@@ -22,6 +22,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import importlib
+import logging
+import multiprocessing
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -351,13 +353,28 @@ def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
         with distributed.LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1,
                                       dashboard_address=None) as cluster, \
                 distributed.Client(cluster) as client:
-            return list(client.gather(client.map(_check_one, work, pure=False)))
+            try:
+                return list(client.gather(client.map(_check_one, work, pure=False)))
+            except BaseException:  # Ctrl-C, SIGTERM, an error: end the workers now,
+                _end_local_workers()  # without dask's warnings as it finds them gone
+                raise
     try:
         client = distributed.Client(address, timeout=30)
     except OSError as exc:
         raise AnalyzerError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
     with client:
         return list(client.gather(client.map(_check_one, work, pure=False)))
+
+
+def _end_local_workers() -> None:
+    """End a local Dask cluster's worker processes (this process's children) at once, and
+    quiet dask's logging of the cluster closing after them."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for child in multiprocessing.active_children():
+        child.kill()
+    for child in multiprocessing.active_children():
+        child.join(5)
 
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",

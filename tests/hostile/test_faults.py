@@ -405,7 +405,7 @@ def _command(pid: int) -> str:
 def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
     pytest.importorskip("dask.distributed")
     parent = subprocess.Popen([sys.executable, "-c", DASK_SCRIPT], cwd=ROOT,
-                              stderr=subprocess.DEVNULL)
+                              stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while len([p for p in _descendants(parent.pid) if "spawn_main" in _command(p)]) < 2:
@@ -414,6 +414,8 @@ def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
         time.sleep(1.0)  # the workers take their tasks
         # no worker left sleeping its 120 s
         _signal_and_reap(parent, signal.SIGTERM, 143, _descendants(parent.pid))
+        said = parent.stderr.read()  # type: ignore[union-attr]
+        assert "Traceback" not in said and "WARNING" not in said, said  # dask kept quiet
     finally:
         parent.kill()
         parent.wait()
