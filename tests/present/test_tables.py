@@ -10,14 +10,17 @@ import dataclasses
 import html
 import json
 import multiprocessing
+import pickle
 import re
 import shlex
 from fractions import Fraction
 from pathlib import Path
+from typing import cast
 
 import click
 import pytest
 from click.testing import CliRunner
+from filelock import FileLock
 
 from analyzer import __version__
 from analyzer.cli.commands import main
@@ -36,9 +39,21 @@ TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 
 
 @pytest.fixture(scope="module")
-def publication() -> Publication:
-    """The whole publication, regenerated in memory once for this module."""
-    return build_tables(jobs=2)
+def publication(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Publication:
+    """The whole publication, regenerated in memory once per test session: under xdist the
+    first worker to ask builds it (two processes) and the others wait and read its pickle
+    (pytest-xdist's recipe for a fixture run once; its ``xdist_group`` mark does not hold
+    under pytest 9.2). A test here reads files, owners and sections, never ``results``."""
+    if worker_id == "master":
+        return build_tables(jobs=2)
+    shared = tmp_path_factory.getbasetemp().parent / "publication.pickle"
+    with FileLock(f"{shared}.lock"):
+        if shared.is_file():
+            return cast(Publication, pickle.loads(shared.read_bytes()))
+        built = build_tables(jobs=2)
+        # ``results`` (the analyses kept for later sections, never written) is not shared
+        shared.write_bytes(pickle.dumps(dataclasses.replace(built, results={})))
+        return built
 
 
 def test_tables_folder_is_current(publication: Publication) -> None:
