@@ -10,6 +10,7 @@ so the line cap makes folders that name their ideas rather than prefixes.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import networkx as nx
@@ -31,6 +32,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
 def _modules() -> dict[str, Path]:
     return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
@@ -56,14 +58,18 @@ def _layer(module: str) -> int | None:
     return LAYERS.get(parts[1]) if len(parts) > 1 else None
 
 
+@functools.cache
+def _edges() -> tuple[tuple[str, str], ...]:
+    return tuple((name, target) for name, path in _modules().items()
+                 for target in sorted(_imports(path)) if target != name)
+
+
 def import_graph() -> nx.DiGraph:
-    """Module -> module it imports, for every module of the package."""
+    """Module -> module it imports, for every module of the package (parsed once per run;
+    a fresh graph each call)."""
     graph = nx.DiGraph()
-    for name, path in _modules().items():
-        graph.add_node(name)
-        for target in _imports(path):
-            if target != name:
-                graph.add_edge(name, target)
+    graph.add_nodes_from(_modules())
+    graph.add_edges_from(_edges())
     return graph
 
 

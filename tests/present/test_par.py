@@ -126,6 +126,11 @@ def test_the_html_page_is_self_contained_and_printable(nines: ParSheet,
         sources = re.findall(r'\b(?:src|href)="([^"]*)"', page)
         assert all(s.startswith(("data:image/png;base64,", "#")) for s in sources), sources
         assert "@media print" in page and "break-before: page" in page
+        # numbers are never broken inside: no rule lets a line break anywhere in a word, and
+        # a long fraction may break only after its bar
+        assert "anywhere" not in page and "white-space: nowrap" in page
+        fractions = re.findall(r'<td class="x">([^<]*(?:<wbr>[^<]*)*)</td>', page)
+        assert fractions and all(re.fullmatch(r"(-?[\d,]+(/<wbr>\d+)?)?", f) for f in fractions)
         # a printed page per bet (and the method, and the drift where there is one)
         pages = page.count('<section class="page"')
         assert pages == len(sheet.bets) + 1 + (sheet.drift is not None)

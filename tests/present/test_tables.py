@@ -273,8 +273,11 @@ def test_the_par_section_alone_makes_the_same_sheets(publication: Publication) -
 @pytest.mark.skipif(pdf_engine() is None, reason="neither WeasyPrint (the pdf extra) nor "
                     "Chromium is installed: no PDF can be printed")
 def test_a_stale_pdf_is_found_and_a_new_date_is_not(tmp_path: Path) -> None:
-    def build() -> Publication:
-        return build_tables(sections=("par",), profiles=("punto-banco",))
+    built = build_tables(sections=("par",), profiles=("punto-banco",))
+
+    def build() -> Publication:  # a fresh copy of the one build
+        return dataclasses.replace(built, files=dict(built.files), owner=dict(built.owner),
+                                   printed=dict(built.printed))
 
     written = build()
     settle(written, tmp_path)  # prints the PDF: none is there yet
