@@ -16,7 +16,18 @@ import numpy as np
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from benchmarks import charts, choice, drift, engine, lucky9, par_pdf, table, targets, verify
+from benchmarks import (
+    charts,
+    choice,
+    drift,
+    engine,
+    lucky9,
+    par_pdf,
+    table,
+    targets,
+    throughput,
+    verify,
+)
 
 
 def plain_enumeration(counts: list[int]) -> tuple[int, int, int]:
@@ -133,6 +144,7 @@ def main() -> None:
     lucky9.bench(baseline)
     charts.bench(baseline)
     verify.bench(baseline)
+    throughput.bench()
     drift.bench(baseline)
     par_pdf.bench(baseline)
     seconds = targets.tables_seconds()

@@ -40,6 +40,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
 from analyzer.verify.inference.decks import DeckTally
+from analyzer.verify.inference.fixed import to_floats
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.overlap import CHUNK as RUN_CHUNK
@@ -177,6 +178,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     route, deal = shoes.hand, shoes.deal
     bet_index, bet_count = tally.bet_index, len(model.bets)
     shoe_aware_hands = 0
+    last_shoe: object = None  # the shoe of the last hand queued for the moments
     stakes_of: dict[Payouts, list[Amount]] = {}
     records: Iterator[Record] = iter(()) if fast is not None else \
         read_log(path, options, segment)
@@ -214,7 +216,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                     if len(stakes_of) > Tally.LIMIT:
                         stakes_of.clear()
                     stakes = stakes_of[rec.bets] = _stakes(rec.bets, bet_index, bet_count)
-                moments.add(shoes.depleted(), stakes)
+                moments.add(shoes.depleted(), stakes, shoe is not last_shoe)
+                last_shoe = shoe
                 shoe_aware_hands += shoe.tracking
             if moments is None:
                 shoe.hand_records.append(rec)  # checked when the shoe closes
@@ -276,21 +279,26 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         moments.flush()
     used, ignored, roles = _layout(layouts)
     scale = money_scale(tally.money)
+    bets, bet_sums = _bet_tallies(model, tally, moments, scale)
+    ranks = _rank_moments(moments)
+    categories = len(ranks) and (10 if values else 13)
+    rank_floats = to_floats(ranks)
     return Partial(model.profile.name, model.decks,
                    "shoe" if moments is not None else "independent", (source,),
                    tally.hands + tally.unsettled, shoes.shoes, shoes.whole_shoes,
                    shoe_aware_hands, issues.malformed_count, tuple(issues.malformed),
                    issues.violation_count, tuple(issues.violations),
                    tuple(sorted(issues.kinds.items())),
-                   _bet_tallies(model, tally, moments, scale),
-                   tuple(shoes.card_counts), *_rank_moments(moments),
+                   bets, tuple(shoes.card_counts), rank_floats[:categories],
+                   rank_floats[categories:],
                    undelimited_shoes=shoes.undelimited,
                    bet_nulls=evaluator.nulls if evaluator is not None else (),
                    values_only=values, skipped_bets=options.skip_bets,
                    shuffle=shuffle.sums(), deck_fit=decks.fit(), deck_floor=decks.floor,
                    deck_shoes=decks.shoes, columns_used=used, columns_ignored=ignored,
                    not_checked=(*noted, *_unlogged(roles, source, model.decks)),
-                   money_scale=scale, cut_shoes=shoes.cut_shoes, hand_runs=runs.sums())
+                   money_scale=scale, cut_shoes=shoes.cut_shoes,
+                   fixed=(*bet_sums, *ranks, *decks.sums_fixed()), hand_runs=runs.sums())
 
 
 def _layout(layouts: list[Layout]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...],
@@ -381,31 +389,31 @@ def _stakes(bets: Payouts, bet_index: dict[str, int], count: int) -> list[Amount
 
 
 def _bet_tallies(model: Model, tally: Tally, moments: ShoeMoments | None,
-                 scale: int = 1) -> tuple[BetTally, ...]:
+                 scale: int = 1) -> tuple[tuple[BetTally, ...], tuple[int, ...]]:
     """Per bet: its result counts and money (in units of 1/``scale``), and its shoe-aware
-    moments if any."""
+    moments if any; with the moments' exact sums (:attr:`Partial.fixed`'s bet part)."""
     bets = []
+    exact: list[int] = []
     offsets = tally.settler.offsets
     for i, b in enumerate(model.bets):
         results = tuple(tally.counts[offsets[i]:offsets[i] + len(b.labels)])
         hands, stake, squares, returned = tally.money[i]
         m = (hands, int(stake * scale), int(squares * scale * scale), int(returned * scale))
         if moments is not None:
-            bets.append(BetTally(
-                b.bet.id, results, m[0], m[1], m[2], m[3],
-                tuple(float(x) for x in moments.expected[i]),
-                tuple(float(x) for x in moments.covariance[i].reshape(-1)),
-                float(moments.ev_sum[i]), float(moments.variance_sum[i]),
-                float(moments.money_ev[i]) * scale,
-                float(moments.money_variance[i]) * scale * scale))
+            sums = list(moments.bet_sums(i))
+            sums[-2] *= scale
+            sums[-1] *= scale * scale
+            exact.extend(sums)
+            k = len(b.labels)
+            floats = to_floats(sums)
+            bets.append(BetTally(b.bet.id, results, m[0], m[1], m[2], m[3], floats[:k],
+                                 floats[k:k + k * k], *floats[k + k * k:]))
         else:
             bets.append(BetTally(b.bet.id, results, m[0], m[1], m[2], m[3]))
-    return tuple(bets)
+    return tuple(bets), tuple(exact)
 
 
-def _rank_moments(moments: ShoeMoments | None) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The dealt cards' expected rank counts and their covariance (shoe-aware model)."""
-    if moments is None:
-        return (), ()
-    return (tuple(float(x) for x in moments.rank_mean),
-            tuple(float(x) for x in moments.rank_covariance.reshape(-1)))
+def _rank_moments(moments: ShoeMoments | None) -> tuple[int, ...]:
+    """The dealt cards' expected rank counts and their covariance (shoe-aware model),
+    exact (:attr:`Partial.fixed`'s rank part)."""
+    return () if moments is None else tuple(moments.rank_sums())

@@ -1,10 +1,11 @@
 """The verifier's fast path: a clean CSV log of a fixed-tableau profile checked column-wise.
 
-:func:`replay_columns` reads the whole log (or one run of whole shoes of it) with the
-``csv`` module in bulk and checks it as arrays: card fields parsed by a lookup of their
-characters, every coup found in the coup lookup (:class:`~analyzer.engine.lookup.CoupIndex`)
-by its six values at once (the bets on ranks or suits settled on feature columns of the
-hands: :func:`~analyzer.rules.bets.settle_codes`), outcomes, payouts and shoe compositions
+:func:`replay_columns` reads the whole log (or one run of whole shoes of it) as Arrow
+string columns (:mod:`analyzer.dealing.arrow`; a gzipped log split in Python) and checks
+it as arrays: integers, card fields and empty cells parsed on the columns' buffers, every
+coup found in the coup lookup (:class:`~analyzer.engine.lookup.CoupIndex`) by its six
+values at once (the bets on ranks or suits settled on feature columns of the hands:
+:func:`~analyzer.rules.bets.settle_codes`), outcomes, payouts and shoe compositions
 compared as arrays, and the shoe-aware rows (each hand's depleted shoe, as value or card
 counts) taken from cumulative sums per shoe.
 
@@ -12,27 +13,30 @@ It only covers the common case, where nothing is wrong: every row well formed, s
 each opening at hand 1 and dealt in order, burns only before a shoe's first hand, every coup
 legal, every outcome and payout right, no card dealt more often than the shoe holds it,
 cards as two-character tokens or any the card table reads. The log is read in runs of
-whole shoes of about :data:`CHUNK` lines, so memory stays bounded. At the first thing that
+whole shoes of about a megabyte, so memory stays bounded. At the first thing that
 is not so it returns None, and :func:`~analyzer.verify.check.check_file` starts its tallies
 afresh and replays the log record by record (the reference, which names the line of every
-violation). When it returns sums they are the reference's:
-the same exact counts and money, the shoe-aware moments in the same batches of hands (so
-the same floats), the shuffle and rank moments shoe by shoe in the same order.
+violation). When it returns sums they are the reference's, bit for bit: the same exact
+counts and money, and the float sums added per shoe on the exact grid of
+:mod:`~analyzer.verify.inference.fixed`.
 """
 
 from __future__ import annotations
 
 import csv
 import gc
-import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from analyzer.dealing.arrow import shoe_runs, text_buffers
 from analyzer.dealing.columns import Columns, find_columns
 from analyzer.dealing.dialects import (
     _TOKENS,
@@ -48,10 +52,11 @@ from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import card_feature_columns
 from analyzer.engine.enumeration import coups
-from analyzer.engine.lookup import Model, coup_lookup
+from analyzer.engine.lookup import CoupIndex, Model, coup_lookup
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import MAX_LINE, read_lines
+from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
+from analyzer.rules.profile import Tableau
 from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
@@ -110,32 +115,34 @@ def _two_char_table(notation: str) -> IntArray:
 _TABLES: dict[str, IntArray] = {}
 
 
-def parse_cards(column: Sequence[str], notation: str) -> IntArray | None:
+def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | None:
     """Each field of a cards column as up to three card indices (-1 where a hand has no
     third card), shape (n, 3); None unless every field holds two or three cards the
     notation reads, as the per-record reader would read them."""
+    if not isinstance(column, pa.Array):
+        column = pa.array(list(column), pa.string())
     n = len(column)
     if n == 0:
         return np.zeros((0, 3), dtype=np.int64)
     table = _TABLES.get(notation)
     if table is None:
         table = _TABLES[notation] = _two_char_table(notation)
-    text = np.array(column)
-    if text.dtype.kind == "U" and text.dtype.itemsize // 4 <= 8:
-        chars = np.ascontiguousarray(text.astype("U8")).view(np.uint32).reshape(n, 8)
-        chars = chars.astype(np.int64)
-        length = np.count_nonzero(chars, axis=1)
-        two, three = length == 5, length == 8
-        # every other character is checked by the table (which holds no space or NUL)
-        shaped = (two | three) & (chars[:, 2] == 32) & (~three | (chars[:, 5] == 32))
-        if shaped.all() and (chars < 128).all():
+    offsets, data = text_buffers(column)
+    length = np.diff(offsets)
+    two, three = length == 5, length == 8
+    start = offsets[:-1]
+    body = data[offsets[0]:offsets[-1]]
+    # every other character is checked by the table (which holds no space or NUL)
+    if (two | three).all() and (body < 128).all():
+        chars = data[np.minimum(start[:, None] + np.arange(8), len(data) - 1)]
+        if ((chars[:, 2] == 32) & (~three | (chars[:, 5] == 32))).all():
             cards = np.full((n, 3), -1, dtype=np.int64)
             cards[:, 0] = table[chars[:, 0], chars[:, 1]]
             cards[:, 1] = table[chars[:, 3], chars[:, 4]]
             cards[three, 2] = table[chars[three, 6], chars[three, 7]]
             if (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
                 return cards
-    return _parse_slowly(column, notation)
+    return _parse_slowly(column.to_pylist(), notation)
 
 
 def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
@@ -157,18 +164,27 @@ def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
     return out
 
 
-def _integers(column: Sequence[str], empty_zero: bool = False) -> IntArray | None:
-    """A column of plain non-negative integers (below 10**18) as int64; None otherwise.
-    ``empty_zero``: an empty cell reads 0."""
-    number: dict[str, int] = {}
-    for text in set(column):
-        if text.isascii() and text.isdigit() and len(text) < 19:
-            number[text] = int(text)
-        elif empty_zero and not text:
-            number[text] = 0
-        else:
-            return None
-    return np.fromiter(map(number.__getitem__, column), np.int64, len(column))
+def _lengths(column: pa.Array) -> IntArray:
+    """Each field's length in bytes."""
+    return np.diff(text_buffers(column)[0])
+
+
+def _integers(column: pa.Array, empty_zero: bool = False) -> IntArray | None:
+    """A column of plain non-negative integers (ASCII digits, below 10**18) as int64;
+    None otherwise. ``empty_zero``: an empty cell reads 0."""
+    offsets, data = text_buffers(column)
+    length = np.diff(offsets)
+    if len(column) == 0:
+        return np.zeros(0, dtype=np.int64)
+    if length.max() > 18 or (not empty_zero and length.min() == 0):
+        return None
+    body = data[offsets[0]:offsets[-1]]
+    if ((body < 48) | (body > 57)).any():
+        return None
+    if length.min() == 0:
+        column = pc.if_else(pc.equal(column, ""), "0", column)
+    result: IntArray = pc.cast(column, pa.int64()).to_numpy(zero_copy_only=False)
+    return result
 
 
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
@@ -205,7 +221,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
                            [0] * 52, found)
         seen: set[str] = set()
         left = single.get("cards_left")
-        for columns in _chunks(lines, delimiter, len(headers), single["shoe"]):
+        for columns in _runs(path, segment, lines, delimiter, len(headers), single["shoe"]):
             if columns is None:
                 return None
             sums = _replay(columns, single, bet_columns, model, options, settler, moments,
@@ -213,7 +229,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if sums is None:
                 return None
             total.add(sums)
-            total.last_ended = left is not None and bool(columns[left][-1])
+            total.last_ended = left is not None and bool(columns[left][-1].as_py())
         return total if total.hands else None
     except (csv.Error, AnalyzerError):
         return None
@@ -221,6 +237,25 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
         lines.close()  # type: ignore[attr-defined]
         if collecting:
             gc.enable()
+
+
+def _runs(path: str | Path, segment: Segment | None, lines: Iterator[str], delimiter: str,
+          width: int, shoe: int) -> Iterator[list[pa.Array] | None]:
+    """A log's string columns in runs of whole shoes: read by Arrow
+    (:func:`~analyzer.dealing.arrow.shoe_runs`), or a gzipped log's ``lines`` (after its
+    header) split by :func:`_chunks`."""
+    if is_gzip(path):
+        for columns in _chunks(lines, delimiter, width, shoe):
+            yield None if columns is None else [pa.array(list(c), pa.string())
+                                                for c in columns]
+        return
+    end = None if segment is None else segment.end
+    if segment is not None and segment.start > 0:
+        start = segment.start
+    else:
+        with open_binary(path) as stream:
+            start = len(stream.readline(MAX_LINE + 2))
+    yield from shoe_runs(path, start, end, width, delimiter, shoe)
 
 
 def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
@@ -273,7 +308,7 @@ def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[s
     return list(zip(*rows, strict=True))
 
 
-def _replay(columns: list[Sequence[str]], single: dict[str, int],
+def _replay(columns: list[pa.Array], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
             shuffle: ShuffleTally, seen: set[str],
@@ -284,22 +319,24 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     n = len(columns[0])
     # -- shoes and hand numbers ---------------------------------------------------------
     shoe_text = columns[single["shoe"]]
-    if not all(shoe_text) or max(map(len, shoe_text)) > MAX_ID:
-        return None
-    shoe_array = np.array(shoe_text)
+    id_length = _lengths(shoe_text)
+    if id_length.min() == 0 or id_length.max() > MAX_ID:
+        return None  # (an id of more bytes than MAX_ID characters: the reference says)
     opens = np.ones(n, dtype=bool)
-    opens[1:] = shoe_array[1:] != shoe_array[:-1]
+    if n > 1:
+        opens[1:] = pc.not_equal(shoe_text.slice(1), shoe_text.slice(0, n - 1)).to_numpy(
+            zero_copy_only=False)
     starts = np.flatnonzero(opens)
-    ids = shoe_array[starts].tolist()
+    ids = shoe_text.take(pa.array(starts)).to_pylist()
     if len(set(ids)) != len(starts) or not seen.isdisjoint(ids):
         return None  # a shoe id used twice (interleaved or reopened shoes)
     seen.update(ids)
     end_col = single.get("cards_left")
     if end_col is not None:  # a shoe's end, only on its last row, a plain count
-        ends = np.array([bool(text) for text in columns[end_col]])
+        ends = _lengths(columns[end_col]) > 0
         closing = np.ones(n, dtype=bool)
         closing[:-1] = opens[1:]
-        if (ends & ~closing).any() or not all(t.isdigit() for t in columns[end_col] if t):
+        if (ends & ~closing).any() or _integers(columns[end_col], True) is None:
             return None
     shoe_of = np.cumsum(opens) - 1
     expected_hand = np.arange(n) - starts[shoe_of] + 1
@@ -318,11 +355,12 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     with_burn: list[int] = []
     burn_col = single.get("burn")
     if burn_col is not None:
-        burns = columns[burn_col]
+        burned_rows = np.flatnonzero(_lengths(columns[burn_col]))
         tokens_of = _TOKENS[notation]
-        for i in (i for i, b in enumerate(burns) if b):
+        burns = columns[burn_col].take(pa.array(burned_rows, pa.int64())).to_pylist()
+        for i, text in zip(burned_rows.tolist(), burns, strict=True):
             try:
-                cards = tuple(tokens_of[t] for t in card_tokens(burns[i]))
+                cards = tuple(tokens_of[t] for t in card_tokens(text))
             except KeyError:
                 return None
             if cards:
@@ -343,23 +381,23 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     if (row < 0).any():
         return None  # a coup the tableau does not deal (a rule violation)
     coup_table = coups(tableau)
-    winner_names = sorted(set(coup_table.features["winner"].tolist()))
-    winner_code = {w: k for k, w in enumerate(winner_names)}
-    winners = np.array([winner_code[w] for w in coup_table.features["winner"].tolist()],
-                       dtype=np.int64)[row]
+    winner_code, coup_winners = _winner_codes(tableau)
+    winners = coup_winners[row]
     outcome_col = single.get("outcome")
     if outcome_col is not None:
         table = outcome_table(options.draw_is_tie, options.outcome_words)
-        said: dict[str, int] = {}
-        for text in set(columns[outcome_col]):
+        said: list[int] = []
+        encoded = pc.dictionary_encode(columns[outcome_col])
+        for text in encoded.dictionary.to_pylist():
             word = table.get(text)
             if word is None and text.strip():
                 try:
                     word = normalize_outcome(text, options.draw_is_tie, options.outcome_words)
                 except AnalyzerError:
                     return None
-            said[text] = -1 if word is None else winner_code.get(word, -2)
-        logged = np.fromiter((said[t] for t in columns[outcome_col]), np.int64, n)
+            said.append(-1 if word is None else winner_code.get(word, -2))
+        logged = np.array(said, dtype=np.int64)[
+            encoded.indices.to_numpy(zero_copy_only=False)]
         if ((logged != -1) & (logged != winners)).any():
             return None  # a claimed outcome the cards do not give
     if model.card_level:  # every bet settled on the hands' feature columns at once
@@ -372,8 +410,7 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
             label_of = np.array([b.label(r) for r in results], dtype=np.int64)
             labels.append(label_of[np.asarray(codes, dtype=np.int64)])
     else:
-        labels = [np.asarray(index.codes[i], dtype=np.int64)[row]
-                  for i in range(len(model.bets))]
+        labels = [codes[row] for codes in _code_arrays(index)]
     # -- bets and payouts ------------------------------------------------------------------
     bet_index = model.bet_index()
     windows = dict(model.profile.procedure.windows)
@@ -382,10 +419,9 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
     for bet_id, (stake_col, returned_col) in bet_columns.items():
         bet = bet_index.get(bet_id)
         stake_text, returned_text = columns[stake_col], columns[returned_col]
-        empty = not (all(stake_text) and all(returned_text))
-        if empty and not np.array_equal(np.fromiter(map(operator.not_, stake_text), bool, n),
-                                        np.fromiter(map(operator.not_, returned_text), bool,
-                                                    n)):
+        no_stake, no_return = _lengths(stake_text) == 0, _lengths(returned_text) == 0
+        empty = bool(no_stake.any() or no_return.any())
+        if empty and not np.array_equal(no_stake, no_return):
             return None  # a stake without the amount returned, or the other way round
         stake = _integers(stake_text, empty)
         returned = _integers(returned_text, empty)
@@ -445,18 +481,14 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         for j, k in enumerate(found):
             counts[settler.offsets[i] + j] += k
     boundaries = np.concatenate([[0], shoe_ends]).tolist()
-    whole = sequence.tolist()
-    marks = tested.tolist()
     categories = [CARD_RANK[c] - 1 for c in range(52)]
     start = [0] * 13
     for c, k in enumerate(model.shoe.counts):
         start[categories[c]] += k
-    for s in range(len(starts)):
-        cards = whole[boundaries[s]:boundaries[s + 1]]
-        if moments is not None:
-            moments.add_shoe(start, cards, marks[boundaries[s]:boundaries[s + 1]], categories)
-        if cards:
-            shuffle.add(cards)
+    if moments is not None:
+        for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
+            moments.add_shoe(start, sequence[a:b], tested[a:b], categories)
+    shuffle.add_shoes(sequence, boundaries)
     if moments is not None:
         # rows of 52 card counts for a card-level evaluator, else ten value counts
         kinds = 52 if model.card_level else 10
@@ -467,9 +499,29 @@ def _replay(columns: list[Sequence[str]], single: dict[str, int],
         full = np.array(model.shoe.counts if model.card_level else model.shoe.value_counts(),
                         dtype=np.int64)
         moments.add_rows(_depleted(full, np.where(order >= 0, category[order], kinds), burned,
-                                   starts, shoe_of), stakes)
+                                   starts, shoe_of), stakes, opens)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
+
+
+_CODES: dict[int, tuple[CoupIndex, list[IntArray]]] = {}
+
+
+def _code_arrays(index: CoupIndex) -> list[IntArray]:
+    """A coup lookup's result codes of each bet as arrays (made once per lookup)."""
+    held = _CODES.get(id(index))
+    if held is None or held[0] is not index:
+        held = _CODES[id(index)] = (index, [np.asarray(c, dtype=np.int64) for c in index.codes])
+    return held[1]
+
+
+@cache
+def _winner_codes(tableau: Tableau) -> tuple[dict[str, int], IntArray]:
+    """Each winner's code (winners sorted by name), and the winner code of every coup of
+    the tableau's coup table."""
+    winner = coups(tableau).features["winner"].tolist()
+    code = {w: k for k, w in enumerate(sorted(set(winner)))}
+    return code, np.array([code[w] for w in winner], dtype=np.int64)
 
 
 def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArray,

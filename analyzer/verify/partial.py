@@ -40,6 +40,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
 from analyzer.outputs import write_file
 from analyzer.rules.profile import Profile, load_profile
+from analyzer.verify.inference.fixed import to_floats
 from analyzer.verify.inference.shuffle import ShuffleSums, merge_sums, sums_from_json
 from analyzer.verify.overlap import KEPT, merge_runs
 
@@ -182,6 +183,12 @@ class Partial:
     #: shoes followed from their start whose end is not in the log (no end record or
     #: ``cards_left``, no shoe after them): a log cut short; not counted in whole_shoes
     cut_shoes: int = 0
+    #: every float sum above exact, as integers in units of 2**-60
+    #: (:mod:`~analyzer.verify.inference.fixed`): per shoe-aware bet its expected,
+    #: covariance, EV, variance, money EV and money variance sums, then rank_expected,
+    #: rank_covariance and deck_fit; partials that all hold them merge exactly, so the
+    #: floats do not depend on how the logs were split (empty: added as floats)
+    fixed: tuple[int, ...] = ()
     #: the kept hashes of its runs of hands, by content, and their level
     #: (:mod:`analyzer.verify.overlap`): the same hands in two inputs, however laid out
     hand_runs: tuple[int, tuple[int, ...]] = (0, ())
@@ -268,7 +275,7 @@ def merge(partials: Iterable[Partial]) -> Partial:
         raise AnalyzerError("cannot merge results whose bets were tested against different "
                             "null models (exact odds per hand in some, the full shoe in "
                             "others)")
-    return Partial(
+    merged = Partial(
         first.profile, first.decks, first.model,
         tuple(s for item in items for s in item.sources),
         sum(i.hands for i in items), sum(i.shoes for i in items),
@@ -294,6 +301,50 @@ def merge(partials: Iterable[Partial]) -> Partial:
                                        strict=True)) if any(i.runs for i in items) else (),
         deck_fit=_deck_fit(items), deck_floor=max(i.deck_floor for i in items),
         deck_shoes=sum(i.deck_shoes for i in items), decks_from=first.decks_from)
+    return _exact_floats(merged, items, scale)
+
+
+def _float_layout(item: Partial) -> list[int]:
+    """The lengths of a partial's float sums in :attr:`Partial.fixed`'s order."""
+    sizes = [len(b.expected) + len(b.covariance) + 4 for b in item.bets if b.expected]
+    return [*sizes, len(item.rank_expected) + len(item.rank_covariance), len(item.deck_fit)]
+
+
+def _exact_floats(merged: Partial, items: Sequence[Partial], scale: int) -> Partial:
+    """The merged partial with its float sums from the items' exact sums, added as
+    integers, when every item with float sums holds them (else as added as floats)."""
+    layout = _float_layout(merged)
+    held = [i for i in items if sum(_float_layout(i))]
+    if not held or any(_float_layout(i) != layout or len(i.fixed) != sum(layout)
+                       for i in held):
+        return merged
+    total = [0] * sum(layout)
+    for item in held:
+        factor = scale // item.money_scale
+        sums = list(item.fixed)
+        at = 0
+        for size in layout[:-2]:  # each bet's money EV and variance, rescaled
+            sums[at + size - 2] *= factor
+            sums[at + size - 1] *= factor * factor
+            at += size
+        total = [a + b for a, b in zip(total, sums, strict=True)]
+    floats = to_floats(total)
+    bets, at = [], 0
+    for bet in merged.bets:
+        if not bet.expected:
+            bets.append(bet)
+            continue
+        k = len(bet.expected)
+        part = floats[at:at + k + k * k + 4]
+        bets.append(replace(bet, expected=part[:k], covariance=part[k:k + k * k],
+                            ev_sum=part[-4], variance_sum=part[-3], money_ev_sum=part[-2],
+                            money_variance_sum=part[-1]))
+        at += k + k * k + 4
+    ranks = len(merged.rank_expected)
+    rank_end = at + layout[-2]
+    return replace(merged, bets=tuple(bets), rank_expected=floats[at:at + ranks],
+                   rank_covariance=floats[at + ranks:rank_end], deck_fit=floats[rank_end:],
+                   fixed=tuple(total))
 
 
 def _deck_fit(items: Sequence[Partial]) -> tuple[float, ...]:
@@ -408,7 +459,8 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
         "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
         "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30),
-        "cut_shoes": "count", "hand_runs": _hand_runs},
+        "cut_shoes": "count", "hand_runs": _hand_runs,
+        "fixed": lambda v, w, p: check_list(v, w, p, check_int, limit=1 << 20)},
         required=("format", "version", "profile", "decks", "model", "sources", "hands",
                   "bets"))
     del fields["format"], fields["version"]
@@ -429,10 +481,15 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
     if len(covariance) != len(expected) ** 2:
         raise AnalyzerError(f"{where}: rank_covariance must hold {len(expected) ** 2} "
                             "numbers")
-    return Partial(**{"shoes": 0, "whole_shoes": 0, "shoe_aware_hands": 0,
+    item = Partial(**{"shoes": 0, "whole_shoes": 0, "shoe_aware_hands": 0,
                       "malformed_count": 0, "malformed": (), "violation_count": 0,
                       "violations": (), "violation_kinds": (), "card_counts": (),
                       **fields})
+    if item.fixed and (len(item.fixed) != sum(_float_layout(item)) or
+                       _exact_floats(item, [item], item.money_scale) != item):
+        raise AnalyzerError(f"{where}: fixed must hold the exact form of the float sums "
+                            f"({sum(_float_layout(item))} integers)")
+    return item
 
 
 def check_against(item: Partial, model: Model) -> None:

@@ -25,7 +25,8 @@ import importlib
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -152,19 +153,22 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
         lines.close()
 
 
-def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
-    """Every file's partial, its runs checked across ``jobs`` processes and merged back
-    (named by the file); a file whose runs do not hold whole shoes is checked whole."""
+def _run_pieces(work: list[Work], jobs: int, dask: str | None = None) -> list[Partial]:
+    """Every file's partial, its runs checked across ``jobs`` processes (or Dask workers)
+    and merged back in order (named by the file); a file whose runs do not hold whole
+    shoes is checked whole. The sums merge exactly (:attr:`Partial.fixed`, the shoes on
+    either side of each cut paired), so any ``jobs`` gives the same partials."""
     pieces = _split(work, jobs)
-    if jobs < 2 or len(pieces) < 2:
+    if not work or (dask is None and (jobs < 2 or len(pieces) < 2)):
         return [_check_one(w) for w in work]
-    with worker_pool(min(jobs, len(pieces))) as pool:
-        results = list(pool.map(_check_piece, [w for _, w in pieces]))
+    with _mapper(dask, min(jobs, len(pieces))) as apply:
+        results = apply(_check_piece, [w for _, w in pieces])
         parts: dict[int, list[Partial | None]] = {}
         for (index, _), result in zip(pieces, results, strict=True):
             parts.setdefault(index, []).append(result)
         redo = [i for i, found in parts.items() if any(p is None for p in found)]
-        again = dict(zip(redo, pool.map(_check_one, [work[i] for i in redo]), strict=True))
+        again = dict(zip(redo, apply(_check_one, [work[i] for i in redo]), strict=True)) \
+            if redo else {}
     partials: list[Partial] = []
     for index, w in enumerate(work):
         found = parts[index]
@@ -176,6 +180,52 @@ def _run_pieces(work: list[Work], jobs: int) -> list[Partial]:
             partials.append(replace(merge(p for p in found if p is not None),
                                     sources=(w.path,)))
     return partials
+
+
+Apply = Callable[[Callable[[Work], Any], list[Work]], list[Any]]
+
+
+@contextmanager
+def _mapper(dask: str | None, workers: int) -> Iterator[Apply]:
+    """A way to map a check over works, in order: a process pool of ``workers``, or a
+    Dask cluster (``local``: one of ``workers`` single-threaded processes; else a
+    scheduler address)."""
+    if dask is None:
+        with worker_pool(workers) as pool:
+            yield lambda f, items: list(pool.map(f, items))
+        return
+    try:  # imported by name: an optional extra, untyped
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise AnalyzerError("--dask needs the optional extra: pip install "
+                            "'nine-analyzer[dask]'") from None
+
+    def on(client: Any) -> Apply:
+        return lambda f, items: list(client.gather(client.map(f, items, pure=False)))
+
+    if dask == "local":
+        # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which hands every
+        # freed array back to the system: the arrays of a check then cost about twice the
+        # CPU (measured); the workers keep the allocator's default
+        config: Any = importlib.import_module("dask").config
+        environ = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
+        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+        with config.set({"distributed.nanny.pre-spawn-environ": environ}), \
+                distributed.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
+                                         dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as client:
+            try:
+                yield on(client)
+            except BaseException:  # Ctrl-C, SIGTERM, an error: end the workers now,
+                _end_local_workers()  # without dask's warnings as it finds them gone
+                raise
+        return
+    try:
+        client = distributed.Client(dask, timeout=30)
+    except OSError as exc:
+        raise AnalyzerError(f"--dask {dask}: cannot reach the scheduler ({exc})") from None
+    with client:
+        yield on(client)
 
 
 def _format(path: str, options: LogOptions) -> str | None:
@@ -274,7 +324,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                  exact_card_bets)
             for p, fmt, n in zip(paths, formats, notations, strict=True)]
     logs = [w for w in work if w.path not in saved]
-    checked = iter(_map_dask(logs, dask, jobs) if dask else _run_pieces(logs, jobs))
+    checked = iter(_run_pieces(logs, jobs, dask))
     partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
                 for w in work]
     models = {p.model for p in partials}
@@ -336,34 +386,6 @@ def _deck_notes(merged: Partial, model: Model, shown: int | None,
         return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} shoe(s) logged from "
                 "their first card do not tell the deck count clearly",)
     return ()
-
-
-def _map_dask(work: list[Work], address: str, jobs: int) -> list[Partial]:
-    """Check files as Dask tasks (one per file; each worker rebuilds the model once).
-
-    Files must be readable at the same path on every worker, and a profile given as a
-    file too. Partials are small, so they are merged on the client.
-    """
-    try:  # imported by name: an optional extra, untyped
-        distributed: Any = importlib.import_module("dask.distributed")
-    except ImportError:
-        raise AnalyzerError("--dask needs the optional extra: pip install "
-                            "'nine-analyzer[dask]'") from None
-    if address == "local":
-        with distributed.LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1,
-                                      dashboard_address=None) as cluster, \
-                distributed.Client(cluster) as client:
-            try:
-                return list(client.gather(client.map(_check_one, work, pure=False)))
-            except BaseException:  # Ctrl-C, SIGTERM, an error: end the workers now,
-                _end_local_workers()  # without dask's warnings as it finds them gone
-                raise
-    try:
-        client = distributed.Client(address, timeout=30)
-    except OSError as exc:
-        raise AnalyzerError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
-    with client:
-        return list(client.gather(client.map(_check_one, work, pure=False)))
 
 
 def _end_local_workers() -> None:

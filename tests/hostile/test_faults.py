@@ -364,12 +364,11 @@ from analyzer.interrupts import EXIT_TERMINATED, Terminated, stop_on_terminate
 def endless(work):  # a check that outlasts the test (pickled by value: defined here)
     time.sleep(120)
 
-run._check_one = endless
 work = [run.Work(name, "csv", "punto-banco", 8, LogOptions(), False, True)
         for name in ("a.csv", "b.csv")]
 try:
-    with stop_on_terminate():
-        run._map_dask(work, "local", 2)
+    with stop_on_terminate(), run._mapper("local", 2) as apply:
+        apply(endless, work)
 except Terminated:
     sys.exit(EXIT_TERMINATED)
 """

@@ -187,6 +187,8 @@ def test_parse_cards() -> None:
 
 @pytest.mark.parametrize("kernel", ["numpy", "numba"])
 def test_add_rows_batches_as_add_does(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hands queued one by one, in one array, or in arrays cut anywhere: the same sums
+    (runs of a shoe's hands, each rounded once to the exact grid)."""
     from analyzer.verify.inference.moments import BATCH, ShoeMoments
 
     monkeypatch.setenv("NINE_KERNELS", kernel)
@@ -195,17 +197,22 @@ def test_add_rows_batches_as_add_does(kernel: str, monkeypatch: pytest.MonkeyPat
     full = np.array(model.shoe.value_counts())
     rows = full - rng.integers(0, 20, size=(3 * BATCH + 17, 10))
     stakes = rng.integers(0, 300, size=(rows.shape[0], len(model.bets)))
-    one, many = ShoeMoments(model), ShoeMoments(model)
+    opens = rng.random(rows.shape[0]) < 0.004  # shoes of a few hundred hands
+    opens[0] = True
+    one, many, cut = ShoeMoments(model), ShoeMoments(model), ShoeMoments(model)
     for r, s in zip(rows.tolist()[:5], stakes.tolist()[:5], strict=True):
-        one.add(r, s)
         many.add(r, s)
-    for r, s in zip(rows.tolist()[5:], stakes.tolist()[5:], strict=True):
-        one.add(r, s)
-    many.add_rows(rows[5:], stakes[5:])
-    one.flush()
-    many.flush()
-    assert one.ev_sum.tolist() == many.ev_sum.tolist()
-    assert one.money_variance.tolist() == many.money_variance.tolist()
+    for r, s, o in zip(rows.tolist(), stakes.tolist(), opens.tolist(), strict=True):
+        one.add(r, s, o)
+    many.add_rows(rows[5:], stakes[5:], opens[5:])
+    for part in np.array_split(np.arange(rows.shape[0]), [1000, 1003, 2500]):
+        cut.add_rows(rows[part], stakes[part], opens[part])
+    for m in (one, many, cut):
+        m.flush()
+    assert one.ev_sum.tolist() == many.ev_sum.tolist() == cut.ev_sum.tolist()
+    assert one.money_variance.tolist() == many.money_variance.tolist() \
+        == cut.money_variance.tolist()
+    assert one.bet_sums(0) == many.bet_sums(0) == cut.bet_sums(0)
     assert one.ev_sum[0] != 0
 
 

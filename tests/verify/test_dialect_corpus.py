@@ -6,6 +6,7 @@ PASS; refusals are one line, exit 2."""
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Callable
 from decimal import Decimal
@@ -243,12 +244,28 @@ def test_a_log_that_is_not_a_baccarat_log_is_one_line(tmp_path: Path) -> None:
     assert "--column" not in err
 
 
-@pytest.mark.parametrize("spelling", ["title-case", "qa-export"])
+#: File layouts of the same rows: separator, line end, byte-order mark, quoting.
+LAYOUTS: dict[str, tuple[str, str, bool, int]] = {
+    "comma": (",", "\n", False, csv.QUOTE_MINIMAL), "tab": ("\t", "\n", False, csv.QUOTE_MINIMAL),
+    "semicolon": (";", "\n", False, csv.QUOTE_MINIMAL),
+    "crlf-bom": (",", "\r\n", True, csv.QUOTE_MINIMAL),
+    "quoted": (",", "\n", False, csv.QUOTE_ALL),
+}
+
+
+@pytest.mark.parametrize(("spelling", "layout"), [
+    *((s, "comma") for s in sorted(SPELLINGS)), *(("title-case", k) for k in LAYOUTS)])
 def test_the_column_wise_path_and_the_record_path_agree(
-        simulated: Rows, tmp_path: Path, spelling: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        simulated: Rows, tmp_path: Path, spelling: str, layout: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every dialect and layout, clean and with a payout fault: the same report from the
+    column-wise path (where it covers the log) and the record-by-record reference."""
+    delimiter, end, bom, quoting = LAYOUTS[layout]
     for name, rows in (("good", simulated), ("bad", banker_paid_even(simulated))):
-        log = tmp_path / f"{name}.csv"
-        write_rows(log, SPELLINGS[spelling](rows))
+        log = tmp_path / f"{name}.{'tsv' if delimiter == chr(9) else 'csv'}"
+        with log.open("w", encoding="utf-8-sig" if bom else "utf-8", newline="") as stream:
+            csv.writer(stream, delimiter=delimiter, lineterminator=end,
+                       quoting=quoting).writerows(SPELLINGS[spelling](rows))
         fast = verify_json(log)
         monkeypatch.setenv("NINE_VERIFY_PATH", "records")
         reference = verify_json(log)

@@ -4,6 +4,7 @@ process, and its problems keep the line numbers of the whole file."""
 from __future__ import annotations
 
 import io
+import json
 import math
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from analyzer.dealing import segments
 from analyzer.dealing.handlog import LogOptions
 from analyzer.dealing.simulate import simulate
-from analyzer.verify.run import Work, _check_piece, _split, collect
+from analyzer.present.report.verify import verdict_json
+from analyzer.verify.run import Work, _check_piece, _split, collect, verify_logs
 
 
 @pytest.mark.parametrize("model", ["shoe", "independent"])
@@ -92,3 +94,71 @@ def test_a_shoe_id_that_restarts_its_hands_is_never_cut(
     four, _ = collect([str(path)], "punto-banco", model_name="independent", jobs=4)
     assert (four.hands, four.malformed_count, four.malformed) == (
         one.hands, one.malformed_count, one.malformed)
+
+
+def _log(tmp_path: Path, shoes: int, seed: int, inject: str | None = None,
+         profile: str = "punto-banco") -> Path:
+    buffer = io.StringIO()
+    simulate(profile, 8, shoes, seed, buffer, "csv", (inject,) if inject else ())
+    path = tmp_path / f"{inject or 'clean'}.csv"
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+    return path
+
+
+def _report(paths: list[Path], jobs: int, dask: str | None = None,
+            profile: str = "punto-banco") -> str:
+    """``nine verify --format json``'s report, the files it names left out."""
+    report = verdict_json(verify_logs([str(p) for p in paths], profile, jobs=jobs,
+                                      dask=dask, exact_hands=0))
+    del report["files"]
+    return json.dumps(report)
+
+
+def test_reports_are_identical_across_jobs_and_dask(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 1, 2 and 3 and a Dask cluster cut the log at other shoes: the same report,
+    byte for byte (p-values included), carried-over order across the cuts counted as in
+    one piece."""
+    distributed = pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, 7, 11)
+    work = Work(str(path), "csv", "punto-banco", 8, LogOptions(cards="cards"), True, True)
+    assert len(_split([work], 3)) == 3 and len(_split([work], 2)) == 2
+    one = _report([path], 1)
+    assert '"shuffle: shoe order carried over"' in one
+    assert _report([path], 2) == one
+    assert _report([path], 3) == one
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        assert _report([path], 3, cluster.scheduler_address) == one
+
+
+def test_a_shoe_repeated_across_a_cut_counts_as_in_one_piece(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every shoe dealt alike (a reused seed): each after the first is a repeat, however
+    the log is cut."""
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, 4, 11, "repeat-seed")
+    one, _ = collect([str(path)], jobs=1)
+    three, _ = collect([str(path)], jobs=3)
+    assert one.shuffle is not None and one.shuffle.repeats == 3
+    assert three.shuffle == one.shuffle and three.fixed == one.fixed
+
+
+def test_a_log_given_as_files_cut_at_shoes_gives_the_same_report(tmp_path: Path) -> None:
+    """A log cut into three files at shoe boundaries, given in order: the report of the
+    whole log (the shoes on either side of each cut paired, sums exact)."""
+    path = _log(tmp_path, 4, 13, profile="punto-banco")
+    header, *rows = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    opens = [i for i, row in enumerate(rows) if row.split(",")[1] == "1"]
+    parts = []
+    for k, (start, end) in enumerate(zip([0, opens[1], opens[2]],
+                                         [opens[1], opens[2], len(rows)], strict=True)):
+        parts.append(tmp_path / f"part{k}.csv")
+        parts[-1].write_text("".join([header, *rows[start:end]]), encoding="utf-8")
+    one = _report([path], 1, profile="punto-banco")
+    assert _report(parts, 1, profile="punto-banco") == one
+    whole, _ = collect([str(path)], "punto-banco", exact_hands=0)
+    cut, _ = collect([str(p) for p in parts], "punto-banco", jobs=2, exact_hands=0)
+    assert cut.fixed == whole.fixed and cut.shuffle == whole.shuffle
+    assert cut.bets == whole.bets and cut.whole_shoes == whole.whole_shoes == 4

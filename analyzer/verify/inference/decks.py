@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from analyzer.dealing.dialects import VALUE_CARD
 from analyzer.engine.lookup import Model
+from analyzer.verify.inference.fixed import fixed_sums, to_floats
 
 __all__ = ["CONFIDENT", "deck_range", "DeckTally", "shown_decks"]
 
@@ -80,7 +81,7 @@ class DeckTally:
             held = decks[None, :] * m
             table = np.where(k <= held, lf[np.maximum(held - k, 0)], 0.0)  # (k, decks)
             self.groups.append((m, members, table))
-        self.sums = np.zeros(self.size, dtype=np.float64)
+        self.sums = [0] * self.size  # exact (:mod:`~analyzer.verify.inference.fixed`)
         self.floor = 0
         self.shoes = 0
 
@@ -90,8 +91,8 @@ class DeckTally:
         log C(d m_t, k_t) = lf[d m_t] - lf[k_t] - lf[d m_t - k_t], and lf[k_t] is the same
         for every deck count (left out); the last term, summed over kinds, depends only on
         how many kinds of each copy count m were dealt k times (a histogram). Each shoe's
-        terms are summed in order and added to the sums shoe after shoe (cumsum): the same
-        floats however the shoes come batched."""
+        terms are summed in order, rounded once to the exact grid and added as integers:
+        the same sums however the shoes come batched or split."""
         rows = np.asarray(counts, dtype=np.int64).reshape(-1, 52)[:, self.kinds]
         shoes = rows.shape[0]
         if shoes == 0:
@@ -117,13 +118,18 @@ class DeckTally:
         n = np.minimum(rows.sum(axis=1), self.cards[-1])[:, None]
         total = lf[self.cards][None, :] - lf[np.maximum(self.cards[None, :] - n, 0)]
         terms = np.where(possible, self.full[None, :] - left - total, 0.0)
-        self.sums = np.cumsum(np.vstack([self.sums[None, :], terms]), axis=0)[-1]
+        for d, total in enumerate(fixed_sums(terms)):
+            self.sums[d] += total
         self.shoes += shoes
 
     def fit(self) -> tuple[float, ...]:
         """The summed log-likelihood of 1 .. :attr:`size` decks (impossible counts, below
         :attr:`floor`, hold 0)."""
-        return tuple(float(x) for x in self.sums)
+        return to_floats(self.sums)
+
+    def sums_fixed(self) -> tuple[int, ...]:
+        """:meth:`fit` exact (units of 2**-BITS)."""
+        return tuple(self.sums)
 
 
 def _value(card: int) -> int:

@@ -20,19 +20,31 @@ import numpy.typing as npt
 from analyzer.dealing.handlog import CARD_RANK
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
+from analyzer.verify.inference.fixed import fixed_sums, to_float, to_floats
 
-__all__ = ["BATCH", "SHOE_BATCH", "ShoeMoments"]
+__all__ = ["BATCH", "RUN", "SHOE_BATCH", "ShoeMoments"]
 
-#: Hands evaluated together in the shoe-aware model.
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Hands evaluated together in the shoe-aware model (about: whole runs each time).
 BATCH = 1024
+#: A shoe's hands summed together (a run), from its first hand on.
+RUN = 256
 #: Shoes whose rank moments are added up together.
 SHOE_BATCH = 64
 
 
 class ShoeMoments:
-    """Buffers (depleted shoe, stakes) rows and adds their expectations up in batches.
+    """Buffers (depleted shoe, stakes) rows and adds their expectations up.
 
-    Rows are ten point-value counts, or 52 card counts with a card-level evaluator.
+    Rows are ten point-value counts, or 52 card counts with a card-level evaluator. The
+    hands are summed in *runs*: a shoe's hands, :data:`RUN` at a time from its first (a
+    run never spans two shoes), each run's sums rounded once to the exact grid of
+    :mod:`~analyzer.verify.inference.fixed` and added as integers. So the sums do not
+    depend on how the log was cut (several processes, several files, chunks of a
+    reader): only on its shoes.
     """
 
     def __init__(self, model: Model,
@@ -40,89 +52,174 @@ class ShoeMoments:
                  values: bool = False) -> None:
         self.model = model
         self.evaluator = evaluator if evaluator is not None else shoe_evaluator(model)
-        self.rows: list[list[int]] = []
-        self.stakes: list[Sequence[float | Fraction]] = []  # exact decimals: to float
-        nbets = len(model.bets)
-        self.expected = [np.zeros(len(b.labels)) for b in model.bets]
-        self.covariance = [np.zeros((len(b.labels), len(b.labels))) for b in model.bets]
-        self.ev_sum = np.zeros(nbets)
-        self.variance_sum = np.zeros(nbets)
-        self.money_ev = np.zeros(nbets)
-        self.money_variance = np.zeros(nbets)
+        # queued hands: python rows (add) and arrays (add_rows), each with its run starts
+        self._rows: list[list[int]] = []
+        self._stakes: list[Sequence[float | Fraction]] = []  # exact decimals: to float
+        self._starts: list[bool] = []
+        self._parts: list[tuple[FloatArray, FloatArray, BoolArray]] = []
+        self.queued = 0
+        self._position = 0  # the next hand's place in its shoe
+        # per bet: k expectations, k*k covariances, EV, variance, money EV and variance
+        self.sizes = [len(b.labels) for b in model.bets]
+        self._bets = [[0] * (k + k * k + 4) for k in self.sizes]
         # the dealt cards' ranks (13), or their point values (10) in a values-only log
-        categories = 10 if values else 13
-        self._rank_mean = np.zeros(categories)
-        self._rank_covariance = np.zeros((categories, categories))
+        self.categories = 10 if values else 13
+        self._ranks = [0] * (self.categories + self.categories ** 2)
         #: shoes queued for their rank moments (added up :data:`SHOE_BATCH` at a time)
-        self.shoes: list[tuple[Sequence[int], Sequence[int], Sequence[bool],
-                               Sequence[int] | None, bool]] = []
+        self.shoes: list[tuple[Sequence[int], Sequence[int] | IntArray,
+                               Sequence[bool] | BoolArray, Sequence[int] | None, bool]] = []
         self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
 
-    def add(self, remaining: list[int], stakes: Sequence[int | Fraction]) -> None:
-        """Queue one hand: the shoe it was dealt from, and each bet's stake on it."""
-        self.rows.append(remaining)
-        self.stakes.append(stakes)
-        if len(self.rows) >= BATCH:
-            self.flush()
+    def add(self, remaining: list[int], stakes: Sequence[int | Fraction],
+            opens: bool = False) -> None:
+        """Queue one hand: the shoe it was dealt from, and each bet's stake on it;
+        ``opens``: it is the first hand of its shoe."""
+        position = 0 if opens else self._position
+        self._position = position + 1
+        self._rows.append(remaining)
+        self._stakes.append(stakes)
+        self._starts.append(position % RUN == 0)
+        self.queued += 1
+        if self.queued >= BATCH:
+            self._flush(final=False)
 
-    def add_rows(self, rows: npt.NDArray[np.int64], stakes: npt.NDArray[np.int64]) -> None:
-        """Queue many hands at once (rows of the depleted shoes, rows of stakes): evaluated
-        in the same batches of :data:`BATCH` hands as one :meth:`add` each, so the sums
-        are the same floats."""
-        start, n = 0, rows.shape[0]
-        if self.rows:
-            start = min(BATCH - len(self.rows), n)
-            self.rows.extend(rows[:start].tolist())
-            self.stakes.extend(stakes[:start].tolist())
-            if len(self.rows) >= BATCH:
-                self.flush()
-        while n - start >= BATCH:
-            self._add_batch(rows[start:start + BATCH].astype(np.float64),
-                            stakes[start:start + BATCH].astype(np.float64))
-            start += BATCH
-        self.rows.extend(rows[start:].tolist())
-        self.stakes.extend(stakes[start:].tolist())
+    def add_rows(self, rows: npt.NDArray[np.int64], stakes: npt.NDArray[np.int64],
+                 opens: npt.NDArray[np.bool_]) -> None:
+        """Queue many hands at once (rows of the depleted shoes, rows of stakes, which
+        rows open a shoe): the same sums as one :meth:`add` each."""
+        n = rows.shape[0]
+        if n == 0:
+            return
+        self._gather()
+        index = np.arange(n)
+        last_open = np.maximum.accumulate(np.where(opens, index, -1))
+        position = np.where(last_open >= 0, index - last_open, self._position + index)
+        self._position = int(position[-1]) + 1
+        self._parts.append((rows.astype(np.float64), stakes.astype(np.float64),
+                            position % RUN == 0))
+        self.queued += n
+        if self.queued >= BATCH:
+            self._flush(final=False)
 
     def flush(self) -> None:
-        """Evaluate the queued hands and add their moments up."""
-        if not self.rows:
-            return
-        rows = np.array(self.rows, dtype=np.float64)
-        stakes = np.array(self.stakes, dtype=np.float64)
-        self.rows, self.stakes = [], []
-        self._add_batch(rows, stakes)
+        """Evaluate every queued hand and add its moments up (the end of a log)."""
+        self._flush(final=True)
 
-    def _add_batch(self, rows: npt.NDArray[np.float64],
-                   stakes: npt.NDArray[np.float64]) -> None:
-        """Evaluate one batch of hands and add their moments up."""
-        ev = self.evaluator
-        result = ev.evaluate(rows)
-        for b, part in enumerate(ev.bet_slices):
+    def _gather(self) -> None:
+        """The hands queued one by one, as one array part."""
+        if self._rows:
+            self._parts.append((np.array(self._rows, dtype=np.float64),
+                                np.array(self._stakes, dtype=np.float64),
+                                np.array(self._starts, dtype=bool)))
+            self._rows, self._stakes, self._starts = [], [], []
+
+    def _flush(self, final: bool) -> None:
+        """Evaluate the queued runs (all of them when ``final``, else every run but the
+        last, which may go on) and add them up."""
+        self._gather()
+        if not self._parts:
+            return
+        rows = np.concatenate([p[0] for p in self._parts])
+        stakes = np.concatenate([p[1] for p in self._parts])
+        starts = np.concatenate([p[2] for p in self._parts])
+        starts[0] = True
+        cut = rows.shape[0] if final else int(np.flatnonzero(starts)[-1])
+        self._parts = [(rows[cut:], stakes[cut:], starts[cut:])] if cut < rows.shape[0] \
+            else []
+        self.queued = rows.shape[0] - cut
+        begin = 0
+        while begin < cut:  # evaluated about BATCH hands at a time, whole runs each
+            following = np.flatnonzero(starts[begin + BATCH:cut]) if begin + BATCH < cut \
+                else np.zeros(0, dtype=np.int64)
+            end = begin + BATCH + int(following[0]) if following.size else cut
+            self._add_runs(rows[begin:end], stakes[begin:end],
+                           np.flatnonzero(starts[begin:end]))
+            begin = end
+
+    def _add_runs(self, rows: FloatArray, stakes: FloatArray, starts: IntArray) -> None:
+        """Evaluate whole runs of hands and add each run's moments up."""
+        result = self.evaluator.evaluate(rows)
+        for b, part in enumerate(self.evaluator.bet_slices):
             p = result[:, part]
-            self.expected[b] += p.sum(axis=0)
-            self.covariance[b] += np.diag(p.sum(axis=0)) - p.T @ p
-            mean = p @ self.nets[b]
-            variance = p @ (self.nets[b] ** 2) - mean**2
-            self.ev_sum[b] += mean.sum()
-            self.variance_sum[b] += variance.sum()
-            self.money_ev[b] += (stakes[:, b] * mean).sum()
-            self.money_variance[b] += (stakes[:, b] ** 2 * variance).sum()
+            k = p.shape[1]
+            expected = np.add.reduceat(p, starts, axis=0)
+            products = np.add.reduceat((p[:, :, None] * p[:, None, :]).reshape(-1, k * k),
+                                       starts, axis=0)
+            covariance = -products
+            covariance[:, ::k + 1] += expected
+            mean = (p * self.nets[b]).sum(axis=1)
+            variance = (p * self.nets[b] ** 2).sum(axis=1) - mean ** 2
+            stake = stakes[:, b]
+            scalars = np.stack([mean, variance, stake * mean, stake ** 2 * variance], axis=1)
+            runs = np.concatenate([expected, covariance,
+                                   np.add.reduceat(scalars, starts, axis=0)], axis=1)
+            for j, total in enumerate(fixed_sums(runs)):
+                self._bets[b][j] += total
+
+    def bet_sums(self, b: int) -> list[int]:
+        """Bet ``b``'s exact sums (k expectations, k*k covariances, EV, variance, money
+        EV, money variance), in units of 2**-BITS."""
+        self.flush()
+        return self._bets[b]
+
+    def _floats(self, b: int, start: int, stop: int) -> FloatArray:
+        return np.array(to_floats(self.bet_sums(b)[start:stop]))
 
     @property
-    def rank_mean(self) -> npt.NDArray[np.float64]:
+    def expected(self) -> list[FloatArray]:
+        """Per bet, the expected count of each label."""
+        return [self._floats(b, 0, k) for b, k in enumerate(self.sizes)]
+
+    @property
+    def covariance(self) -> list[FloatArray]:
+        """Per bet, the summed conditional covariance of its label counts (k x k)."""
+        return [self._floats(b, k, k + k * k).reshape(k, k) for b, k in enumerate(self.sizes)]
+
+    def _scalar(self, j: int) -> FloatArray:
+        return np.array([to_float(self.bet_sums(b)[k + k * k + j])
+                         for b, k in enumerate(self.sizes)])
+
+    @property
+    def ev_sum(self) -> FloatArray:
+        """Per bet, the summed EV per unit stake."""
+        return self._scalar(0)
+
+    @property
+    def variance_sum(self) -> FloatArray:
+        """Per bet, the summed variance per unit stake."""
+        return self._scalar(1)
+
+    @property
+    def money_ev(self) -> FloatArray:
+        """Per bet, the summed EV of its stakes."""
+        return self._scalar(2)
+
+    @property
+    def money_variance(self) -> FloatArray:
+        """Per bet, the summed variance of its stakes."""
+        return self._scalar(3)
+
+    def rank_sums(self) -> list[int]:
+        """The dealt cards' expected category counts and their covariance, exact (units
+        of 2**-BITS), every queued shoe added."""
+        self._flush_shoes()
+        return self._ranks
+
+    @property
+    def rank_mean(self) -> FloatArray:
         """The dealt cards' expected count of each rank (or point value), every queued
         shoe added."""
-        self._flush_shoes()
-        return self._rank_mean
+        return np.array(to_floats(self.rank_sums()[:self.categories]))
 
     @property
-    def rank_covariance(self) -> npt.NDArray[np.float64]:
+    def rank_covariance(self) -> FloatArray:
         """Their summed conditional covariance, every queued shoe added."""
-        self._flush_shoes()
-        return self._rank_covariance
+        c = self.categories
+        return np.array(to_floats(self.rank_sums()[c:])).reshape(c, c)
 
-    def add_shoe(self, start: Sequence[int], cards: Sequence[int], tested: Sequence[bool],
-                 categories: Sequence[int] | None = None, fixed: bool = False) -> None:
+    def add_shoe(self, start: Sequence[int], cards: Sequence[int] | IntArray,
+                 tested: Sequence[bool] | BoolArray, categories: Sequence[int] | None = None,
+                 fixed: bool = False) -> None:
         """Rank moments of a shoe's cards dealt in order, each given the cards before it.
 
         Whatever decides which position is dealt next, the next card is uniform over the
@@ -133,7 +230,7 @@ class ShoeMoments:
         Shoes are queued and added up :data:`SHOE_BATCH` at a time (the same batches
         whichever way a log is read, so the same floats).
         """
-        if not cards:
+        if len(cards) == 0:
             return
         self.shoes.append((start, cards, tested, categories, fixed))
         if len(self.shoes) >= SHOE_BATCH:
@@ -141,40 +238,56 @@ class ShoeMoments:
 
     def _flush_shoes(self) -> None:
         """Add the queued shoes' rank moments up, as one array of conditional
-        distributions (one row per tested card)."""
+        distributions (one row per tested card), each shoe's sums rounded once to the
+        exact grid."""
         if not self.shoes:
             return
         queue, self.shoes = self.shoes, []
         first_start, first_categories = queue[0][0], queue[0][3]
+        parts: list[FloatArray | tuple[int, FloatArray]]  # a shoe's rows, or k equal rows
         if all(not fixed and start == first_start and categories == first_categories
                for start, _, _, categories, fixed in queue):
             # the usual queue (whole shoes of one tracker): one cumulative sum for all,
             # restarted at each shoe (integer counts: the same rows as shoe by shoe)
-            parts = [_conditional(first_start, np.concatenate([np.asarray(q[1]) for q in queue]),
-                                  np.concatenate([np.asarray(q[2], dtype=bool) for q in queue]),
-                                  first_categories, [len(q[1]) for q in queue])]
+            parts = [*_split_rows(_conditional(
+                first_start, np.concatenate([np.asarray(q[1]) for q in queue]),
+                np.concatenate([np.asarray(q[2], dtype=bool) for q in queue]),
+                first_categories, [len(q[1]) for q in queue]), queue)]
         else:
             parts = []
             for start, cards, tested, categories, fixed in queue:
                 if fixed:  # the full shoe's proportions for every card: k equal rows,
-                    # added up in closed form (a log of one undelimited "shoe" of a
-                    # million cards would otherwise build a million rows)
+                    # added up in closed form below (a log of one undelimited "shoe" of
+                    # a million cards would otherwise build a million rows)
                     full = np.asarray(start, dtype=np.float64)
-                    if full.sum() > 0:
-                        row = full / full.sum()
-                        k = float(np.count_nonzero(np.asarray(tested, dtype=bool)))
-                        self._rank_mean += k * row
-                        self._rank_covariance += np.diag(k * row) - k * np.outer(row, row)
+                    k = int(np.count_nonzero(np.asarray(tested, dtype=bool))) \
+                        if full.sum() > 0 else 0
+                    parts.append((k, full / max(full.sum(), 1.0)))
                 else:
                     parts.append(_conditional(start, np.asarray(cards),
                                               np.asarray(tested, dtype=bool), categories,
                                               [len(cards)]))
-            if not parts:
-                return
-        p = np.concatenate(parts)
-        total = p.sum(axis=0)
-        self._rank_mean += total
-        self._rank_covariance += np.diag(total) - p.T @ p
+        c = self.categories
+        shoes = np.zeros((len(parts), c + c * c))
+        for i, p in enumerate(parts):
+            if isinstance(p, tuple):  # k rows equal to one row
+                k, row = p
+                total = k * row
+                shoes[i, c:] = (np.diag(total) - k * np.outer(row, row)).reshape(-1)
+            else:
+                total = p.sum(axis=0)
+                shoes[i, c:] = (np.diag(total) - p.T @ p).reshape(-1)
+            shoes[i, :c] = total
+        for j, units in enumerate(fixed_sums(shoes)):
+            self._ranks[j] += units
+
+
+def _split_rows(p: FloatArray, queue: Sequence[tuple[
+        Sequence[int], Sequence[int] | IntArray, Sequence[bool] | BoolArray,
+        Sequence[int] | None, bool]]) -> list[FloatArray]:
+    """The rows of tested cards of several shoes, shoe by shoe."""
+    counts = [int(np.count_nonzero(np.asarray(q[2], dtype=bool))) for q in queue]
+    return np.split(p, np.cumsum(counts)[:-1].tolist()) if counts else []
 
 
 def _conditional(start: Sequence[int], cards: npt.NDArray[np.int64],

@@ -54,159 +54,42 @@ simulate`` (the README's "Shuffle quality" table and ``tests/verify/inference/te
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
-from itertools import chain
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE
-from analyzer.dealing.schema import (
-    check_count,
-    check_int,
-    check_list,
-    check_number,
-    check_object,
-)
 from analyzer.dealing.shuffle import NEW_DECK_ORDER
 from analyzer.engine.lookup import Model
-from analyzer.errors import AnalyzerError
 from analyzer.verify.inference.distributions import chi2_sf, poisson_sf
+from analyzer.verify.inference.fixed import fixed_sums, to_float
+from analyzer.verify.inference.shoesums import (
+    BATCH_SHOES,
+    CARRY_RUN,
+    CARRY_RUN_VALUES,
+    MC_SHOES,
+    MIN_HASHED,
+    POSITION_BINS,
+    SHUFFLE_REPLICATES,
+    SKETCH,
+    VALUE_CLASSES,
+    ShuffleSums,
+    log_match,
+    merge_sums,
+    shoe_hash,
+    sums_from_json,
+    text_hash,
+)
 from analyzer.verify.inference.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
            "POSITION_BINS", "shoe_hash", "SHUFFLE_REPLICATES", "ShuffleSums", "ShuffleTally",
            "shuffle_tests", "SKETCH", "sums_from_json", "VALUE_CLASSES"]
 
-#: A run of this many cards of a shoe found in the previous shoe counts as carried over.
-CARRY_RUN = 3
-#: ... of this many point values, in a values-only log.
-CARRY_RUN_VALUES = 6
-#: Equal stretches of the shoe for the rank-by-position test.
-POSITION_BINS = 4
-#: The classes of point values the adjacent-values test compares (0; 1-3; 4-6; 7-9):
-#: coarse enough for its chi-square law to hold from one 8-deck shoe.
-VALUE_CLASSES: tuple[int, ...] = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3)
-#: Distinct shoe hashes kept per input (the smallest: a bottom-k sketch).
-SKETCH = 4096
-#: Whole shoes shorter than this (cards) are not hashed: too short to tell apart.
-MIN_HASHED = 24
-#: Monte Carlo replicates of a chi-square shuffle test with small expected counts.
-SHUFFLE_REPLICATES = 2000
-#: Whole shoes added up together (their sums are worked out in one pass of numpy).
-BATCH_SHOES = 64
-#: Lengths of the first whole shoes kept for the Monte Carlo replicates (more shoes than
-#: this have no small expected counts unless they are tiny: their mean length is used).
-MC_SHOES = 128
-
 IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class ShuffleSums:
-    """The sums of the shuffle tests over some whole shoes; :func:`merge_sums` adds them."""
-
-    values: bool
-    shoes: int = 0
-    #: repeats among the sketched shoe hashes, and the log of the largest probability
-    #: that two shuffles give one of the repeated sequences (None: no repeat)
-    repeats: int = 0
-    repeat_log_bound: float | None = None
-    #: the smallest distinct shoe hashes (sorted)
-    sketch: tuple[int, ...] = ()
-    carry_runs: int = 0
-    carry_expected: float = 0.0
-    carry_pairs: int = 0
-    #: category (rank 0-12, or value 0-9) x position stretch counts, the positions dealt
-    #: in each stretch, and the sum over shoes of their squares (for the exact null mean)
-    position_table: tuple[int, ...] = ()
-    position_counts: tuple[int, ...] = ()
-    position_squares: tuple[int, ...] = ()
-    #: 10 x 10 value counts of the disjoint adjacent pairs, and those pairs in all
-    adjacent_table: tuple[int, ...] = ()
-    pairs: int = 0
-    #: disjoint adjacent pairs successive in new-deck order and in sorted order
-    successions: tuple[int, int] = (0, 0)
-    #: the lengths (cards) of the first :data:`MC_SHOES` whole shoes
-    lengths: tuple[int, ...] = ()
-    #: the sum over shoes of the square of their disjoint pairs (for the exact null mean)
-    pair_squares: int = 0
-
-
-def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    if not a:
-        return tuple(b)
-    if not b:
-        return tuple(a)
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def merge_sums(items: Sequence[ShuffleSums | None]) -> ShuffleSums | None:
-    """The sums of several inputs together (their sketches as one sketch)."""
-    present = [s for s in items if s is not None]
-    if not present:
-        return None
-    total = present[0]
-    for other in present[1:]:
-        total = ShuffleSums(
-            total.values or other.values, total.shoes + other.shoes,
-            total.repeats + other.repeats, _larger(total.repeat_log_bound,
-                                                   other.repeat_log_bound),
-            tuple(sorted(set(total.sketch) | set(other.sketch))[:SKETCH]),
-            total.carry_runs + other.carry_runs, total.carry_expected + other.carry_expected,
-            total.carry_pairs + other.carry_pairs,
-            _add(total.position_table, other.position_table),
-            _add(total.position_counts, other.position_counts),
-            _add(total.position_squares, other.position_squares),
-            _add(total.adjacent_table, other.adjacent_table), total.pairs + other.pairs,
-            (total.successions[0] + other.successions[0],
-             total.successions[1] + other.successions[1]),
-            (total.lengths + other.lengths)[:MC_SHOES],
-            total.pair_squares + other.pair_squares)
-    return total
-
-
-def sums_from_json(value: Any, where: str, path: str) -> ShuffleSums:
-    """Shuffle sums read back from a saved partial, every field checked."""
-    fields = check_object(value, where, {
-        "values": "bool", "shoes": "count", "repeats": "count",
-        "repeat_log_bound": lambda v, w, p: None if v is None else check_number(v, w, p),
-        "sketch": lambda v, w, p: check_list(v, w, p, lambda x, w2, p2: check_int(
-            x, w2, p2, 0, (1 << 63) - 1), limit=SKETCH),
-        "carry_runs": "count", "carry_expected": lambda v, w, p: check_number(v, w, p, 0.0),
-        "carry_pairs": "count",
-        "position_table": lambda v, w, p: check_list(v, w, p, check_count,
-                                                     (0, 10 * POSITION_BINS,
-                                                      13 * POSITION_BINS)),
-        "position_counts": lambda v, w, p: check_list(v, w, p, check_count,
-                                                      (0, POSITION_BINS)),
-        "position_squares": lambda v, w, p: check_list(v, w, p, check_count,
-                                                       (0, POSITION_BINS)),
-        "adjacent_table": lambda v, w, p: check_list(v, w, p, check_count, (0, 100)),
-        "pairs": "count",
-        "successions": lambda v, w, p: check_list(v, w, p, check_count, (2,)),
-        "lengths": lambda v, w, p: check_list(v, w, p, check_count, limit=MC_SHOES),
-        "pair_squares": "count"}, path=path)
-    categories = 10 if fields["values"] else 13
-    if len(fields["position_table"]) not in (0, categories * POSITION_BINS):
-        raise AnalyzerError(f"{where}: {path}.position_table: must hold "
-                            f"{categories * POSITION_BINS} counts")
-    return ShuffleSums(**fields)
-
-
-def _larger(a: float | None, b: float | None) -> float | None:
-    return b if a is None else a if b is None else max(a, b)
-
-
-def shoe_hash(sequence: Sequence[int]) -> int:
-    """A whole shoe's content hash: 63 bits of BLAKE2b over its cards in dealt order."""
-    digest = hashlib.blake2b(bytes(sequence), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
 
 
 class ShuffleTally:
@@ -236,17 +119,17 @@ class ShuffleTally:
         position = np.empty(52, dtype=np.int64)
         position[list(NEW_DECK_ORDER)] = np.arange(52)
         self.new_deck_next = np.asarray(NEW_DECK_ORDER, dtype=np.int64)[(position + 1) % 52]
-        self.pending: list[list[int]] = []
+        self.pending: list[IntArray] = []
         self.sketch: dict[int, list[int]] = {}  # hash -> [count, cards]
         self.threshold = 1 << 63
         self.shoes = 0
         self.previous: IntArray | None = None  # the last shoe's distinct runs
         self.previous_mass = 0.0  # ... and their probability at one position
         self.known = np.zeros(self.codes, dtype=bool)  # ... as a lookup table
-        self.first = np.zeros(self.codes, dtype=np.int32)  # scratch: a run's first place
         self.carry_runs = 0
-        self.carry_expected = 0.0
+        self.carry_fixed = 0  # the null mean, exact (units of 2**-BITS)
         self.carry_pairs = 0
+        self.first_blocks: tuple[int, ...] = ()
         self.position_table = np.zeros(self.categories * POSITION_BINS, dtype=np.int64)
         self.position_counts = np.zeros(POSITION_BINS, dtype=np.int64)
         self.position_squares = np.zeros(POSITION_BINS, dtype=np.int64)
@@ -255,29 +138,40 @@ class ShuffleTally:
         self.successions = [0, 0]
         self.lengths: list[int] = []
 
-    def add(self, sequence: list[int]) -> None:
+    def add(self, sequence: Sequence[int]) -> None:
         """One whole shoe's cards in dealt order (burns first)."""
-        if len(sequence) < 2:
-            return
+        if len(sequence) >= 2:
+            cards = np.asarray(sequence, dtype=np.int64)
+            self._add(cards, cards.astype(np.uint8).tobytes())
+
+    def add_shoes(self, cards: IntArray, boundaries: Sequence[int]) -> None:
+        """Whole shoes one after another: shoe ``s`` is ``cards[boundaries[s]:
+        boundaries[s + 1]]`` (the same sums as one :meth:`add` each)."""
+        text = cards.astype(np.uint8).tobytes()
+        for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
+            if b - a >= 2:
+                self._add(cards[a:b], text[a:b])
+
+    def _add(self, cards: IntArray, text: bytes) -> None:
         self.shoes += 1
         if len(self.lengths) < MC_SHOES:
-            self.lengths.append(len(sequence))
-        if len(sequence) >= MIN_HASHED:
-            self._hash(sequence)
-        self.pending.append(sequence)
+            self.lengths.append(len(cards))
+        if len(cards) >= MIN_HASHED:
+            self._hash(text)
+        self.pending.append(cards)
         if len(self.pending) >= BATCH_SHOES:
             self.flush()
 
-    def _hash(self, sequence: list[int]) -> None:
-        """Count the shoe in the bottom-k sketch of content hashes."""
-        key = shoe_hash(sequence)
+    def _hash(self, text: bytes) -> None:
+        """Count the shoe (its cards as bytes) in the bottom-k sketch of content hashes."""
+        key = text_hash(text)
         if key >= self.threshold:
             return
         entry = self.sketch.get(key)
         if entry is not None:
             entry[0] += 1
             return
-        self.sketch[key] = [1, len(sequence)]
+        self.sketch[key] = [1, len(text)]
         if len(self.sketch) > 2 * SKETCH:
             kept = sorted(self.sketch)[:SKETCH]
             self.threshold = kept[-1] + 1
@@ -290,7 +184,7 @@ class ShuffleTally:
         batch, self.pending = self.pending, []
         lengths = np.asarray([len(seq) for seq in batch], dtype=np.int64)
         count, total = len(batch), int(lengths.sum())
-        cards = np.fromiter(chain.from_iterable(batch), dtype=np.int64, count=total)
+        cards = np.concatenate(batch)
         shoe = np.repeat(np.arange(count), lengths)
         ends = np.repeat(lengths, lengths)
         position = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -316,50 +210,69 @@ class ShuffleTally:
     def _carry(self, cards: IntArray, shoe: IntArray, position: IntArray, ends: IntArray,
                count: int) -> None:
         """Blocks of each shoe (at 0, k, 2k, ...) found in the shoe before it, and their
-        null mean, shoe by shoe through a lookup table of the last shoe's runs (no sort)."""
+        null mean, for a batch of shoes at once (the last shoe of the batch before through a
+        lookup table of its runs)."""
         run = self.run
         starts = np.flatnonzero(position + run <= ends)
         symbols = self.run_symbol[cards]
         code = np.zeros(len(starts), dtype=np.int64)
         for i in range(run):
             code = code * self.base + symbols[starts + i]
-        bounds = np.searchsorted(shoe[starts], np.arange(count + 1))
+        run_shoe = shoe[starts]
         block = (position[starts] % run) == 0
-        known, first, probability = self.known, self.first, self.probability
-        for k in range(count):
-            runs = code[bounds[k]:bounds[k + 1]]
-            if self.previous is not None:
-                self.carry_runs += int(known[runs[block[bounds[k]:bounds[k + 1]]]].sum())
-                self.carry_expected += int(block[bounds[k]:bounds[k + 1]].sum()) * \
-                    self.previous_mass
-                self.carry_pairs += 1
-                known[self.previous] = False
-            known[runs] = True
-            index = np.arange(len(runs))
-            first[runs[::-1]] = index[::-1]  # each run's first place: the last write wins
-            distinct = runs[first[runs] == index]
-            self.previous = distinct
-            self.previous_mass = float(probability[distinct].sum())
+        # each shoe's distinct runs (sorted), and their probability at one position, summed
+        # in that order (bincount adds in array order: the same float for a shoe however
+        # the shoes come batched)
+        keys = np.sort(run_shoe * self.codes + code)
+        distinct = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) \
+            else keys
+        distinct_shoe, distinct_code = distinct // self.codes, distinct % self.codes
+        mass = np.bincount(distinct_shoe, weights=self.probability[distinct_code],
+                           minlength=count)
+        block_shoe, block_code = run_shoe[block], code[block]
+        blocks = np.bincount(block_shoe, minlength=count)
+        later = block_shoe > 0
+        asked = (block_shoe[later] - 1) * self.codes + block_code[later]
+        found = np.minimum(np.searchsorted(distinct, asked), max(len(distinct) - 1, 0))
+        self.carry_runs += int((distinct[found] == asked).sum()) if len(distinct) else 0
+        expected = blocks[1:] * mass[:-1]
+        opening = block_code[~later]
+        if self.previous is not None:
+            known = self.known
+            known[self.previous] = True
+            self.carry_runs += int(known[opening].sum())
+            known[self.previous] = False
+            expected = np.concatenate([[blocks[0] * self.previous_mass], expected])
+        else:
+            self.first_blocks = tuple(opening.tolist())
+        self.carry_pairs += len(expected)
+        self.carry_fixed += fixed_sums(expected[:, None])[0] if len(expected) else 0
+        self.previous = distinct_code[distinct_shoe == count - 1]
+        self.previous_mass = float(mass[count - 1])
 
     def sums(self) -> ShuffleSums:
         """The file's sums."""
         self.flush()
         sketch = sorted(self.sketch)[:SKETCH]
         repeated = [self.sketch[k] for k in sketch if self.sketch[k][0] > 1]
-        bound = max((self._log_match(cards) for _, cards in repeated), default=None)
+        most, size = self._match()
+        bound = max((log_match(most, size, cards) for _, cards in repeated), default=None)
         return ShuffleSums(
             self.values, self.shoes, sum(n - 1 for n, _ in repeated), bound, tuple(sketch),
-            self.carry_runs, self.carry_expected, self.carry_pairs,
+            self.carry_runs, to_float(self.carry_fixed), self.carry_pairs,
             tuple(self.position_table.tolist()), tuple(self.position_counts.tolist()),
             tuple(self.position_squares.tolist()), tuple(self.adjacent_table.tolist()),
             self.pairs, (self.successions[0], self.successions[1]), tuple(self.lengths),
-            self.pair_squares)
+            self.pair_squares, self.carry_fixed, self.first_blocks,
+            () if self.previous is None else tuple(sorted(self.previous.tolist())),
+            self.previous_mass, tuple(self.sketch[k][0] for k in sketch),
+            tuple(self.sketch[k][1] for k in sketch), (most, size))
 
-    def _log_match(self, cards: int) -> float:
-        """log of the largest probability that two shuffles deal the same ``cards`` cards."""
-        most = float(self.value_counts.max() if self.values else self.composition.max())
-        return float(sum(math.log(min(1.0, most / (self.size - i)))
-                         for i in range(min(cards, self.size))))
+    def _match(self) -> tuple[int, int]:
+        """(most copies of one card, or one value, the shoe's size): the repeat bound's
+        parameters."""
+        most = int(self.value_counts.max() if self.values else self.composition.max())
+        return most, int(self.size)
 
 
 @cache

@@ -28,7 +28,7 @@ from analyzer.engine.shoe_aware import (
 )
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.inference.moments import BATCH, ShoeMoments
+from analyzer.verify.inference.moments import BATCH, RUN, ShoeMoments
 from analyzer.verify.partial import load_partial, save_partial
 from analyzer.verify.run import collect, verify_logs
 from analyzer.verify.verdict import EXIT_PASS, EXIT_VIOLATIONS
@@ -38,9 +38,9 @@ def test_shoe_moments_add_each_hand_given_its_shoe() -> None:
     model = build_model("punto-banco", 8)
     moments = ShoeMoments(model)
     full = list(model.shoe.value_counts())
-    for _ in range(BATCH + 1):  # one batch evaluated as it fills, one hand left queued
+    for _ in range(BATCH + 1):  # the whole runs evaluated as a batch fills, the last queued
         moments.add(full[:], [100, 0, 0])
-    assert len(moments.rows) == 1
+    assert moments.queued == BATCH + 1 - (BATCH // RUN - 1) * RUN
     moments.flush()
     table = odds(model.profile, model.shoe)
     banker = table.bet("banker")

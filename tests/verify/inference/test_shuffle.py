@@ -102,7 +102,13 @@ def test_the_sums_are_exact_on_a_small_example() -> None:
     assert {name: p for name, _, _, _, p in shuffle_tests(
         twice, model, composition)}["repeated shoes"] < 1e-60
     merged = merge_sums([sums, None, twice])
-    assert merged is not None and merged.shoes == 4 and merged.repeats == 1
+    # merged in order as one input read whole: the new-deck shoe three times (two
+    # repeats, one across the inputs), and the shoe pair across them for the carry-over
+    whole = ShuffleTally(model, composition, False)
+    for shoe in (ordered, ordered[26:] + ordered[:26], ordered, ordered):
+        whole.add(shoe)
+    assert merged is not None and merged.shoes == 4 and merged.repeats == 2
+    assert merged == whole.sums() and merged.carry_pairs == 3
     assert shoe_hash(ordered) != shoe_hash(ordered[1:] + ordered[:1])
 
 

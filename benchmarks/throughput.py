@@ -1,0 +1,163 @@
+"""``make bench``: issue 24's figures for ``nine verify`` on large CSV logs, per core.
+
+Each figure is one ``nine verify`` run from the command line in a fresh process (start-up
+included), measured by the wrapper :data:`_WRAPPER` (CPU seconds of the run and all its
+workers, wall seconds, the largest resident set of any of its processes), beside floors
+measured in the same run on the same file: ``wc -l`` and a bare Python ``csv`` pass.
+Hands per CPU second is what one core does; parallel efficiency is the wall of ``--jobs
+1`` over twice the wall of ``--jobs 2`` (below 1 on a machine whose cores are busy: the
+load is printed).
+
+The logs are a few hundred simulated shoes written again and again under new shoe ids
+(simulating millions of hands would take minutes): their repeated-shoe test fails by
+construction, which costs nothing; every hand is still read, replayed and tested.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from analyzer.dealing.simulate import simulate
+
+__all__ = ["bench", "figures", "write_log"]
+
+_WRAPPER = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE).returncode
+wall = time.perf_counter() - start
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"code": code, "wall": wall, "cpu": used.ru_utime + used.ru_stime,
+                  "rss_mb": used.ru_maxrss / 1024}))
+"""
+
+#: Per-core targets of issue 24 (hands per CPU second).
+TARGETS = {"punto banco independent": 1_000_000, "punto banco shoe-aware": 250_000,
+           "lucky-baccarat shoe-aware": 100_000}
+
+
+def write_log(path: Path, profile: str, hands: int, shoes: int = 300, seed: int = 1) -> int:
+    """A CSV log of at least ``hands`` hands: ``shoes`` simulated shoes written again under
+    new shoe ids; the hands written."""
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "source.csv"
+        with source.open("w", encoding="utf-8", newline="") as stream:
+            simulate(profile, 8, shoes, seed, stream, "csv")
+        header, *rows = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    shoe = header.split(",").index("shoe")
+    written = 0
+    with path.open("w", encoding="utf-8", newline="") as out:
+        out.write(header)
+        copy = 0
+        while written < hands:
+            for row in rows:
+                cells = row.split(",")
+                cells[shoe] = f"{copy}-{cells[shoe]}"
+                out.write(",".join(cells))
+            written += len(rows)
+            copy += 1
+    return written
+
+
+def _run(argv: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
+    """One command in a fresh wrapper process: its code, wall, CPU and largest RSS."""
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, *argv], capture_output=True,
+                          text=True, check=True, env=env)
+    result: dict[str, float] = json.loads(done.stdout)
+    return result
+
+
+def _csv_pass(path: Path) -> float:
+    """CPU seconds of a bare Python ``csv`` pass over the file (every row split)."""
+    start = time.process_time()
+    with path.open(encoding="utf-8", newline="") as stream:
+        for _ in csv.reader(stream):
+            pass
+    return time.process_time() - start
+
+
+def figures(hands: int = 2_000_000, lucky_hands: int = 500_000, record_hands: int = 200_000,
+            folder: str | None = None) -> dict[str, dict[str, float]]:
+    """Every figure of :func:`bench` (see the module docstring)."""
+    environment = {k: v for k, v in os.environ.items() if k != "NINE_VERIFY_PATH"}
+    verify = [sys.executable, "-m", "analyzer", "verify"]
+    out: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+        logs = {"punto-banco": Path(scratch) / "punto-banco.csv",
+                "lucky-baccarat": Path(scratch) / "lucky-baccarat.csv",
+                "records": Path(scratch) / "records.csv"}
+        counts = {"punto-banco": write_log(logs["punto-banco"], "punto-banco", hands),
+                  "lucky-baccarat": write_log(logs["lucky-baccarat"], "lucky-baccarat",
+                                              lucky_hands),
+                  "records": write_log(logs["records"], "punto-banco", record_hands)}
+        big = logs["punto-banco"]
+        out["wc -l"] = {**_run(["wc", "-l", str(big)]), "hands": counts["punto-banco"]}
+        out["csv pass"] = {"cpu": _csv_pass(big), "hands": counts["punto-banco"]}
+        runs = {
+            "punto banco independent": ("punto-banco", "independent", 1, None),
+            "punto banco shoe-aware": ("punto-banco", "shoe", 1, None),
+            "lucky-baccarat shoe-aware": ("lucky-baccarat", "shoe", 1, None),
+            "record path, independent": ("records", "independent", 1, "records"),
+            "record path, shoe-aware": ("records", "shoe", 1, "records"),
+            "punto banco independent --jobs 2": ("punto-banco", "independent", 2, None),
+            "punto banco shoe-aware --jobs 2": ("punto-banco", "shoe", 2, None),
+            "punto banco shoe-aware --dask local": ("punto-banco", "shoe", 2, "dask"),
+        }
+        for name, (log, model, jobs, how) in runs.items():
+            profile = "lucky-baccarat" if log == "lucky-baccarat" else "punto-banco"
+            argv = [*verify, str(logs[log]), "--profile", profile, "--model", model,
+                    "--jobs", str(jobs), *(["--dask", "local"] if how == "dask" else [])]
+            env = {**environment, **({"NINE_VERIFY_PATH": "records"} if how == "records"
+                                     else {})}
+            out[name] = {**_run(argv, env), "hands": counts[log],
+                         "load": os.getloadavg()[0]}
+    return out
+
+
+def bench(hands: int = 2_000_000, lucky_hands: int = 500_000) -> None:
+    """Print issue 24's figures: per-core throughput against its targets and floors, the
+    record path's, parallel efficiency, Dask's CPU over the pool's, memory."""
+    found = figures(hands, lucky_hands)
+    wc, bare = found["wc -l"], found["csv pass"]
+    print(f"nine verify on large CSV logs (load {os.getloadavg()[0]:.2f}; hands per CPU "
+          "second of the whole command, start-up included)")
+    print(f"  floors on the {int(wc['hands']):,}-hand log: wc -l {wc['cpu']:.2f} s CPU, "
+          f"{wc['wall']:.2f} s wall; a bare Python csv pass "
+          f"{bare['cpu']:.2f} s ({bare['hands'] / bare['cpu']:,.0f} rows/s)")
+    for name, figure in found.items():
+        if name in ("wc -l", "csv pass"):
+            continue
+        rate = figure["hands"] / figure["cpu"]
+        target = TARGETS.get(name)
+        verdict = "" if target is None else (
+            f"; target >= {target:,}: {'met' if rate >= target else 'NOT MET'}")
+        print(f"  {name:<38s} {int(figure['hands']):>9,} hands {figure['cpu']:7.2f} s CPU "
+              f"{figure['wall']:7.2f} s wall = {rate:9,.0f} hands/CPU-s "
+              f"({figure['cpu'] / bare['cpu'] * bare['hands'] / figure['hands']:.1f}x the csv "
+              f"pass; max RSS {figure['rss_mb']:.0f} MB; exit {int(figure['code'])}; load "
+              f"{figure['load']:.2f}){verdict}")
+    for model in ("independent", "shoe-aware"):
+        one, two = found[f"punto banco {model}"], found[f"punto banco {model} --jobs 2"]
+        print(f"  parallel efficiency, {model}, 2 workers: wall {one['wall']:.2f} s / "
+              f"(2 x {two['wall']:.2f} s) = {one['wall'] / (2 * two['wall']):.0%} "
+              "(target >= 85% on a quiet machine)")
+    dask, pool = found["punto banco shoe-aware --dask local"], \
+        found["punto banco shoe-aware --jobs 2"]
+    print(f"  --dask local over the pool, shoe-aware, 2 workers: CPU {dask['cpu']:.2f} s vs "
+          f"{pool['cpu']:.2f} s = {dask['cpu'] / pool['cpu'] - 1:+.0%} (target <= +15%)")
+    records = found["record path, independent"]
+    fast = found["punto banco independent"]
+    print(f"  the column-wise path over the record path, independent: "
+          f"{(fast['hands'] / fast['cpu']) / (records['hands'] / records['cpu']):.1f}x "
+          "per CPU second")
+
+
+if __name__ == "__main__":
+    bench(*(int(a) for a in sys.argv[1:3]))
