@@ -31,11 +31,16 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["KEPT", "WINDOW", "WINDOW_VALUES", "HandRuns", "hand_key", "merge_runs"]
+from analyzer.dealing.schema import check_int, check_list
+from analyzer.errors import AnalyzerError
+
+__all__ = ["KEPT", "WINDOW", "WINDOW_VALUES", "HandRuns", "hand_key", "merge_runs",
+           "runs_from_json"]
 
 #: Consecutive hands of cards hashed together (a shoe shorter than this is not compared).
 WINDOW = 4
@@ -134,6 +139,16 @@ def merge_runs(parts: Iterable[tuple[int, Sequence[int]]]) -> tuple[int, tuple[i
     hashes = np.array([h for _, part in items for h in part], dtype=np.uint64)
     level, kept = _settle(level, hashes)
     return level, tuple(kept.tolist())
+
+
+def runs_from_json(value: Any, where: str, path: str) -> tuple[int, tuple[int, ...]]:
+    """A partial result's saved ``[level, [hashes]]``, checked."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise AnalyzerError(f"{where}: {path}: must be [level, [hashes]]")
+    level = check_int(value[0], where, f"{path}[0]", 0, _BITS)
+    hashes = check_list(value[1], where, f"{path}[1]", lambda x, w, p: check_int(
+        x, w, p, 0, (1 << _BITS) - 1), limit=KEPT)
+    return level, tuple(hashes)
 
 
 class HandRuns:

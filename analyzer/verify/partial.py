@@ -42,7 +42,7 @@ from analyzer.outputs import write_file
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.inference.fixed import to_floats
 from analyzer.verify.inference.shuffle import ShuffleSums, merge_sums, sums_from_json
-from analyzer.verify.overlap import KEPT, merge_runs
+from analyzer.verify.overlap import merge_runs, runs_from_json
 
 __all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", "counts_partial",
            "Issue", "IssueLog", "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT",
@@ -50,6 +50,7 @@ __all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", 
 
 #: How many violations and malformed records are listed (all are counted).
 LISTED = 100
+_floats = bind(check_list, item=check_number)  # a list of finite numbers
 
 
 @dataclass(frozen=True)
@@ -189,8 +190,7 @@ class Partial:
     #: rank_covariance and deck_fit; partials that all hold them merge exactly, so the
     #: floats do not depend on how the logs were split (empty: added as floats)
     fixed: tuple[int, ...] = ()
-    #: the kept hashes of its runs of hands, by content, and their level
-    #: (:mod:`analyzer.verify.overlap`): the same hands in two inputs, however laid out
+    #: (level, kept hashes) of its runs of hands by content (:mod:`analyzer.verify.overlap`)
     hand_runs: tuple[int, tuple[int, ...]] = (0, ())
 
 
@@ -393,19 +393,6 @@ def _hex_digest(value: Any, where: str, path: str) -> str:
     return text
 
 
-def _hand_runs(value: Any, where: str, path: str) -> tuple[int, tuple[int, ...]]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise AnalyzerError(f"{where}: {path}: must be [level, [hashes]]")
-    level = check_int(value[0], where, f"{path}[0]", 0, 63)
-    hashes = check_list(value[1], where, f"{path}[1]", lambda x, w, p: check_int(
-        x, w, p, 0, (1 << 63) - 1), limit=KEPT)
-    return level, tuple(hashes)
-
-
-def _floats(value: Any, where: str, path: str) -> tuple[float, ...]:
-    return check_list(value, where, path, check_number)
-
-
 def _bet(value: Any, where: str, path: str) -> BetTally:
     fields = check_object(value, where, {
         "id": lambda v, w, p: check_string(v, w, p, 100),
@@ -459,10 +446,9 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
         "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
         "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30),
-        "cut_shoes": "count", "hand_runs": _hand_runs,
+        "cut_shoes": "count", "hand_runs": runs_from_json,
         "fixed": lambda v, w, p: check_list(v, w, p, check_int, limit=1 << 20)},
-        required=("format", "version", "profile", "decks", "model", "sources", "hands",
-                  "bets"))
+        required=("format", "version", "profile", "decks", "model", "sources", "hands", "bets"))
     del fields["format"], fields["version"]
     fields = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
     issues = fields.get("malformed", ()), fields.get("violations", ())
