@@ -58,8 +58,10 @@ $(DOCS_STAMP): $(STAMP)
 docs: $(DOCS_STAMP)
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs/api build/docs
 
+# Cold starts are compared with the package at $(BEFORE) (a git revision), timed in the same run.
+BEFORE ?= main
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks
+	BENCH_BEFORE=$(BEFORE) $(BIN)/python -m benchmarks
 
 tables: $(STAMP)
 	$(BIN)/nine tables --out tables/

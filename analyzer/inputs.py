@@ -217,20 +217,29 @@ def _gzip_failure(where: str, exc: BaseException, line: int) -> AnalyzerError:
     return AnalyzerError(f"{where}: line {line}: corrupt gzip data ({exc})")
 
 
-def read_bytes(path: str | Path, limit: int = MAX_FILE) -> bytes:
-    """A whole (possibly gzipped) file's bytes, at most ``limit`` of them."""
-    where = _where(path)
+def _read_failure(where: str, exc: BaseException, line: int) -> AnalyzerError:
+    """Why a file could not be read: the system's reason, or its gzip stream's fault."""
+    if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
+        return AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})")
+    return _gzip_failure(where, exc, line)
+
+
+def _head(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes of a (possibly gzipped) file."""
     stream = _open(path)
     try:
-        data = stream.read(limit + 1)
+        return stream.read(size)
     except (EOFError, OSError, zlib.error) as exc:
-        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
-            raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
-        raise _gzip_failure(where, exc, 1) from None
+        raise _read_failure(_where(path), exc, 1) from None
     finally:
         stream.close()
+
+
+def read_bytes(path: str | Path, limit: int = MAX_FILE) -> bytes:
+    """A whole (possibly gzipped) file's bytes, at most ``limit`` of them."""
+    data = _head(path, limit + 1)
     if len(data) > limit:
-        raise AnalyzerError(f"{where}: larger than {limit:,} bytes")
+        raise AnalyzerError(f"{_where(path)}: larger than {limit:,} bytes")
     return data
 
 
@@ -269,9 +278,7 @@ def read_lines(path: str | Path, max_line: int = MAX_LINE, start: int = 0,
             try:
                 chunk = stream.read(_CHUNK if left < 0 else min(_CHUNK, left))
             except (EOFError, OSError, zlib.error) as exc:
-                if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
-                    raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
-                raise _gzip_failure(where, exc, number + 1) from None
+                raise _read_failure(where, exc, number + 1) from None
             if not chunk:
                 break
             if left > 0:
@@ -338,9 +345,7 @@ def count_lines(path: str | Path) -> int:
             lines += chunk.count(b"\n")
             _check_lines(where, lines, most)
     except (EOFError, OSError, zlib.error) as exc:
-        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
-            raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
-        raise _gzip_failure(where, exc, lines + 1) from None
+        raise _read_failure(where, exc, lines + 1) from None
     finally:
         stream.close()
     return lines
@@ -350,15 +355,7 @@ def peek_text(path: str | Path, size: int = 4096) -> str:
     """The first ``size`` bytes of a (possibly gzipped) text file, decoded (a character cut
     at the end is dropped); for telling a file's format."""
     where = _where(path)
-    stream = _open(path)
-    try:
-        head = stream.read(size)
-    except (EOFError, OSError, zlib.error) as exc:
-        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile):
-            raise AnalyzerError(f"{where}: cannot read ({exc.strerror or exc})") from None
-        raise _gzip_failure(where, exc, 1) from None
-    finally:
-        stream.close()
+    head = _head(path, size)
     _refuse_encoding(head, where)
     if head.startswith(codecs.BOM_UTF8):
         head = head[len(codecs.BOM_UTF8):]

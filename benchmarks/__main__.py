@@ -23,6 +23,7 @@ from benchmarks import (
     engine,
     lucky9,
     par_pdf,
+    startup,
     table,
     targets,
     throughput,
@@ -138,6 +139,7 @@ def main() -> None:
           f"{engine_depleted * 1e3:9.3f} ms")
 
     targets.main(depleted_shoes(10_000), with_tables=False)
+    startup.bench()
     _side_bet_figures(engine)
     choice.bench(baseline)
     table.bench(baseline)

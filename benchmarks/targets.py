@@ -32,11 +32,11 @@ from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["batch_figures", "cold_start_figures", "composition_figures", "main",
+__all__ = ["batch_figures", "cold_start_figures", "composition_figures", "interleaved", "main",
            "scaling_figures", "tables_seconds", "verify_figures"]
 
 
-def _interleaved(sides: dict[str, Callable[[], object]], rounds: int, number: int,
+def interleaved(sides: dict[str, Callable[[], object]], rounds: int, number: int,
                  clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
     """Best seconds per call of each side, the sides taking turns round after round."""
     best = dict.fromkeys(sides, float("inf"))
@@ -55,7 +55,7 @@ def composition_figures(rounds: int = 15, number: int = 200) -> dict[str, float]
     shoe = Shoe.decks(8)
     fused = odds(profile, shoe, "numba")
     assert fused == odds(profile, shoe, "numpy")
-    return _interleaved({"fused": lambda: odds(profile, shoe, "numba"),
+    return interleaved({"fused": lambda: odds(profile, shoe, "numba"),
                          "numpy": lambda: odds(profile, shoe, "numpy")}, rounds, number)
 
 
@@ -65,7 +65,7 @@ def scaling_figures(rounds: int = 15, number: int = 100) -> dict[str, float]:
     shoes = {f"{d} decks": Shoe.decks(d) for d in (8, 64, 1000)}
     for shoe in shoes.values():
         assert odds(profile, shoe, "numba") == odds(profile, shoe, "numpy")
-    return _interleaved({name: (lambda s=shoe: odds(profile, s, "numba"))
+    return interleaved({name: (lambda s=shoe: odds(profile, s, "numba"))
                          for name, shoe in shoes.items()}, rounds, number)
 
 
@@ -76,7 +76,7 @@ def batch_figures(rows: np.ndarray, rounds: int = 5) -> dict[str, float]:
 
     evaluator = BatchEvaluator.for_profile("punto-banco")
     evaluator.evaluate(rows[:64], "numba")
-    best = _interleaved({"fused": lambda: evaluator.evaluate(rows, "numba"),
+    best = interleaved({"fused": lambda: evaluator.evaluate(rows, "numba"),
                          "numpy": lambda: evaluator.evaluate(rows, "numpy")},
                         rounds, 1, time.process_time)
     values = evaluator.evaluate(rows[:20], "numba")
@@ -114,7 +114,7 @@ def cold_start_figures(rounds: int = 9) -> dict[str, float]:
         return lambda: subprocess.run(command, check=True, capture_output=True,
                                       env=environment)
 
-    best = _interleaved({"odds": run(odds_command),
+    best = interleaved({"odds": run(odds_command),
                          "numpy": run([sys.executable, "-c", "import numpy"])}, rounds, 1)
     return {**best, "uncached": uncached}
 

@@ -43,25 +43,31 @@ def test_importing_the_package_loads_no_verb() -> None:
                                                    "analyzer.dealing"))}, loaded
 
 
-#: The facade's result records. ParSheet (analyzer/present/par.py) is left to the PAR
-#: model's rework (issue 23 item 3).
+#: The facade's result records.
 RECORDS = ("Profile", "OddsTable", "BetOdds", "LineOdds", "Distribution", "BatchEvaluator",
-           "Equilibrium", "TableEquilibrium", "Advice", "SimulationSummary", "Verdict")
+           "Equilibrium", "TableEquilibrium", "Advice", "ParSheet", "SimulationSummary",
+           "Verdict")
 
 
 @pytest.mark.parametrize("name", RECORDS)
 def test_every_field_of_a_result_record_has_its_docstring(name: str) -> None:
     """Each field has a ``#:`` comment right above it or after it on its line: the API
-    reference's field docs (as Sphinx autodoc reads them)."""
+    reference's field docs (as Sphinx autodoc reads them), in the record's class or the
+    base class that declares it."""
     record = getattr(analyzer, name)
-    lines = inspect.getsource(record).splitlines()
-    body = ast.parse(inspect.getsource(record)).body[0]
-    assert isinstance(body, ast.ClassDef)
-    fields = [node for node in body.body if isinstance(node, ast.AnnAssign)]
-    assert {f.target.id for f in fields if isinstance(f.target, ast.Name)} == \
-        {f.name for f in dataclasses.fields(record)}
-    for node in fields:
-        above = lines[node.lineno - 2].strip()
-        _, mark, after = lines[node.lineno - 1].partition("  #: ")
-        assert (above.startswith("#:") and len(above) > 4) or (mark and after.strip()), \
-            f"{name}.{ast.unparse(node.target)}"
+    declared = set()
+    for cls in record.__mro__:
+        if not dataclasses.is_dataclass(cls):
+            continue
+        lines = inspect.getsource(cls).splitlines()
+        body = ast.parse(inspect.getsource(cls)).body[0]
+        assert isinstance(body, ast.ClassDef)
+        fields = [node for node in body.body if isinstance(node, ast.AnnAssign)
+                  and "ClassVar" not in ast.unparse(node.annotation)]
+        declared |= {f.target.id for f in fields if isinstance(f.target, ast.Name)}
+        for node in fields:
+            above = lines[node.lineno - 2].strip()
+            _, mark, after = lines[node.lineno - 1].partition("  #: ")
+            assert (above.startswith("#:") and len(above) > 4) or (mark and after.strip()), \
+                f"{cls.__name__}.{ast.unparse(node.target)}"
+    assert declared == {f.name for f in dataclasses.fields(record)}

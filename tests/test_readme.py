@@ -172,3 +172,24 @@ def test_quick_start_commands_parse() -> None:
             command = main.get_command(click.Context(main), words[1])
             assert words[0] == "nine" and command is not None, line
             command.make_context(f"nine {words[1]}", words[2:])
+
+
+def test_playing_home_lucky9_has_three_commands_a_chart_picture_and_the_true_answer() -> None:
+    """The players' quick start: three commands that parse, a picture of a published chart,
+    and the sentence it quotes is what the second command prints."""
+    section = README.split("## Playing home Lucky 9\n", 1)[1].split("\n## ", 1)[0]
+    first = section.split("\n\n")[1]
+    lines = [line.strip() for line in first.splitlines()]
+    assert len(lines) == 3 and all(line.startswith("nine ") for line in lines)
+    for line in lines:
+        words = shlex.split(line.split("  #", 1)[0])
+        command = main.get_command(click.Context(main), words[1])
+        assert command is not None, line
+        command.make_context(f"nine {words[1]}", words[2:])
+    (picture,) = re.findall(r"!\[[^\]]+\]\(([^)]+\.svg)\)", section)
+    assert (ROOT / picture).read_text(encoding="utf-8").lstrip().startswith("<svg")
+    quoted = re.search(r'e\.g\. "(Draw\..*?)" for the second command', " ".join(section.split()))
+    assert quoted is not None
+    advise = shlex.split(lines[1].split("  #", 1)[0])[1:]
+    result = CliRunner().invoke(main, advise)
+    assert result.exit_code == 0 and result.stdout.splitlines()[0] == quoted.group(1)

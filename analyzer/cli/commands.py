@@ -1,13 +1,13 @@
 """The ``nine`` command group: which module defines each subcommand, imported on first use.
 
 Each command module (:mod:`~analyzer.cli.odds`, :mod:`~analyzer.cli.analysis`,
-:mod:`~analyzer.cli.choice`, :mod:`~analyzer.cli.verify`, :mod:`~analyzer.cli.par`,
-:mod:`~analyzer.cli.tables`) parses its options, calls one library function and renders the
-result; it imports the library at its top, so loading only the module of the command being
-run keeps ``nine odds`` from importing the solver, the verifier or scipy, and ``nine --help``
-lists the commands from their one-line summaries here without importing any. Errors in the
-input print one line on stderr and exit with status 2 (never a traceback): see
-:func:`analyzer.cli.common.friendly`.
+:mod:`~analyzer.cli.choice`, :mod:`~analyzer.cli.lucky9`, :mod:`~analyzer.cli.verify`,
+:mod:`~analyzer.cli.par`, :mod:`~analyzer.cli.tables`) parses its options, calls one library
+function and renders the result; it imports the library at its top, so loading only the
+module of the command being run keeps ``nine odds`` from importing the solver, the verifier
+or scipy, and ``nine --help`` lists the commands from their one-line summaries here without
+importing any. Errors in the input print one line on stderr and exit with status 2 (never a
+traceback): see :func:`analyzer.cli.common.friendly`.
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ COMMANDS = {
              "Deal shoes by the profile's procedure; exact EV of every bet before every hand."),
     "solve": ("analyzer.cli.choice:solve",
               "Exact certified equilibrium of a choice game, heads-up or a whole table."),
-    "advise": ("analyzer.cli.choice:advise",
+    "advise": ("analyzer.cli.lucky9:advise",
                "The equilibrium's play in one situation and the exact value of each choice."),
-    "advisor": ("analyzer.cli.choice:advisor",
+    "advisor": ("analyzer.cli.lucky9:advisor",
                 "The offline advisor page of home Lucky 9: pick the table, your seat and "
                 "cards, read the play."),
-    "chart": ("analyzer.cli.choice:chart",
+    "chart": ("analyzer.cli.lucky9:chart",
               "Printable strategy charts of home Lucky 9: a grid per seat and for the bank."),
     "game": ("analyzer.cli.choice:game",
              "Write the extensive form (chance, decisions, information sets) for Gambit."),

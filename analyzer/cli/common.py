@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -17,9 +17,13 @@ from analyzer.errors import OUT_OF_MEMORY, AnalyzerError, is_out_of_memory
 from analyzer.rules.profile import MAX_DECKS, load_profile
 from analyzer.rules.shoe import Shoe, make_shoe
 
+if TYPE_CHECKING:
+    from analyzer.rules.choice_rules import ChoiceRules
+
 __all__ = ["build_shoe", "check_bets", "DEALING_DECKS", "EXACT_DECKS", "F", "fail_if_strict",
            "FORMAT_OPTION", "friendly", "probability", "profile_option", "progress_bar", "SEED",
-           "shoe_options", "STRICT_OPTION"]
+           "players_of", "shoe_options", "STRICT_OPTION", "table_by",
+           "table_size_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,6 +98,39 @@ def shoe_options(func: F) -> F:
     func = click.option("--decks", type=EXACT_DECKS, default=None,
                         help="Number of 52-card decks [default: the profile's].")(func)
     return func
+
+
+def table_size_options(func: F) -> F:
+    """``--people`` (everyone at the table, the bank included) and ``--players`` (the people
+    facing the bank): either names the table size; :func:`players_of` reads them."""
+    func = click.option("--players", type=click.IntRange(1, 8), default=None,
+                        help="People facing the bank, 1 to 8 (--players N is --people "
+                             "N+1).")(func)
+    func = click.option("--people", type=click.IntRange(2, 9), default=None,
+                        help="People at the table, the bank included (2 to 9).")(func)
+    return func
+
+
+def players_of(people: int | None, players: int | None, default: int | None) -> int | None:
+    """The people facing the bank, from ``--people`` or ``--players`` (both: they must
+    agree, else a usage error), else ``default``.
+
+    >>> players_of(5, None, 1), players_of(None, 4, 1), players_of(None, None, 1)
+    (4, 4, 1)
+    """
+    if people is not None and players is not None and people != players + 1:
+        raise click.UsageError(f"--people {people} and --players {players} disagree: --people "
+                               f"counts the bank too (--players {players} is --people "
+                               f"{players + 1})")
+    if people is not None:
+        return people - 1
+    return default if players is None else players
+
+
+def table_by(rules: ChoiceRules, shoe: Shoe, by: str | None) -> str:
+    """A table's information model: as asked, else by total at the infinite deck (where a
+    holding tells nothing more) and the profile's default at a finite shoe."""
+    return by or ("total" if shoe.is_infinite else rules.default_information)
 
 
 FORMAT_OPTION = click.option(

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Hashable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from analyzer.outputs import output_stream
 from analyzer.rules.profile import Bet, Tableau
 
 __all__ = ["FORMAT", "cache_folder", "cached_plan", "plan_fingerprint", "read_plan",
-           "write_plan"]
+           "source_digest", "write_plan"]
 
 #: Bumped whenever the file layout changes.
 FORMAT = 1
@@ -54,26 +55,24 @@ def cache_folder() -> Path | None:
     return Path(base) / "nine-analyzer"
 
 
-_code_digest: list[str] = []
-
-
-def _code() -> str:
-    if not _code_digest:
-        digest = hashlib.sha256(__version__.encode())
-        package = Path(__file__).resolve().parent.parent
-        for name in _SOURCES:
-            try:
-                digest.update((package / name).read_bytes())
-            except OSError:
-                digest.update(b"missing " + name.encode())
-        _code_digest.append(digest.hexdigest())
-    return _code_digest[0]
+@lru_cache(maxsize=8)
+def source_digest(sources: tuple[str, ...]) -> str:
+    """SHA-256 of the analyzer's version and the source of ``sources`` (paths inside the
+    package): part of the name of anything cached that those modules decide."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent.parent
+    for name in sources:
+        try:
+            digest.update((package / name).read_bytes())
+        except OSError:
+            digest.update(b"missing " + name.encode())
+    return digest.hexdigest()
 
 
 def plan_fingerprint(tableau: Tableau, bets: tuple[Bet, ...], kind: str) -> str:
     """The name of a plan's file: a digest of everything the plan is compiled from."""
     text = json.dumps({
-        "format": FORMAT, "code": _code(), "kind": kind,
+        "format": FORMAT, "code": source_digest(_SOURCES), "kind": kind,
         "tableau": [sorted(tableau.naturals), sorted(tableau.player_draws),
                     sorted(tableau.banker_draws_player_stood),
                     [sorted(row) for row in tableau.banker_draws]],

@@ -23,94 +23,55 @@ certified equilibrium.
 
 from __future__ import annotations
 
-import datetime
-import hashlib
-import math
 import os
 import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from statistics import NormalDist
+from typing import ClassVar
 
-from analyzer import __version__
 from analyzer.analysis.checks import PaytableWarning, paytable_warnings
 from analyzer.analysis.drift import ShoeRun, simulate_shoes
 from analyzer.analysis.removal import LinearCount, RemovalTable, removal_effects
 from analyzer.engine.odds import BetOdds, OddsTable, odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.plots import plot_shoe
-from analyzer.rules.profile import (
-    DEFAULT_PROCEDURE,
-    Profile,
-    load_profile,
-    profile_text,
-    shipped_profiles,
-)
+from analyzer.present.sheet import Sheet, SheetKind, WinRange, command_name, sheet_decks, spread
+from analyzer.rules.profile import DEFAULT_PROCEDURE, Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.inference.statistics import ALPHA, POWER, rtp_hands_needed
 
-__all__ = ["ALPHA", "BetPar", "DRIFT_SEED", "DRIFT_SHOES", "HANDS", "has_procedure", "LEVELS",
-           "par_sheet", "ParSheet", "POWER", "profile_sha256", "RARE", "REMOVAL_SAMPLES",
-           "REMOVAL_SEED", "rules_document", "RTP_ERROR", "sheet_date", "VOLATILITY_LEVEL",
-           "win_ranges", "WinRange", "z_value"]
+__all__ = ["BetPar", "DRIFT_SEED", "DRIFT_SHOES", "has_procedure", "par_sheet", "ParSheet",
+           "REMOVAL_SAMPLES", "REMOVAL_SEED", "TABLEAU"]
 
-#: Numbers of hands after which the range of the house's win is given.
-HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
-#: Two-sided confidence levels of those ranges.
-LEVELS = (0.90, 0.95, 0.99)
-#: The volatility index is this two-sided level's z times the SD (the slot PAR convention).
-VOLATILITY_LEVEL = 0.90
-#: Hands to verify: the RTP error to detect, with a two-sided test at ALPHA (nine verify's
-#: default) and power POWER (both of :mod:`analyzer.verify.inference.statistics`).
-RTP_ERROR = 0.001
+#: A fixed-tableau game's kind of sheet: every bet against the house, hand by hand.
+TABLEAU = SheetKind("tableau", "hands", "house", "house edge", "unit wagered",
+                    ("par", "odds", "removal", "drift"))
+
 #: Seeded depleted shoes for the linear counts' correlation with the exact EV.
 REMOVAL_SAMPLES = 200
 REMOVAL_SEED = 1
 #: Seeded shoes dealt by the profile's procedure for the odds across the shoe.
 DRIFT_SHOES = 200
 DRIFT_SEED = 7
-#: A range is marked rough when fewer than this many hits of the bet's rarest paying line
-#: are expected in that many hands (the normal approximation then says little).
-RARE = 5
-
-
-def z_value(level: float) -> float:
-    """The two-sided normal quantile of a confidence level.
-
-    >>> round(z_value(0.95), 4)
-    1.96
-    """
-    return NormalDist().inv_cdf((1 + level) / 2)
-
-
-@dataclass(frozen=True)
-class WinRange:
-    """The house's win on a bet after ``hands`` one-unit bets (normal approximation).
-
-    ``expected`` and ``sd`` are in units staked; ``ranges`` holds, per level of
-    :data:`LEVELS`, the (low, high) house win per unit wagered, ``edge -/+ z SD / sqrt(n)``.
-    """
-
-    hands: int
-    expected: float
-    sd: float
-    ranges: tuple[tuple[float, float], ...]
-    rough: bool
 
 
 @dataclass(frozen=True)
 class BetPar:
     """One bet's PAR figures: its exact odds and what follows from them."""
 
+    #: The bet's exact odds on the sheet's shoe.
     odds: BetOdds
     #: Money wagered per decision, in initial stakes: no shipped bet raises or doubles.
     average_wager: Fraction
+    #: z x SD at the two-sided :data:`~analyzer.present.sheet.VOLATILITY_LEVEL`.
     volatility_index: float
+    #: The range of the house's win after each of :data:`~analyzer.present.sheet.HANDS`.
     win_ranges: tuple[WinRange, ...]
+    #: Hands to detect an RTP error of :data:`~analyzer.present.sheet.RTP_ERROR`.
     hands_needed: int
     #: (group, effect of removing one card of it on the EV) by rank, then suit and colour.
     removal: tuple[tuple[str, Fraction], ...]
+    #: The best balanced linear count of this bet (None without the effects of removal).
     count: LinearCount | None
 
     @property
@@ -131,31 +92,26 @@ class BetPar:
         return min(paying, default=Fraction(0))
 
 
-@dataclass(frozen=True)
-class ParSheet:
-    """A PAR sheet: a profile's exact odds on one shoe, per-bet figures and their sources.
+@dataclass(frozen=True, kw_only=True)
+class ParSheet(Sheet):
+    """A fixed-tableau game's PAR sheet: a profile's exact odds on one shoe, per-bet figures
+    and their sources (``commands``: ``par``, ``odds``, ``removal`` and, with a shoe
+    procedure, ``drift``)."""
 
-    ``commands`` maps what a figure is (``odds``, ``removal``, ``drift``, ``par``) to the
-    ``nine`` command that prints it; ``drift_png`` is the odds-across-the-shoe plot (None
-    when the profile has no shoe procedure or matplotlib is absent, ``notes`` says which).
-    """
-
-    profile: Profile
-    decks: int
+    kind: ClassVar[SheetKind] = TABLEAU
+    #: Every bet's exact odds on the shoe (:func:`analyzer.odds`).
     odds: OddsTable
+    #: Every bet's PAR figures, in the profile's order.
     bets: tuple[BetPar, ...]
+    #: The effects of removal (None when they were not computed).
     removal: RemovalTable | None
+    #: The seeded shoes dealt by the profile's procedure (None without a procedure).
     drift: ShoeRun | None
+    #: The odds-across-the-shoe plot as PNG bytes (None without a procedure or matplotlib:
+    #: ``notes`` says which).
     drift_png: bytes | None
-    commands: tuple[tuple[str, str], ...]
-    rules: str
-    notes: tuple[str, ...] = ()
-    version: str = __version__
     #: The paytable's warnings on this shoe (:mod:`analyzer.analysis.checks`).
     warnings: tuple[PaytableWarning, ...] = ()
-    #: The day the sheet was made (ISO 8601) and the SHA-256 of the merged profile text.
-    generated: str = ""
-    profile_sha256: str = ""
 
     def bet(self, bet_id: str) -> BetPar:
         """One bet's figures by id."""
@@ -164,71 +120,15 @@ class ParSheet:
                 return bet
         raise AnalyzerError(f"no bet {bet_id!r} in profile {self.profile.name!r}")
 
-    def command(self, what: str) -> str:
-        """The ``nine`` command that prints ``what`` (``odds``, ``removal``, ``drift``,
-        ``par``)."""
-        return dict(self.commands)[what]
-
-    @property
-    def stem(self) -> str:
-        """File name of the sheet, without extension: ``punto-banco-8-decks``."""
-        return f"{self.profile.name}-{self.decks}-deck{'s' if self.decks != 1 else ''}"
-
     @property
     def has_procedure(self) -> bool:
         """Does the profile state how its shoe is run (burn, cut card, windows)?"""
         return has_procedure(self.profile)
 
 
-def sheet_date() -> str:
-    """Today as ``YYYY-MM-DD`` (UTC), or the day of ``SOURCE_DATE_EPOCH`` when it is set (the
-    reproducible-builds convention)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch.isdigit()
-              else datetime.datetime.now(datetime.UTC))
-    return moment.date().isoformat()
-
-
-def profile_sha256(profile: Profile) -> str:
-    """The SHA-256 of the merged profile text, the TOML ``nine profiles --show`` prints under
-    its comment line (empty for a profile not read from a file).
-
-    >>> profile_sha256(load_profile("punto-banco"))[:12]
-    '41d1416bd898'
-    """
-    source = profile.name if profile.path.startswith("profiles/") else profile.path
-    if not source or not Path(source).is_file() and source != profile.name:
-        return ""
-    return hashlib.sha256(profile_text(source).encode("utf-8")).hexdigest()
-
-
 def has_procedure(profile: Profile) -> bool:
     """Does a profile have its own ``[procedure]`` table (a shoe procedure)?"""
     return profile.procedure != DEFAULT_PROCEDURE
-
-
-def rules_document(profile: Profile) -> str:
-    """``docs/rules/<name>.md`` for a shipped profile, else empty."""
-    shipped = {p.name for p in shipped_profiles()}
-    return f"docs/rules/{profile.name}.md" if profile.name in shipped else ""
-
-
-def win_ranges(edge: Fraction, sd: float, rarest: Fraction) -> tuple[WinRange, ...]:
-    """The house's (or bank's) win after each of :data:`HANDS` one-unit bets with this edge
-    and SD per unit; a range is rough when the rarest paying line (probability ``rarest``)
-    is expected fewer than :data:`RARE` times.
-
-    >>> [f"{low:+.2%}" for low, _ in win_ranges(Fraction(1, 100), 1.0, Fraction(1, 2))[1].ranges]
-    ['-4.20%', '-5.20%', '-7.15%']
-    """
-    ranges = []
-    for n in HANDS:
-        spread = sd / math.sqrt(n)
-        ranges.append(WinRange(n, float(edge) * n, sd * math.sqrt(n),
-                               tuple((float(edge) - z * spread, float(edge) + z * spread)
-                                     for z in map(z_value, LEVELS)),
-                               rarest > 0 and float(rarest) * n < RARE))
-    return tuple(ranges)
 
 
 def _removal(table: RemovalTable | None, column: int) -> tuple[tuple[str, Fraction], ...]:
@@ -266,10 +166,8 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
     if rules.tableau is None:
         raise AnalyzerError(f"profile {rules.name!r} has no fixed tableau: its players choose "
                             "(its PAR sheet is analyzer.present.par_choice's)")
-    decks = rules.default_decks if decks is None else decks
-    if isinstance(decks, bool) or not 1 <= decks <= 64:
-        raise AnalyzerError(f"--decks: a PAR sheet is for 1 to 64 decks, not {decks!r}")
-    name = rules.name if rules_document(rules) else (rules.path or rules.name)
+    decks = sheet_decks(rules, decks)
+    name = command_name(rules)
     table = odds_result if odds_result is not None else odds(rules, Shoe.decks(decks))
     if removal is None:
         removal = removal_effects(rules, decks, REMOVAL_SAMPLES, REMOVAL_SEED)
@@ -282,14 +180,12 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
             notes += [note] if note else []
     else:
         drift = drift_png = None
-    z = z_value(VOLATILITY_LEVEL)
     bets = []
     for j, bet in enumerate(table.bets):
         paying = [line.probability for line in bet.lines if line.pays > 0 and line.probability]
         count = removal.counts[j] if removal is not None else None
-        bets.append(BetPar(bet, Fraction(1), z * bet.sd,
-                           win_ranges(bet.house_edge, bet.sd, min(paying, default=Fraction(0))),
-                           rtp_hands_needed(bet.sd, RTP_ERROR, ALPHA, POWER),
+        bets.append(BetPar(bet, Fraction(1),
+                           *spread(bet.house_edge, bet.sd, min(paying, default=Fraction(0))),
                            _removal(removal, j), count))
     shoe = ["--decks", str(decks)]
     commands = [("par", " ".join(["nine par --profile", name, *shoe, "--out DIR"])),
@@ -300,7 +196,7 @@ def par_sheet(profile: Profile | str, decks: int | None = None, *,
         commands.append(("drift", " ".join(["nine shoe --profile", name, *shoe, "--shoes",
                                             str(DRIFT_SHOES), "--seed", str(DRIFT_SEED),
                                             "--plot FILE.png"])))
-    return ParSheet(rules, decks, table, tuple(bets), removal, drift, drift_png,
-                    tuple(commands), rules_document(rules), tuple(notes),
-                    warnings=paytable_warnings(rules, Shoe.decks(decks), table),
-                    generated=sheet_date(), profile_sha256=profile_sha256(rules))
+    return ParSheet(profile=rules, decks=decks, commands=tuple(commands), notes=tuple(notes),
+                    odds=table, bets=tuple(bets),
+                    removal=removal, drift=drift, drift_png=drift_png,
+                    warnings=paytable_warnings(rules, Shoe.decks(decks), table))

@@ -23,32 +23,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
-from analyzer import __version__
 from analyzer.choice.headsup.outcomes import Outcomes, equilibrium_outcomes
 from analyzer.choice.headsup.solver import Equilibrium, solve
 from analyzer.choice.table.summary import TableSummary, by_size
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import (
-    ALPHA,
-    POWER,
-    RTP_ERROR,
-    VOLATILITY_LEVEL,
-    ParSheet,
-    WinRange,
-    par_sheet,
-    profile_sha256,
-    rules_document,
-    sheet_date,
-    win_ranges,
-    z_value,
-)
+from analyzer.present.par import ParSheet, par_sheet
+from analyzer.present.sheet import Sheet, SheetKind, WinRange, command_name, sheet_decks, spread
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.rules.shoe import Shoe
-from analyzer.verify.inference.statistics import rtp_hands_needed
 
-__all__ = ["ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
+__all__ = ["CHOICE", "ChoiceParSheet", "choice_par_sheet", "profile_par_sheet", "TABLE_BY",
            "TABLE_PLAYERS"]
+
+#: A game of choices' kind of sheet: the player against the bank, both playing the
+#: equilibrium, coup by coup.
+CHOICE = SheetKind("choice", "coups", "bank", "banker's edge", "unit staked",
+                   ("par", "solve", "card", "tables"))
 
 #: The bank's edge by table size is given for 1 to this many players (2 to 5 people) at the
 #: infinite deck: larger tables take 1 to 8 s each (``tables/lucky9/`` has them all).
@@ -58,32 +50,27 @@ TABLE_PLAYERS = 4
 TABLE_BY = "total"
 
 
-@dataclass(frozen=True)
-class ChoiceParSheet:
+@dataclass(frozen=True, kw_only=True)
+class ChoiceParSheet(Sheet):
     """A choice game's PAR sheet: the certified heads-up equilibrium on one shoe and what
-    follows from it.
+    follows from it (``commands``: ``par``, ``solve``, ``card`` and, for a table game,
+    ``tables``)."""
 
-    ``outcomes`` are the player's when both sides play ``equilibrium``; ``win_ranges`` are
-    of the bank's win per unit the player stakes; ``table_sizes`` holds the tables of 1 to
-    :data:`TABLE_PLAYERS` players at the infinite deck (empty for a heads-up game).
-    ``commands`` maps what a figure is (``par``, ``solve``, ``card``, ``tables``) to the
-    ``nine`` command that prints it.
-    """
-
-    profile: Profile
-    decks: int
+    kind: ClassVar[SheetKind] = CHOICE
+    #: The certified heads-up equilibrium on the sheet's shoe.
     equilibrium: Equilibrium
+    #: The player's win, push and loss when both sides play ``equilibrium``.
     outcomes: Outcomes
+    #: z x SD at the two-sided :data:`~analyzer.present.sheet.VOLATILITY_LEVEL`.
+    volatility_index: float
+    #: The range of the bank's win per unit the player stakes after each of
+    #: :data:`~analyzer.present.sheet.HANDS`.
     win_ranges: tuple[WinRange, ...]
+    #: Coups to detect an error of :data:`~analyzer.present.sheet.RTP_ERROR` in the return.
     hands_needed: int
+    #: The tables of 1 to :data:`TABLE_PLAYERS` players at the infinite deck (empty for a
+    #: heads-up game).
     table_sizes: tuple[TableSummary, ...]
-    commands: tuple[tuple[str, str], ...]
-    rules: str
-    notes: tuple[str, ...] = ()
-    version: str = __version__
-    #: The day the sheet was made (ISO 8601) and the SHA-256 of the merged profile text.
-    generated: str = ""
-    profile_sha256: str = ""
 
     @property
     def banker_edge(self) -> Fraction:
@@ -103,26 +90,6 @@ class ChoiceParSheet:
     def sd(self) -> float:
         """The SD of one unit's result."""
         return math.sqrt(self.outcomes.variance)
-
-    @property
-    def volatility_index(self) -> float:
-        """z x SD at the two-sided :data:`~analyzer.present.par.VOLATILITY_LEVEL`."""
-        return z_value(VOLATILITY_LEVEL) * self.sd
-
-    @property
-    def shoe(self) -> str:
-        """The shoe as the solver describes it: ``1 deck``."""
-        return self.equilibrium.shoe
-
-    @property
-    def stem(self) -> str:
-        """File name of the sheet, without extension: ``lucky9-home-1-deck``."""
-        return f"{self.profile.name}-{self.decks}-deck{'s' if self.decks != 1 else ''}"
-
-    def command(self, what: str) -> str:
-        """The ``nine`` command that prints ``what`` (``par``, ``solve``, ``card``,
-        ``tables``)."""
-        return dict(self.commands)[what]
 
 
 def _table_sizes(profile: Profile) -> tuple[tuple[TableSummary, ...], str]:
@@ -150,9 +117,7 @@ def choice_par_sheet(profile: Profile | str, decks: int | None = None, *,
     """
     rules_profile = load_profile(profile) if isinstance(profile, str) else profile
     rules = rules_profile.choice_rules()
-    decks = rules_profile.default_decks if decks is None else decks
-    if isinstance(decks, bool) or not 1 <= decks <= 64:
-        raise AnalyzerError(f"--decks: a PAR sheet is for 1 to 64 decks, not {decks!r}")
+    decks = sheet_decks(rules_profile, decks)
     shoe = Shoe.decks(decks)
     by = rules.default_information
     if equilibrium is None:
@@ -163,8 +128,7 @@ def choice_par_sheet(profile: Profile | str, decks: int | None = None, *,
         table_sizes, note = _table_sizes(rules_profile)
         notes += [note] if note else []
     sd = math.sqrt(outcomes.variance)
-    name = rules_profile.name if rules_document(rules_profile) else (
-        rules_profile.path or rules_profile.name)
+    name = command_name(rules_profile)
     solve_args = ["nine solve --profile", name, "--decks", str(decks), "--by", by]
     commands = [("par", f"nine par --profile {name} --decks {decks} --out DIR"),
                 ("solve", " ".join(solve_args)),
@@ -172,11 +136,11 @@ def choice_par_sheet(profile: Profile | str, decks: int | None = None, *,
     if table_sizes:
         commands.append(("tables", f"nine solve --profile {name} --players "
                                    f"{len(table_sizes)} --infinite --by {TABLE_BY} --by-size"))
-    return ChoiceParSheet(rules_profile, decks, equilibrium, outcomes,
-                          win_ranges(-equilibrium.value, sd, outcomes.lose),
-                          rtp_hands_needed(sd, RTP_ERROR, ALPHA, POWER), tuple(table_sizes),
-                          tuple(commands), rules_document(rules_profile), tuple(notes),
-                          generated=sheet_date(), profile_sha256=profile_sha256(rules_profile))
+    volatility, ranges, hands = spread(-equilibrium.value, sd, outcomes.lose)
+    return ChoiceParSheet(profile=rules_profile, decks=decks, commands=tuple(commands),
+                          notes=tuple(notes), equilibrium=equilibrium, outcomes=outcomes,
+                          volatility_index=volatility, win_ranges=ranges, hands_needed=hands,
+                          table_sizes=tuple(table_sizes))
 
 
 def profile_par_sheet(profile: Profile | str,

@@ -58,6 +58,10 @@ def test_a_command_imports_only_its_own_module() -> None:
     assert not {"analyzer.cli.analysis", "analyzer.cli.choice", "analyzer.cli.verify",
                 "analyzer.cli.tables", "analyzer.analysis.drift", "analyzer.verify.run",
                 "analyzer.choice.headsup.solver", "analyzer.present.tables"} & odds
+    advise = _modules_after("advise", "--people", "5", "--cards", "8 7", "--infinite")
+    assert "analyzer.cli.lucky9" in advise
+    assert not {"analyzer.cli.choice", "analyzer.present.tables.build", "analyzer.verify.run",
+                "analyzer.analysis.drift", "analyzer.choice.play.session"} & advise
     listed = _modules_after("--help")
     assert not any(m.startswith(("analyzer.cli.", "analyzer.engine")) and m not in (
         "analyzer.cli.commands",) for m in listed), listed

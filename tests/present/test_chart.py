@@ -128,3 +128,32 @@ def test_nine_chart_one_seat_to_a_file_and_bad_input(tmp_path: Path) -> None:
                           (("--people", "4", "--players", "2"), "disagree")]:
         result = CliRunner().invoke(main, ["chart", *args, "--infinite"])
         assert result.exit_code == 2 and message in result.stderr, args
+
+
+def test_pdf_without_a_printer_is_one_line_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before refusing")
+
+    monkeypatch.setattr("analyzer.cli.lucky9.pdf_engine", lambda: None)
+    monkeypatch.setattr("analyzer.cli.lucky9.solve_table", no_work)
+    target = tmp_path / "charts.pdf"
+    result = CliRunner().invoke(main, ["chart", "--people", "3", "--infinite", "--format",
+                                       "pdf", "--out", str(target)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("nine: error: --format pdf: PDF output needs WeasyPrint (pip "
+                             "install 'nine-analyzer[pdf]') or Chromium; neither is installed\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_chart_pdf_is_printed_by_the_one_pdf_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    printed: list[str] = []
+
+    def html_pdf(page: str) -> bytes:
+        printed.append(page)
+        return b"%PDF-1.7 the one route"
+
+    monkeypatch.setattr("analyzer.present.report.chart.html_pdf", html_pdf)
+    charts = _charts(1, None, "total")
+    assert chart_pdf(charts) == b"%PDF-1.7 the one route"
+    assert printed == [render_charts(charts, "html")]

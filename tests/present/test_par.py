@@ -14,9 +14,10 @@ from analyzer.analysis.drift import simulate_shoes
 from analyzer.analysis.removal import removal_effects
 from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import ALPHA as PAR_ALPHA
-from analyzer.present.par import HANDS, LEVELS, RARE, ParSheet, par_sheet
+from analyzer.present.par import ParSheet, par_sheet
 from analyzer.present.report.par import par_files, par_images, render_par
+from analyzer.present.sheet import ALPHA as PAR_ALPHA
+from analyzer.present.sheet import HANDS, LEVELS, RARE
 from analyzer.present.tables import ALPHA as TABLES_ALPHA
 from analyzer.verify.inference.statistics import ALPHA, rtp_hands_needed
 
@@ -107,6 +108,9 @@ def test_the_drift_is_for_a_profile_with_a_shoe_procedure(punto: ParSheet,
                                       "200 --seed 7 --plot FILE.png")
     assert lucky.drift_png is not None and lucky.drift_png.startswith(b"\x89PNG")
     assert par_images(lucky) == {"lucky-baccarat-8-decks-drift.png": lucky.drift_png}
+    # the commands in the order the tableau kind states them
+    assert [what for what, _ in punto.commands] == list(punto.kind.figures[:3])
+    assert [what for what, _ in lucky.commands] == list(lucky.kind.figures)
 
 
 def test_a_game_of_choices_has_no_par_sheet() -> None:

@@ -13,7 +13,6 @@ from analyzer.choice.headsup.outcomes import equilibrium_outcomes
 from analyzer.choice.headsup.solver import solve
 from analyzer.choice.table.summary import by_size
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import HANDS, LEVELS
 from analyzer.present.par_choice import (
     TABLE_PLAYERS,
     ChoiceParSheet,
@@ -25,6 +24,7 @@ from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import fraction_text
 from analyzer.present.report.lucky9 import render_edges
 from analyzer.present.report.par import par_files, render_par
+from analyzer.present.sheet import HANDS, LEVELS
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 from analyzer.verify.inference.statistics import rtp_hands_needed
@@ -91,6 +91,9 @@ def test_a_table_game_gives_the_bank_s_edge_by_table_size(lucky9: ChoiceParSheet
     assert chemin.table_sizes == () and "tables" not in dict(chemin.commands)
     assert chemin.command("card") == ("nine solve --profile chemin-de-fer --decks 6 --by total "
                                       "--card")
+    # the commands in the order the choice kind states them
+    assert [what for what, _ in lucky9.commands] == list(lucky9.kind.figures)
+    assert [what for what, _ in chemin.commands] == list(chemin.kind.figures[:3])
 
 
 def test_a_profile_s_sheet_by_its_kind(chemin: ChoiceParSheet) -> None:

@@ -31,6 +31,7 @@ from analyzer.present.tables.build import build_tables
 from analyzer.present.tables.folder import MANIFEST, compare_tables, write_tables
 from analyzer.present.tables.printing import settle, undated
 from analyzer.present.tables.publication import GENERATE_COMMAND, Publication
+from analyzer.present.tables.results import Results
 from analyzer.present.tables.sections import ALPHA, RTP_ERROR
 from analyzer.rules.profile import shipped_profiles
 from analyzer.verify.inference.statistics import rtp_hands_needed
@@ -52,7 +53,7 @@ def publication(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Pub
             return cast(Publication, pickle.loads(shared.read_bytes()))
         built = build_tables(jobs=2)
         # ``results`` (the analyses kept for later sections, never written) is not shared
-        shared.write_bytes(pickle.dumps(dataclasses.replace(built, results={})))
+        shared.write_bytes(pickle.dumps(dataclasses.replace(built, results=Results())))
         return built
 
 

@@ -32,7 +32,8 @@ from functools import lru_cache
 from typing import Any
 
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
-from analyzer.choice.table.indifference import Strategies
+from analyzer.choice.table.indifference import GIVEN_METHOD, Strategies
+from analyzer.choice.table.kept import KEPT_METHOD, keep_strategies, kept_strategies
 from analyzer.choice.table.solve import (
     NATURAL,
     Pattern,
@@ -200,21 +201,33 @@ def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
 
 def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
            known: Mapping[SubgameKey, Strategies] | None) -> TableEquilibrium:
+    """The table's equilibrium: from ``known`` (e.g. published) or the strategies an earlier
+    run kept (:mod:`~analyzer.choice.table.kept`), certified again; else solved (and its
+    strategies kept for the next run)."""
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
+    method = GIVEN_METHOD
     if known is None:
-        return solve_table(rules, shoe, players, by)
+        known, method = kept_strategies(rules, shoe, players, by), KEPT_METHOD
+    if known is None:
+        table = solve_table(rules, shoe, players, by)
+        keep_strategies(rules, shoe, table)
+        return table
     frozen = tuple(sorted((key, (tuple(tuple(tuple(r) for r in rows) for rows in seats),
                                  tuple(tuple(r) for r in bank)))
                           for key, (seats, bank) in known.items()))
-    return _certified(rules, shoe, players, by, frozen)
+    table = _certified(rules, shoe, players, by, frozen, method)
+    if method == KEPT_METHOD and any(r.solution.method != KEPT_METHOD for r in table.subgames):
+        keep_strategies(rules, shoe, table)  # a kept subgame did not certify: solved again
+    return table
 
 
 @lru_cache(maxsize=16)
 def _certified(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
-               known: tuple[tuple[SubgameKey, Strategies], ...]) -> TableEquilibrium:
+               known: tuple[tuple[SubgameKey, Strategies], ...],
+               method: str) -> TableEquilibrium:
     """The table from strategies found earlier, certified once per process."""
-    return solve_table(rules, shoe, players, by, known=dict(known))
+    return solve_table(rules, shoe, players, by, known=dict(known), known_method=method)
 
 
 def _pattern(table: TableEquilibrium, naturals: Naturals,

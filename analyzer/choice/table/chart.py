@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from analyzer.choice.table.solve import TableEquilibrium
+from analyzer.choice.table.strategy import bank_views, choices_text, seat_views
 from analyzer.choice.table.subgame import InfoClass
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import Payoffs, hand_label
@@ -149,37 +150,21 @@ def _play(classes: Sequence[InfoClass], row: Sequence[Fraction]) -> Play:
 
 def seat_situations(table: TableEquilibrium, seat: int) -> dict[Situation, Play]:
     """Every situation seat ``seat`` (1-based) can see, with its equilibrium play."""
-    if not 1 <= seat <= table.players:
-        raise AnalyzerError(f"--seat {seat}: the table has seats 1 to {table.players}")
     out: dict[Situation, Play] = {}
-    for pattern in table.patterns:
-        if pattern.bank is not None or pattern.seats[seat - 1] is not None:
-            continue
-        solution = table.solution(pattern.key)
-        position = pattern.live.index(seat - 1)
-        after = len(pattern.live) - position - 1
-        for earlier in range(2**position):
-            choices = "".join("D" if earlier >> (position - 1 - i) & 1 else "S"
-                              for i in range(position))
-            situation = Situation(choices, after, pattern.key[1])
-            out.setdefault(situation, _play(solution.game.seat_classes,
-                                            solution.seats[position][earlier]))
+    for pattern, solution, position, after, earlier in seat_views(table, seat):
+        situation = Situation(choices_text(earlier, position), after, pattern.key[1])
+        out.setdefault(situation, _play(solution.game.seat_classes,
+                                        solution.seats[position][earlier]))
     return out
 
 
 def bank_situations(table: TableEquilibrium) -> dict[Situation, Play]:
     """Every situation the bank can see (at least one live seat), with its play."""
     out: dict[Situation, Play] = {}
-    for pattern in table.patterns:
-        if pattern.bank is not None or not pattern.live:
-            continue
-        solution = table.solution(pattern.key)
-        live = len(pattern.live)
-        for vector in range(2**live):
-            choices = "".join("D" if vector >> (live - 1 - i) & 1 else "S" for i in range(live))
-            situation = Situation(choices, None, pattern.key[1])
-            out.setdefault(situation, _play(solution.game.bank_classes,
-                                            [row[vector] for row in solution.bank]))
+    for pattern, solution, vector in bank_views(table):
+        situation = Situation(choices_text(vector, len(pattern.live)), None, pattern.key[1])
+        out.setdefault(situation, _play(solution.game.bank_classes,
+                                        [row[vector] for row in solution.bank]))
     return out
 
 

@@ -47,6 +47,7 @@ from analyzer.choice.headsup.solver import solve_game
 from analyzer.choice.table.cfr import cfr_plus, uniform
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import (
+    GIVEN_METHOD,
     Strategies,
     SubgameSolution,
     certify_given,
@@ -235,9 +236,8 @@ def subgame_of(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subg
     counts = tuple(shoe.value_counts())
     for hand in removed:
         counts = _remove(counts, hand)
-    label = shoe.describe() + (f" less the naturals {', '.join(hand_label(h) for h in removed)}"
-                               if removed else "")
-    return _finite(rules, counts, live, by, label)
+    less = f" less the naturals {', '.join(hand_label(h) for h in removed)}" if removed else ""
+    return _finite(rules, counts, live, by, shoe.describe() + less)
 
 
 @lru_cache(maxsize=64)
@@ -400,12 +400,13 @@ def check_players(rules: ChoiceRules, players: int) -> None:
                             "only who drew (banker_sees = \"choice\")")
 
 
-def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
-                by: str = "total", title: str = "",
-                known: Mapping[SubgameKey, Strategies] | None = None) -> TableEquilibrium:
+def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int, by: str = "total",
+                title: str = "", known: Mapping[SubgameKey, Strategies] | None = None,
+                known_method: str = GIVEN_METHOD) -> TableEquilibrium:
     """The certified equilibrium of a table of ``players`` seats and the bank (see the module
     docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``:
-    subgame strategies found earlier, taken where exact best responses certify them again."""
+    subgame strategies found earlier (``known_method``: where, in words), taken where exact
+    best responses certify them again."""
     rules = choice_rules_of(profile)
     check_players(rules, players)
     if by not in rules.information:
@@ -422,7 +423,7 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     for key in keys:
         probability = sum((p.probability for p in patterns
                            if p.bank is None and p.live and p.key == key), Fraction(0))
-        given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key])
+        given = (certify_given(subgame_of(rules, solve_shoe, key, by), known[key], known_method)
                  if known is not None and key in known else None)
         results.append(SubgameResult(key, probability, given if given is not None
                                      else _solved(rules, solve_shoe, key, by)))

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from analyzer.choice.strategy import Side, Strategy, parse_strategy
+from analyzer.choice.table.indifference import SubgameSolution
 from analyzer.choice.table.solve import (
     NATURAL,
     BankRule,
@@ -50,18 +51,50 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules, hand_label, parse_hand
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bank_contexts", "bank_plan", "evaluate_strategies", "evaluate_table",
-           "information_for", "parse_strategy", "seat_contexts", "seat_plan",
-           "Situation", "strategy_rules", "summary_observation", "table_strategy_text",
-           "tree_behaviour"]
+__all__ = ["bank_contexts", "bank_plan", "bank_views", "choices_text", "evaluate_strategies",
+           "evaluate_table", "information_for", "parse_strategy", "seat_contexts", "seat_plan",
+           "seat_views", "Situation", "strategy_rules", "summary_observation",
+           "table_strategy_text", "tree_behaviour"]
 
 
 def _natural(hand: Any) -> str:
     return "N" if hand == NATURAL or not isinstance(hand, tuple) else f"N({hand_label(hand)})"
 
 
-def _choices(bits: int, count: int) -> str:
+def choices_text(bits: int, count: int) -> str:
+    """``count`` live seats' choices, one bit each from the first (1: drew), as ``DS..``.
+
+    >>> choices_text(0b10, 2), choices_text(0, 0)
+    ('DS', '')
+    """
     return "".join("D" if bits >> (count - 1 - i) & 1 else "S" for i in range(count))
+
+
+def seat_views(table: TableEquilibrium,
+               seat: int) -> Iterator[tuple[Pattern, SubgameSolution, int, int, int]]:
+    """Everything seat ``seat`` (1-based) can see when it chooses: (pattern, its solved
+    subgame, the seat's place among the live seats, how many live seats follow, the earlier
+    live seats' choices as bits for :func:`choices_text`)."""
+    if not 1 <= seat <= table.players:
+        raise AnalyzerError(f"--seat {seat}: the table has seats 1 to {table.players}")
+    for pattern in table.patterns:
+        if pattern.bank is not None or pattern.seats[seat - 1] is not None:
+            continue
+        solution = table.solution(pattern.key)
+        position = pattern.live.index(seat - 1)
+        for earlier in range(2**position):
+            yield pattern, solution, position, len(pattern.live) - position - 1, earlier
+
+
+def bank_views(table: TableEquilibrium) -> Iterator[tuple[Pattern, SubgameSolution, int]]:
+    """Everything the bank can see when it chooses (at least one live seat): (pattern, its
+    solved subgame, the live seats' choices as bits for :func:`choices_text`)."""
+    for pattern in table.patterns:
+        if pattern.bank is not None or not pattern.live:
+            continue
+        solution = table.solution(pattern.key)
+        for vector in range(2 ** len(pattern.live)):
+            yield pattern, solution, vector
 
 
 def seat_contexts(pattern: Pattern, seat: int, earlier: int) -> list[str]:
@@ -69,7 +102,7 @@ def seat_contexts(pattern: Pattern, seat: int, earlier: int) -> list[str]:
     ``earlier`` (binary, seat order, 1 = drew), most specific first."""
     live = pattern.live
     position = live.index(seat)
-    choices = iter(_choices(earlier, position))
+    choices = iter(choices_text(earlier, position))
     before_exact = "".join(_natural(h) if h is not None else next(choices)
                            for h in pattern.seats[:seat])
     before_plain = _plain(pattern, seat, earlier)
@@ -78,14 +111,14 @@ def seat_contexts(pattern: Pattern, seat: int, earlier: int) -> list[str]:
     views = [f"{before_exact}/{after_exact}", f"{before_plain}/{after_plain}"]
     label = f"seat {seat + 1}: "
     out = [label + v for v in views] + views
-    view = f"live:{_choices(earlier, position)}+{len(live) - position - 1}"
+    view = f"live:{choices_text(earlier, position)}+{len(live) - position - 1}"
     out += [label + view, view]
     return list(dict.fromkeys(out))
 
 
 def _plain(pattern: Pattern, seat: int, earlier: int) -> str:
     position = pattern.live.index(seat)
-    choices = iter(_choices(earlier, position))
+    choices = iter(choices_text(earlier, position))
     return "".join("N" if h is not None else next(choices) for h in pattern.seats[:seat])
 
 
@@ -103,12 +136,12 @@ def bank_contexts(pattern: Pattern, vector: int) -> list[str]:
     """What the bank sees in ``pattern`` after the live seats chose ``vector``, most
     specific first; last, the heads-up observation :func:`summary_observation` names."""
     live = len(pattern.live)
-    exact_choices = iter(_choices(vector, live))
+    exact_choices = iter(choices_text(vector, live))
     exact = "".join(_natural(h) if h is not None else next(exact_choices)
                     for h in pattern.seats)
-    plain_choices = iter(_choices(vector, live))
+    plain_choices = iter(choices_text(vector, live))
     plain = "".join("N" if h is not None else next(plain_choices) for h in pattern.seats)
-    choices = _choices(vector, live)
+    choices = choices_text(vector, live)
     return list(dict.fromkeys([exact, plain, f"live:{choices}",
                                summary_observation(choices)]))
 
@@ -315,11 +348,11 @@ def table_strategy_text(table: TableEquilibrium, side: Side) -> str:
         if side == "player":
             for k, by_earlier in enumerate(solution.seats):
                 for e, row in enumerate(by_earlier):
-                    name = f"live:{_choices(e, k)}+{live - k - 1}"
+                    name = f"live:{choices_text(e, k)}+{live - k - 1}"
                     rows.append((name, _entries(classes, row)))
         else:
             for v in range(solution.game.vectors):
-                rows.append((f"live:{_choices(v, live)}",
+                rows.append((f"live:{choices_text(v, live)}",
                              _entries(classes, [r[v] for r in solution.bank])))
     common = Counter(tuple(sorted(e.items())) for _, e in rows).most_common(1)
     base = dict(common[0][0]) if common else {}
@@ -375,34 +408,26 @@ def seat_plan(table: TableEquilibrium, seat: int) -> list[Situation]:
     infinite deck only the live seats matter (a natural seat is out of the hand), so the
     situations are the earlier live seats' choices and how many live seats follow; at a
     finite shoe the naturals' point values are named too."""
-    if not 1 <= seat <= table.players:
-        raise AnalyzerError(f"--seat {seat}: the table has seats 1 to {table.players}")
     out: list[Situation] = []
     seen: set[str] = set()
-    for pattern in table.patterns:
-        if pattern.bank is not None or pattern.seats[seat - 1] is not None:
+    for pattern, solution, position, after, earlier in seat_views(table, seat):
+        if pattern.key[1]:
+            context = seat_contexts(pattern, seat - 1, earlier)[0]
+            naturals = ", ".join(f"seat {j + 1} {hand_label(h)}" for j, h in
+                                 enumerate(pattern.seats) if isinstance(h, tuple))
+            extra = f"; naturals {naturals}"
+        else:
+            context = f"live:{choices_text(earlier, position)}+{after}"
+            extra = ""
+        if context in seen:
             continue
-        solution = table.solution(pattern.key)
-        position = pattern.live.index(seat - 1)
-        after = len(pattern.live) - position - 1
-        for earlier in range(2**position):
-            if pattern.key[1]:
-                context = seat_contexts(pattern, seat - 1, earlier)[0]
-                naturals = ", ".join(f"seat {j + 1} {hand_label(h)}" for j, h in
-                                     enumerate(pattern.seats) if isinstance(h, tuple))
-                extra = f"; naturals {naturals}"
-            else:
-                context = f"live:{_choices(earlier, position)}+{after}"
-                extra = ""
-            if context in seen:
-                continue
-            seen.add(context)
-            sees = (f"{_earlier_words(_choices(earlier, position))}; "
-                    f"{_plural(after, 'live seat')} after you{extra}")
-            row = solution.seats[position][earlier]
-            out.append(Situation(context, sees, tuple(
-                (c.label, c.total, d) for c, d in zip(solution.game.seat_classes, row,
-                                                      strict=True))))
+        seen.add(context)
+        sees = (f"{_earlier_words(choices_text(earlier, position))}; "
+                f"{_plural(after, 'live seat')} after you{extra}")
+        row = solution.seats[position][earlier]
+        out.append(Situation(context, sees, tuple(
+            (c.label, c.total, d) for c, d in zip(solution.game.seat_classes, row,
+                                                  strict=True))))
     return out
 
 
@@ -411,26 +436,22 @@ def bank_plan(table: TableEquilibrium) -> list[Situation]:
     naturals' point values) -- and its equilibrium play there."""
     out: list[Situation] = []
     seen: set[str] = set()
-    for pattern in table.patterns:
-        if pattern.bank is not None or not pattern.live:
-            continue
-        solution = table.solution(pattern.key)
+    for pattern, solution, vector in bank_views(table):
         live = len(pattern.live)
-        for vector in range(2**live):
-            choices = _choices(vector, live)
-            context = (bank_contexts(pattern, vector)[0] if pattern.key[1]
-                       else f"live:{choices}")
-            if context in seen:
-                continue
-            seen.add(context)
-            words = {"D": "drew", "S": "stood"}
-            sees = "the live seats: " + ", ".join(words[c] for c in choices)
-            if pattern.key[1]:
-                sees += "; naturals " + ", ".join(
-                    f"seat {j + 1} {hand_label(h)}" for j, h in enumerate(pattern.seats)
-                    if isinstance(h, tuple))
-            column = [row[vector] for row in solution.bank]
-            out.append(Situation(context, sees, tuple(
-                (c.label, c.total, d) for c, d in zip(solution.game.bank_classes, column,
-                                                      strict=True))))
+        choices = choices_text(vector, live)
+        context = (bank_contexts(pattern, vector)[0] if pattern.key[1]
+                   else f"live:{choices}")
+        if context in seen:
+            continue
+        seen.add(context)
+        words = {"D": "drew", "S": "stood"}
+        sees = "the live seats: " + ", ".join(words[c] for c in choices)
+        if pattern.key[1]:
+            sees += "; naturals " + ", ".join(
+                f"seat {j + 1} {hand_label(h)}" for j, h in enumerate(pattern.seats)
+                if isinstance(h, tuple))
+        column = [row[vector] for row in solution.bank]
+        out.append(Situation(context, sees, tuple(
+            (c.label, c.total, d) for c, d in zip(solution.game.bank_classes, column,
+                                                  strict=True))))
     return out

@@ -44,6 +44,7 @@ from analyzer.present.report.choice import (
 )
 from analyzer.present.report.common import (
     FORMATS,
+    JSON,
     decimal_text,
     fraction_text,
     json_text,
@@ -79,7 +80,7 @@ from analyzer.present.report.verify import render_junit, render_verdict, verdict
 __all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "decimal_text",
            "play_sentence",
            "draw_text",
-           "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "json_text",
+           "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "JSON", "json_text",
            "odds_json", "payout_edges_json", "payout_json", "payout_text", "percent",
            "removal_json", "render_advice",
            "render_edges", "render_equilibrium", "render_evaluation", "render_formula",

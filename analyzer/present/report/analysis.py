@@ -9,14 +9,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from analyzer.present.report.common import (
-    fraction_text,
-    json_text,
-    payout_text,
-    percent,
-    stable_floats,
-    table,
-)
+from analyzer.present.report.common import fraction_text, json_text, payout_text, percent, table
 
 if TYPE_CHECKING:
     from analyzer.analysis.drift import ShoeRun
@@ -216,7 +209,7 @@ def removal_json(result: RemovalTable) -> dict[str, Any]:
 def render_removal(result: RemovalTable, fmt: str = "text") -> str:
     """Render effects of removal (per card, percent) and the best linear counts."""
     if fmt == "json":
-        return json_text(stable_floats(removal_json(result)))
+        return json_text(removal_json(result), digits=10)
     parts = []
     if fmt in ("text", "markdown"):
         parts.append(f"{result.title}: effects of removing one card from {result.shoe} "
@@ -278,7 +271,7 @@ def shoe_json(result: ShoeRun) -> dict[str, Any]:
 def render_shoe(result: ShoeRun, fmt: str = "text", every: int = 10) -> str:
     """Render a shoe run: per-bet summary, the windows' protection, EV by hand number."""
     if fmt == "json":
-        return json_text(stable_floats(shoe_json(result)))
+        return json_text(shoe_json(result), digits=10)
     parts = []
     if fmt in ("text", "markdown"):
         mean_hands = result.hands_dealt / result.shoes

@@ -15,15 +15,12 @@ the holdings whose exact two cards change the play, and a legend defining every 
 from __future__ import annotations
 
 import html
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 
 from analyzer.choice.table.chart import Chart
 from analyzer.errors import AnalyzerError
+from analyzer.present.pdf import html_pdf
 from analyzer.present.report.lucky9 import clock_rule
 from analyzer.rules.choice_rules import Payoffs
 
@@ -310,26 +307,6 @@ def render_charts(charts: Sequence[Chart], fmt: str) -> str:
 
 
 def chart_pdf(charts: Sequence[Chart]) -> bytes:
-    """The charts' HTML page printed to PDF, one A4 page per chart: by WeasyPrint when it
-    is installed (``pip install 'nine-analyzer[pdf]'``), else by Chromium's print-to-PDF."""
-    page = _html(charts)
-    try:
-        import weasyprint  # optional: only PDF output needs it
-    except ImportError:
-        weasyprint = None
-    if weasyprint is not None:
-        return bytes(weasyprint.HTML(string=page).write_pdf())
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        raise AnalyzerError("--format pdf needs WeasyPrint (pip install 'nine-analyzer[pdf]') "
-                            "or Chromium; neither is installed")
-    with tempfile.TemporaryDirectory() as folder:
-        source, target = Path(folder) / "chart.html", Path(folder) / "chart.pdf"
-        source.write_text(page, encoding="utf-8")
-        done = subprocess.run(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-             f"--user-data-dir={folder}/profile", f"--print-to-pdf={target}",
-             source.as_uri()], capture_output=True, timeout=120, check=False)
-        if done.returncode != 0 or not target.exists():
-            raise AnalyzerError(f"--format pdf: Chromium failed (exit {done.returncode})")
-        return target.read_bytes()
+    """The charts' HTML page printed to PDF, one A4 page per chart, by the project's one PDF
+    route (:func:`analyzer.present.pdf.html_pdf`: WeasyPrint, else Chromium)."""
+    return html_pdf(_html(charts))

@@ -9,24 +9,29 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TypeAlias
 
 from tabulate import tabulate
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
 
-__all__ = ["decimal_text", "FORMATS", "fraction_text", "json_text", "payout_text", "percent",
-           "stable_floats", "table", "totals_text"]
+__all__ = ["decimal_text", "FORMATS", "fraction_text", "JSON", "json_text", "payout_text",
+           "percent", "stable_floats", "table", "totals_text"]
+
+#: A JSON document as :func:`json.dumps` writes it: objects, arrays, strings, numbers,
+#: booleans and null (exact values are ``"p/q"`` strings).
+JSON: TypeAlias = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
 
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _TABLE_FORMATS = {"text": "simple", "markdown": "github", "latex": "latex", "html": "html"}
 
 
-def json_text(document: Any) -> str:
-    """A JSON output: indented, newline-terminated, stating the analyzer's version.
+def json_text(document: JSON, digits: int | None = None) -> str:
+    """A JSON output: indented, newline-terminated, stating the analyzer's version; with
+    ``digits``, every float rounded to that many significant digits (:func:`stable_floats`).
 
     Every JSON document a command prints says which analyzer made it
     (``analyzer.__version__``, the one home of the version) unless it already does.
@@ -36,8 +41,12 @@ def json_text(document: Any) -> str:
       "ev": "-1/4",
       "analyzer_version": "0.1.0"
     }
+    >>> json_text([0.8877379221210343], digits=3).split()
+    ['[', '0.888', ']']
     """
-    if isinstance(document, dict) and "analyzer_version" not in document:
+    if digits is not None:
+        document = stable_floats(document, digits)
+    if isinstance(document, Mapping) and "analyzer_version" not in document:
         document = {**document, "analyzer_version": __version__}
     return json.dumps(document, indent=2) + "\n"
 
@@ -81,7 +90,7 @@ def percent(value: Fraction | float, digits: int = 4) -> str:
     return f"{float(value) * 100:.{digits}f}%"
 
 
-def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str) -> str:
+def table(rows: Sequence[Sequence[object]], headers: Sequence[str], fmt: str) -> str:
     """Render rows in a tabular format (text, markdown, latex, html or csv)."""
     if fmt == "csv":
         out = io.StringIO()
@@ -95,7 +104,7 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str) -> st
                         disable_numparse=True))
 
 
-def stable_floats(document: Any, digits: int = 10) -> Any:
+def stable_floats(document: JSON, digits: int = 10) -> JSON:
     """Round every float in a JSON document to ``digits`` significant digits.
 
     Floats from sampled or summed-in-floating-point figures (correlations, mean EVs across
@@ -107,7 +116,7 @@ def stable_floats(document: Any, digits: int = 10) -> Any:
     """
     if isinstance(document, float):
         return float(f"{document:.{digits}g}")
-    if isinstance(document, dict):
+    if isinstance(document, Mapping):
         return {key: stable_floats(value, digits) for key, value in document.items()}
     if isinstance(document, list | tuple):
         return [stable_floats(value, digits) for value in document]

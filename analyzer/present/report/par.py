@@ -11,23 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from analyzer.engine.odds import BetOdds
 from analyzer.errors import AnalyzerError
-from analyzer.present.par import (
-    ALPHA,
-    LEVELS,
-    POWER,
-    RARE,
-    RTP_ERROR,
-    VOLATILITY_LEVEL,
-    BetPar,
-    ParSheet,
-    z_value,
-)
+from analyzer.present.par import ParSheet
 from analyzer.present.par_choice import ChoiceParSheet
 from analyzer.present.pdf import html_pdf
-from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
+from analyzer.present.report.blocks import Block
 from analyzer.present.report.common import (
     decimal_text,
     fraction_text,
@@ -35,10 +25,20 @@ from analyzer.present.report.common import (
     percent,
     totals_text,
 )
-from analyzer.present.report.html import html_page
 from analyzer.present.report.par_choice import render_choice_par
-from analyzer.present.report.sheet import one_in, print_css, provenance, with_contents
-from analyzer.rules.profile import Tableau
+from analyzer.present.report.sheet import (
+    ROUGH,
+    one_in,
+    ranges_blocks,
+    rules_citation,
+    sheet_page,
+)
+from analyzer.present.sheet import ALPHA, POWER, RARE, RTP_ERROR
+
+if TYPE_CHECKING:
+    from analyzer.engine.odds import BetOdds
+    from analyzer.present.par import BetPar
+    from analyzer.rules.profile import Tableau
 
 __all__ = ["par_files", "par_images", "par_pdf", "render_par", "SOURCE_KEY"]
 
@@ -47,11 +47,8 @@ __all__ = ["par_files", "par_images", "par_pdf", "render_par", "SOURCE_KEY"]
 #: changed.
 SOURCE_KEY = "NineSourceSHA256"
 
-_CSS = """
-.summary td:first-child { white-space: nowrap; }
-.figure { text-align: center; }
+_CSS = """.figure { text-align: center; }
 """
-_ROUGH = "†"
 
 
 def par_images(sheet: ParSheet) -> dict[str, bytes]:
@@ -76,16 +73,9 @@ def _pays(bet: BetOdds) -> str:
 
 
 # -- the sheet as blocks ----------------------------------------------------------------------
-def _head(sheet: ParSheet) -> list[Block]:
+def _intro(sheet: ParSheet) -> list[Block]:
     table_ = sheet.odds
-    profile = sheet.profile
-    blocks: list[Block] = [
-        ("h1", f"PAR sheet: {profile.title}, {table_.shoe}"),
-        ("meta", f"nine-analyzer {sheet.version} · profile `{profile.name}` · shoe "
-                 f"{table_.shoe} · made by `{sheet.command('par')}`"),
-        ("meta", provenance(profile.name, sheet.generated, sheet.profile_sha256,
-                            sheet.version)),
-    ]
+    blocks: list[Block] = []
     if table_.illustrative:
         blocks.append(("warn", f"**ILLUSTRATIVE.** {table_.illustrative} Every figure below "
                                "follows from those tables, not from the real game's."))
@@ -133,8 +123,7 @@ def _rules(sheet: ParSheet) -> list[Block]:
     profile, table_ = sheet.profile, sheet.odds
     tableau = profile.tableau
     assert tableau is not None  # par_sheet refuses a profile without one
-    cite = (f"Rules: {profile.source}." if profile.source else
-            f"Rules: as the profile file `{profile.path or profile.name}` states them.")
+    cite = rules_citation(profile)
     naturals = totals_text(tableau.naturals, "or")
     draws = totals_text(tableau.player_draws, "and")
     stood = totals_text(tableau.banker_draws_player_stood, "and")
@@ -211,9 +200,6 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
         [f"hands to verify: to detect a {RTP_ERROR:.1%} RTP error at alpha {ALPHA}",
          f"{bet.hands_needed:,}", ""],
     ]
-    ranges = [[f"{r.hands:,}", f"{r.expected:+,.2f}", f"{r.sd:,.2f}",
-               *(f"{low:+.2%} to {high:+.2%}" + (f" {_ROUGH}" if r.rough else "")
-                 for low, high in r.ranges)] for r in bet.win_ranges]
     blocks: list[Block] = [
         ("page", f"bet-{odds.id}"),
         ("h2", f"{number}. {odds.name} (`{odds.id}`)", f"bet-{odds.id}"),
@@ -229,13 +215,10 @@ def _bet(sheet: ParSheet, number: int, bet: BetPar) -> list[Block]:
                  "lines overlap and their combinations do not add up.")),
         ("h3", "Figures"),
         ("table", ["figure", "exact", "decimal"], figures, (2,), (1,)),
-        ("h3", "The house's win"),
-        ("table", ["hands", "expected win (units)", "SD of the win (units)",
-                   *(f"{level:.0%} range" for level in LEVELS)], ranges,
-         (0, 1, 2, 3, 4, 5), ()),
+        *ranges_blocks(sheet, bet.win_ranges),
         ("p", "Ranges are of the house's win per unit wagered after that many one-unit bets "
               "(normal approximation)." + (
-                  f" {_ROUGH} fewer than {RARE} hits of the rarest paying line (probability "
+                  f" {ROUGH} fewer than {RARE} hits of the rarest paying line (probability "
                   f"{decimal_text(bet.rarest, 4)}) are expected in that many hands: the range "
                   "is rough." if any(r.rough for r in bet.win_ranges) else "")),
     ]
@@ -303,40 +286,28 @@ def _drift(sheet: ParSheet) -> list[Block]:
     return blocks
 
 
-def _method(sheet: ParSheet) -> list[Block]:
-    items = [
+def _method(sheet: ParSheet) -> tuple[list[str], list[str]]:
+    """The Method section's definitions of this kind, before and after the shared ones."""
+    return [
         "**House edge**: minus the expected value of one unit staked, pushes counted as "
         "bets (a push returns the stake and adds nothing).",
         "**Element of risk**: the expected loss per total money wagered, pushes counted. "
         "No bet here adds money after the deal (no raise, double or insurance), so it "
         "equals the house edge; the edge per resolved bet leaves pushes out.",
         "**Hit frequency**: the probability that the bet pays something.",
-        f"**Volatility index**: z x SD with z = {decimal_text(z_value(VOLATILITY_LEVEL), 5)}, the "
-        f"two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
-        "**Ranges of the house's win** after n hands: house edge -/+ z x SD / sqrt(n) per "
-        "unit wagered (central limit theorem), z for 90%, 95% and 99%.",
-        f"**Hands to verify**: the hands a simulator must deal to detect a "
-        f"{RTP_ERROR:.1%} error in the return with a two-sided test at alpha {ALPHA} and "
-        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up. The "
-        f"same alpha {ALPHA} as `nine verify`'s default `--alpha` and the published sample "
-        "sizes: one stated level everywhere.",
+    ], [
         "**RTP** (return to player): 1 - house edge, the expected return of one unit staked; "
         "**1 in N**: N = 1 / probability.",
         f"**Counts**: {_short(sheet.odds.convention)}; denominator "
         f"{sheet.odds.denominator:,}.",
     ]
-    commands = [f"`{command}`" for _, command in sheet.commands]
-    blocks: list[Block] = [("page", "method"), ("h2", "Method", "method"), ("list", items),
-                           ("h3", "Reproduce every figure"), ("list", commands)]
-    blocks += [("note", note) for note in sheet.notes]
-    return blocks
 
 
-def _blocks(sheet: ParSheet) -> list[Block]:
+def _body(sheet: ParSheet) -> list[Block]:
     blocks = _summary(sheet) + _rules(sheet) + _paytable(sheet)
     for number, bet in enumerate(sheet.bets, 1):
         blocks += _bet(sheet, number, bet)
-    return with_contents(_head(sheet), blocks + _drift(sheet) + _method(sheet))
+    return blocks + _drift(sheet)
 
 
 def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
@@ -351,13 +322,8 @@ def render_par(sheet: ParSheet | ChoiceParSheet, fmt: str = "html",
                             f"HTML printed: par_files), not {fmt!r}")
     if isinstance(sheet, ChoiceParSheet):
         return render_choice_par(sheet, fmt)
-    blocks = _blocks(sheet)
-    if fmt == "markdown":
-        if figure_link:
-            blocks = [(*b[:2], figure_link, *b[3:]) if b[0] == "img" else b for b in blocks]
-        return blocks_markdown(blocks)
-    title = f"PAR sheet: {sheet.profile.title}, {sheet.odds.shoe}"
-    return html_page(title, blocks_html(blocks), _CSS + print_css(title, sheet.generated))
+    return sheet_page(sheet, fmt, _intro(sheet), _body(sheet), _method(sheet), css=_CSS,
+                      figure_link=figure_link)
 
 
 def par_pdf(page: bytes) -> bytes:

@@ -10,16 +10,20 @@ one self-contained, printable page.
 
 from __future__ import annotations
 
-from analyzer.present.par import ALPHA, LEVELS, POWER, RTP_ERROR, VOLATILITY_LEVEL, z_value
-from analyzer.present.par_choice import TABLE_BY, ChoiceParSheet
-from analyzer.present.report.blocks import Block, blocks_html, blocks_markdown
+from typing import TYPE_CHECKING
+
+from analyzer.present.par_choice import TABLE_BY
+from analyzer.present.report.blocks import Block
 from analyzer.present.report.choice import render_strategy_card
 from analyzer.present.report.common import decimal_text, fraction_text, percent, totals_text
-from analyzer.present.report.html import html_page
 from analyzer.present.report.lucky9 import render_edges
-from analyzer.present.report.sheet import one_in, print_css, provenance, with_contents
+from analyzer.present.report.sheet import one_in, ranges_blocks, rules_citation, sheet_page
+from analyzer.present.sheet import ALPHA, RTP_ERROR
 
-__all__ = ["choice_par_blocks", "render_choice_par", "RULE_SECTIONS"]
+if TYPE_CHECKING:
+    from analyzer.present.par_choice import ChoiceParSheet
+
+__all__ = ["render_choice_par", "RULE_SECTIONS"]
 
 #: Where each rule of a shipped choice game is stated in its ``docs/rules/`` file.
 RULE_SECTIONS = {
@@ -28,9 +32,6 @@ RULE_SECTIONS = {
     "chemin-de-fer": {"table": "§1", "deal": "§2", "naturals": "§2", "player": "§3",
                       "banker": "§4", "sees": "§4", "settle": "§5", "model": "§7"},
 }
-_CSS = """
-.summary td:first-child { white-space: nowrap; }
-"""
 _SEES = {"total": "its own total", "cards": "its own two cards"}
 
 
@@ -39,15 +40,8 @@ def _cite(sheet: ChoiceParSheet, rule: str) -> str:
     return f" ({sheet.rules} {section})" if sheet.rules and section else ""
 
 
-def _head(sheet: ChoiceParSheet) -> list[Block]:
-    profile = sheet.profile
+def _intro(sheet: ChoiceParSheet) -> list[Block]:
     return [
-        ("h1", f"PAR sheet: {profile.title}, {sheet.shoe}"),
-        ("meta", f"nine-analyzer {sheet.version} · profile `{profile.name}` · shoe "
-                 f"{sheet.shoe} · each side sees {_SEES[sheet.equilibrium.by]} · made by "
-                 f"`{sheet.command('par')}`"),
-        ("meta", provenance(profile.name, sheet.generated, sheet.profile_sha256,
-                            sheet.version)),
         ("p", "A probability accounting report of a game of choices. No tableau decides the "
               "third card: the player and the banker each choose whether to take one, so "
               "the figures are those of optimal play, the certified heads-up equilibrium "
@@ -100,8 +94,7 @@ def _sentence(text: str) -> str:
 def _rules(sheet: ChoiceParSheet) -> list[Block]:
     profile = sheet.profile
     rules = profile.choice_rules()
-    cite = (f"Rules: {profile.source}." if profile.source else
-            f"Rules: as the profile file `{profile.path or profile.name}` states them.")
+    cite = rules_citation(profile)
     live = frozenset(range(10)) - rules.naturals
     chooses = live - rules.player_draws - rules.player_stands
     banker_chooses = live - rules.banker_draws - rules.banker_stands
@@ -206,9 +199,6 @@ def _result(sheet: ChoiceParSheet) -> list[Block]:
         [f"hands to verify: to detect a {RTP_ERROR:.1%} error in the return at alpha {ALPHA}",
          f"{sheet.hands_needed:,}", ""],
     ]
-    ranges = [[f"{r.hands:,}", f"{r.expected:+,.2f}", f"{r.sd:,.2f}",
-               *(f"{low:+.2%} to {high:+.2%}" for low, high in r.ranges)]
-              for r in sheet.win_ranges]
     return [
         ("page", "result"), ("h2", "The player's result under the equilibrium", "result"),
         ("p", "Both sides play the equilibrium above (a mixed choice drawn with its "
@@ -220,10 +210,7 @@ def _result(sheet: ChoiceParSheet) -> list[Block]:
          outcome_rows, (1, 3, 4, 5), (2,)),
         ("h3", "Figures"),
         ("table", ["figure", "exact", "decimal"], figures, (2,), (1,)),
-        ("h3", "The bank's win"),
-        ("table", ["hands", "expected win (units)", "SD of the win (units)",
-                   *(f"{level:.0%} range" for level in LEVELS)], ranges,
-         (0, 1, 2, 3, 4, 5), ()),
+        *ranges_blocks(sheet, sheet.win_ranges),
         ("p", "Ranges are of the bank's win per unit the player stakes after that many "
               "one-unit coups (normal approximation). Reproduce: "
               f"`{sheet.command('par')}`."),
@@ -252,8 +239,9 @@ def _table_sizes(sheet: ChoiceParSheet) -> list[Block]:
             ("card", render_edges(sheet.table_sizes, "markdown"))]
 
 
-def _method(sheet: ChoiceParSheet) -> list[Block]:
-    items = [
+def _method(sheet: ChoiceParSheet) -> tuple[list[str], list[str]]:
+    """The Method section's definitions of this kind, before the shared ones."""
+    return [
         "**Game value**: the player's expected result per unit staked when both sides play "
         "the equilibrium; the banker's is its negative (no commission: zero-sum).",
         "**Certificate**: the player's value when it best-responds to the banker's "
@@ -267,33 +255,12 @@ def _method(sheet: ChoiceParSheet) -> list[Block]:
         "**Standard deviation**: the variance is the mean square of the player's net, "
         "counted exactly as the value is, less EV^2 (at even money, where nets are +1, 0 "
         "and -1, P(win) + P(lose) - EV^2).",
-        f"**Volatility index**: z x SD with z = {decimal_text(z_value(VOLATILITY_LEVEL), 5)}, "
-        f"the two-sided {VOLATILITY_LEVEL:.0%} normal quantile (the slot-PAR convention).",
-        "**Ranges of the bank's win** after n coups: banker's edge -/+ z x SD / sqrt(n) per "
-        "unit staked (central limit theorem), z for 90%, 95% and 99%.",
-        f"**Hands to verify**: the coups a simulator must deal to detect a "
-        f"{RTP_ERROR:.1%} error in the return with a two-sided test at alpha {ALPHA} and "
-        f"power {POWER}: ((z(1-alpha/2) + z(power)) x SD / {RTP_ERROR})^2, rounded up. The "
-        f"same alpha {ALPHA} as `nine verify`'s default `--alpha` and the published sample "
-        "sizes: one stated level everywhere.",
-    ]
-    commands = [f"`{command}`" for _, command in sheet.commands]
-    blocks: list[Block] = [("page", "method"), ("h2", "Method", "method"), ("list", items),
-                           ("h3", "Reproduce every figure"), ("list", commands)]
-    return blocks + [("note", note) for note in sheet.notes]
-
-
-def choice_par_blocks(sheet: ChoiceParSheet) -> list[Block]:
-    """The sheet laid out as blocks, in reading order."""
-    return with_contents(_head(sheet), _summary(sheet) + _rules(sheet) + _equilibrium(sheet)
-                         + _result(sheet) + _cards(sheet) + _table_sizes(sheet)
-                         + _method(sheet))
+    ], []
 
 
 def render_choice_par(sheet: ChoiceParSheet, fmt: str = "html") -> str:
     """The sheet as one self-contained HTML page (``html``) or Markdown (``markdown``)."""
-    blocks = choice_par_blocks(sheet)
-    if fmt == "markdown":
-        return blocks_markdown(blocks)
-    title = f"PAR sheet: {sheet.profile.title}, {sheet.shoe}"
-    return html_page(title, blocks_html(blocks), _CSS + print_css(title, sheet.generated))
+    body = (_summary(sheet) + _rules(sheet) + _equilibrium(sheet) + _result(sheet)
+            + _cards(sheet) + _table_sizes(sheet))
+    return sheet_page(sheet, fmt, _intro(sheet), body, _method(sheet),
+                      seen=f" · each side sees {_SEES[sheet.equilibrium.by]}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer import __version__
+from analyzer.present.tables.results import Results
 
 __all__ = ["command_text", "Entry", "FORMATS", "GENERATE_COMMAND", "INDEX_SECTION",
            "Publication", "render_index", "Section", "shoe_args", "shoe_label", "shoe_slug",
@@ -63,16 +64,15 @@ class Publication:
 
     ``owner`` maps each file to the id of the section that made it (the index files are
     :data:`INDEX_SECTION`'s); ``complete`` says every section was built. ``results`` keeps
-    each analysis by the ``nine`` command that prints it (a plot's PNG bytes by its
-    ``--plot FILE.png`` command), so a later section (the PAR sheets) reuses it; it is
-    never written.
+    the analyses a later section (the PAR sheets) reuses, under typed keys
+    (:mod:`~analyzer.present.tables.results`); it is never written.
     """
 
     files: dict[str, bytes] = field(default_factory=dict)
     sections: list[Section] = field(default_factory=list)
     owner: dict[str, str] = field(default_factory=dict)
     complete: bool = False
-    results: dict[str, Any] = field(default_factory=dict)
+    results: Results = field(default_factory=Results)
     #: PDF path -> the path of the HTML page it is that page printed: added to ``files`` by
     #: :func:`analyzer.present.tables.printing.settle`, not by the build (printing is slow).
     printed: dict[str, str] = field(default_factory=dict)

@@ -18,27 +18,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from analyzer.analysis.checks import paytable_warnings
-from analyzer.analysis.drift import simulate_shoes
-from analyzer.analysis.formula import deck_formulas
-from analyzer.analysis.removal import removal_effects
+from analyzer.analysis.drift import ShoeRun, simulate_shoes
+from analyzer.analysis.formula import DeckFormula, deck_formulas
+from analyzer.analysis.removal import RemovalTable, removal_effects
 from analyzer.choice.headsup.solver import Equilibrium, solve
 from analyzer.choice.table.chart import table_charts
 from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor, strategies_json
-from analyzer.present.par import (
-    ALPHA,
-    DRIFT_SEED,
-    DRIFT_SHOES,
-    POWER,
-    REMOVAL_SAMPLES,
-    REMOVAL_SEED,
-    RTP_ERROR,
-)
+from analyzer.present.par import DRIFT_SEED, DRIFT_SHOES, REMOVAL_SAMPLES, REMOVAL_SEED
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
 from analyzer.present.report.chart import render_charts
@@ -50,6 +42,7 @@ from analyzer.present.report.lucky9 import (
     render_table_summary,
 )
 from analyzer.present.report.odds import render_odds, summary_rows
+from analyzer.present.sheet import ALPHA, POWER, RTP_ERROR
 from analyzer.present.tables.publication import (
     FORMATS,
     GENERATE_COMMAND,
@@ -61,6 +54,15 @@ from analyzer.present.tables.publication import (
     shoe_label,
     shoe_slug,
     with_header,
+)
+from analyzer.present.tables.results import (
+    ResultKey,
+    drift_key,
+    drift_plot_key,
+    heads_up_key,
+    odds_key,
+    removal_key,
+    table_sizes_key,
 )
 from analyzer.rules.profile import Profile, load_profile, shipped_profiles
 from analyzer.rules.shoe import Shoe
@@ -98,8 +100,11 @@ def tableau_profiles(names: Sequence[str] | None) -> list[Profile]:
 
 
 # -- one published analysis -------------------------------------------------------------------
+R = TypeVar("R")
+
+
 @dataclass(frozen=True)
-class Job:
+class Job(Generic[R]):
     """One published analysis: the library call, its renderer, and the ``nine`` command
     (``args``, stated in every file's header) that makes the same call and rendering."""
 
@@ -108,16 +113,19 @@ class Job:
     stem: str
     profile: str
     shoe: str
-    compute: Callable[[], Any]
-    render: Callable[[Any, str], str]
+    compute: Callable[[], R]
+    render: Callable[[R, str], str]
     exts: tuple[str, ...] = ("md", "csv", "json")
     #: Edits every rendering (``text``, ``ext``) before publishing, e.g. drops the run time.
     clean: Callable[[str, str], str] | None = None
     #: (title, plot function) for the PNG the command's ``--plot FILE.png`` writes.
-    plot: tuple[str, Callable[[Any, str], Any]] | None = None
+    plot: tuple[str, Callable[[R, str], object]] | None = None
+    #: Where a later section finds the result (and the plot's PNG), if one needs it.
+    key: ResultKey[R] | None = None
+    plot_key: ResultKey[bytes] | None = None
 
 
-def publish(publication: Publication, section: Section, job: Job) -> None:
+def publish(publication: Publication, section: Section, job: Job[R]) -> None:
     """Compute ``job`` once, render it in every format and add its files and entries.
 
     A failing analysis goes to the section's ``missing`` list.
@@ -128,7 +136,8 @@ def publish(publication: Publication, section: Section, job: Job) -> None:
     except AnalyzerError as exc:
         section.missing.append(f"{job.title}: `{command_text(job.args)}` failed: {exc}")
         return
-    publication.results[command_text(job.args)] = result
+    if job.key is not None:
+        publication.results.put(job.key, result)
     if job.clean is not None:
         texts = {ext: job.clean(text, ext) for ext, text in texts.items()}
     notes = rules_note(job.profile)
@@ -152,8 +161,8 @@ def rules_note(profile: str) -> list[str]:
     return [f"rules: {found[0]}"] if found else []
 
 
-def _publish_plot(publication: Publication, section: Section, job: Job, result: Any,
-                  plot_title: str, plot_function: Callable[[Any, str], Any]) -> None:
+def _publish_plot(publication: Publication, section: Section, job: Job[R], result: R,
+                  plot_title: str, plot_function: Callable[[R, str], object]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         target = os.path.join(folder, "plot.png")
         try:
@@ -163,7 +172,8 @@ def _publish_plot(publication: Publication, section: Section, job: Job, result: 
             return
         publication.files[f"{job.stem}.png"] = Path(target).read_bytes()
     command = command_text([*job.args, "--plot", "FILE.png"])
-    publication.results[command] = publication.files[f"{job.stem}.png"]
+    if job.plot_key is not None:
+        publication.results.put(job.plot_key, publication.files[f"{job.stem}.png"])
     section.entries.append(Entry(plot_title, command,
                                  (f"{job.stem}.png",), job.profile, job.shoe))
 
@@ -190,7 +200,7 @@ def odds_section(publication: Publication, profiles: Sequence[Profile],
         for n, result in results:
             conventions.add(result.convention)
             args = ["odds", "--profile", profile.name, *shoe_args(n)]
-            publication.results[command_text(args)] = result
+            publication.results.put(odds_key(profile.name, n), result)
             stem = f"odds/{profile.name}/{profile.name}-{shoe_slug(n)}"
             notes = [f"ILLUSTRATIVE: {result.illustrative}"] if result.illustrative else []
             notes += rules_note(profile.name)
@@ -309,6 +319,25 @@ def _table(players: int, decks: int | None, name: str = "lucky9-home",
     return args, cache(compute)
 
 
+def _heads_up_job(title: str, stem: str, profile: str, decks: int | None,
+                  by: str) -> Job[Equilibrium]:
+    """A heads-up equilibrium published as ``nine solve --players 1`` prints it."""
+    args, compute = _heads_up(profile, decks, by)
+    return Job(title, args, stem, profile, shoe_label(decks), compute, render_equilibrium,
+               key=heads_up_key(profile, decks, by))
+
+
+def _edges_job(title: str, stem: str, profile: str) -> Job[list[TableSummary]]:
+    """The bank's edge at every table size, 2 to 9 people at the infinite deck, by total."""
+
+    def edges() -> list[TableSummary]:
+        return [_table(players, None, profile)[1]() for players in range(1, 9)]
+
+    return Job(title, ("solve", "--profile", profile, "--players", "8", "--infinite", "--by",
+                       "total", "--by-size"), stem, profile, "infinite deck", edges,
+               render_edges, ("md", "csv", "json"), key=table_sizes_key(profile, "total", 8))
+
+
 def lucky9_section(publication: Publication) -> Section:
     """Heads-up home Lucky 9 by total and by cards, its strategy cards; certified equilibria,
     strategy cards and the bank's edge for every table size."""
@@ -326,22 +355,20 @@ def lucky9_section(publication: Publication) -> Section:
         "and 3 people at one deck, where the table is solved exactly.",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
-    jobs: list[Job] = []
-    cards: list[Job] = []
+    jobs: list[Job[Any]] = []
+    cards: list[Job[Any]] = []
     for decks in (1, 8):
         for by in ("total", "cards"):
-            args, compute = _heads_up("lucky9-home", decks, by)
-            stem = f"lucky9/heads-up-{shoe_slug(decks)}-by-{by}"
-            jobs.append(Job(f"Heads-up, {shoe_label(decks)}, by {by}", args, stem,
-                            "lucky9-home", shoe_label(decks), compute, render_equilibrium))
+            job = _heads_up_job(f"Heads-up, {shoe_label(decks)}, by {by}",
+                                f"lucky9/heads-up-{shoe_slug(decks)}-by-{by}", "lucky9-home",
+                                decks, by)
+            jobs.append(job)
             cards.append(Job(f"Strategy cards: heads-up, {shoe_label(decks)}, by {by}",
-                             (*args, "--card"), f"{stem}-card", "lucky9-home",
-                             shoe_label(decks), compute, render_strategy_card,
+                             (*job.args, "--card"), f"{job.stem}-card", "lucky9-home",
+                             shoe_label(decks), job.compute, render_strategy_card,
                              ("md", "txt", "csv")))
-    args, compute = _heads_up("lucky9-home", None, "total")
-    jobs.append(Job("Heads-up, infinite deck, by total", args,
-                    "lucky9/heads-up-infinite-by-total", "lucky9-home", "infinite deck",
-                    compute, render_equilibrium))
+    jobs.append(_heads_up_job("Heads-up, infinite deck, by total",
+                              "lucky9/heads-up-infinite-by-total", "lucky9-home", None, "total"))
 
     sizes: list[tuple[int, int | None]] = [*((n, None) for n in range(2, 9)), (2, 1)]
     for players, table_decks in sizes:
@@ -356,7 +383,7 @@ def lucky9_section(publication: Publication) -> Section:
                          (*args, "--card"), f"{stem}-card", "lucky9-home", label, summary,
                          render_table_cards, ("md", "txt", "csv")))
 
-    charts: list[Job] = []
+    charts: list[Job[TableSummary]] = []
     for players, table_decks in [*((n, None) for n in range(1, 9)), *CHART_DECKS]:
         _, summary = _table(players, table_decks)
         people, label = players + 1, shoe_label(table_decks)
@@ -367,9 +394,6 @@ def lucky9_section(publication: Publication) -> Section:
                           "lucky9-home", label, summary, _render_charts,
                           ("md", "html", "svg", "txt")))
 
-    def edges() -> list[TableSummary]:
-        return [_table(players, None)[1]() for players in range(1, 9)]
-
     def advisor() -> AdvisorData:
         return advisor_data(_table(8, None)[1]().table)
 
@@ -378,11 +402,8 @@ def lucky9_section(publication: Publication) -> Section:
                     "lucky9-home", "infinite deck", advisor,
                     _render_advisor, ("html", "json")))
 
-    jobs.append(Job("The bank's edge by table size, infinite deck, by total",
-                    ("solve", "--profile", "lucky9-home", "--players", "8", "--infinite",
-                     "--by", "total", "--by-size"), "lucky9/bank-edge-by-table-size",
-                    "lucky9-home",
-                    "infinite deck", edges, render_edges, ("md", "csv", "json")))
+    jobs.append(_edges_job("The bank's edge by table size, infinite deck, by total",
+                           "lucky9/bank-edge-by-table-size", "lucky9-home"))
     for job in [*charts, *cards, *jobs]:
         publish(publication, section, job)
     return section
@@ -414,10 +435,9 @@ def house_rules_section(publication: Publication) -> Section:
         "total at the infinite deck")
     for name in HOUSE_RULES:
         folder = f"lucky9/house-rules/{name}"
-        args, compute = _heads_up(name, 1, "cards")
-        jobs = [Job(f"{name}: heads-up, 1 deck, by cards", args,
-                    f"{folder}/heads-up-1-deck-by-cards", name, "1 deck", compute,
-                    render_equilibrium)]
+        jobs: list[Job[Any]] = [_heads_up_job(f"{name}: heads-up, 1 deck, by cards",
+                                              f"{folder}/heads-up-1-deck-by-cards", name, 1,
+                                              "cards")]
         for players in range(1, 9):
             _, summary = _table(players, None, name)
             jobs.append(Job(f"{name}: strategy charts, {players + 1} people, infinite deck",
@@ -427,13 +447,8 @@ def house_rules_section(publication: Publication) -> Section:
                             "infinite deck", summary, _render_charts,
                             ("md", "html", "svg", "txt")))
 
-        def edges(name: str = name) -> list[TableSummary]:
-            return [_table(players, None, name)[1]() for players in range(1, 9)]
-
-        jobs.append(Job(f"{name}: the bank's edge by table size, infinite deck, by total",
-                        ("solve", "--profile", name, "--players", "8", "--infinite", "--by",
-                         "total", "--by-size"), f"{folder}/bank-edge-by-table-size", name,
-                        "infinite deck", edges, render_edges, ("md", "csv", "json")))
+        jobs.append(_edges_job(f"{name}: the bank's edge by table size, infinite deck, by "
+                               "total", f"{folder}/bank-edge-by-table-size", name))
         for job in jobs:
             publish(publication, section, job)
     return section
@@ -458,15 +473,12 @@ def chemin_section(publication: Publication) -> Section:
         "Kemeny and Snell (1957): Player draws on 5 with probability 9/11. The d-deck, "
         "two-card-composition model of Ethier and Gamez (2013) for d = 1..8.",
         "exact fractions; infinite deck = sampling with replacement")
-    args, compute = _heads_up("chemin-de-fer", None, "total")
-    jobs = [Job("Infinite deck, by total (Kemeny and Snell 1957)", args,
-                "chemin-de-fer/infinite-by-total", "chemin-de-fer", "infinite deck", compute,
-                render_equilibrium)]
+    jobs = [_heads_up_job("Infinite deck, by total (Kemeny and Snell 1957)",
+                          "chemin-de-fer/infinite-by-total", "chemin-de-fer", None, "total")]
     for decks in range(1, 9):
-        args, compute = _heads_up("chemin-de-fer", decks, "cards")
-        jobs.append(Job(f"{shoe_label(decks)}, by cards (Ethier and Gamez 2013)", args,
-                        f"chemin-de-fer/{shoe_slug(decks)}-by-cards", "chemin-de-fer",
-                        shoe_label(decks), compute, render_equilibrium))
+        jobs.append(_heads_up_job(f"{shoe_label(decks)}, by cards (Ethier and Gamez 2013)",
+                                  f"chemin-de-fer/{shoe_slug(decks)}-by-cards", "chemin-de-fer",
+                                  decks, "cards"))
     for job in jobs:
         publish(publication, section, job)
     return section
@@ -485,7 +497,7 @@ def removal_section(publication: Publication, profiles: Sequence[Profile]) -> Se
     for p in profiles:
         shoe = shoe_label(p.default_decks)
 
-        def compute(name: str = p.name, decks: int = p.default_decks) -> Any:
+        def compute(name: str = p.name, decks: int = p.default_decks) -> RemovalTable:
             return removal_effects(name, decks, REMOVAL_SAMPLES, REMOVAL_SEED)
 
         publish(publication, section, Job(
@@ -494,7 +506,8 @@ def removal_section(publication: Publication, profiles: Sequence[Profile]) -> Se
              str(REMOVAL_SAMPLES), "--seed", str(REMOVAL_SEED)),
             f"removal/{p.name}-{shoe_slug(p.default_decks)}", p.name, shoe, compute,
             render_removal,
-            plot=(f"{p.title}, {shoe}: bar chart of the effects of removal", plot_removal)))
+            plot=(f"{p.title}, {shoe}: bar chart of the effects of removal", plot_removal),
+            key=removal_key(p.name, p.default_decks, REMOVAL_SAMPLES, REMOVAL_SEED)))
     return section
 
 
@@ -511,7 +524,7 @@ def formula_section(publication: Publication, profiles: Sequence[Profile]) -> Se
         if p.name not in FORMULA_PROFILES:
             continue
 
-        def compute(name: str = p.name) -> Any:
+        def compute(name: str = p.name) -> tuple[DeckFormula, ...]:
             return deck_formulas(name, ())
 
         publish(publication, section, Job(
@@ -535,7 +548,7 @@ def drift_section(publication: Publication, profiles: Sequence[Profile]) -> Sect
         if profile.name not in DRIFT_PROFILES:
             continue
 
-        def compute(name: str = profile.name) -> Any:
+        def compute(name: str = profile.name) -> ShoeRun:
             return simulate_shoes(name, 8, DRIFT_SHOES, DRIFT_SEED)
 
         publish(publication, section, Job(
@@ -545,7 +558,8 @@ def drift_section(publication: Publication, profiles: Sequence[Profile]) -> Sect
             f"drift/{profile.name}-8-decks", profile.name, "8 decks", compute, render_shoe,
             clean=without_run_time,
             plot=(f"{profile.title}, 8 decks: EV by hand number, betting windows marked",
-                  plot_shoe)))
+                  plot_shoe), key=drift_key(profile.name, 8, DRIFT_SHOES, DRIFT_SEED),
+            plot_key=drift_plot_key(profile.name, 8, DRIFT_SHOES, DRIFT_SEED)))
     if not section.entries and not section.missing:
         section.missing.append("no shipped profile with betting windows (`lucky-baccarat`)")
     return section

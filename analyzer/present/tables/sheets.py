@@ -3,7 +3,7 @@
 The PAR section is built last, from the results the other sections already computed (the
 exact odds, the effects of removal, the seeded shoes and their plot, a choice game's
 certified equilibrium and its bank's edge by table size, kept in
-:attr:`Publication.results` under the ``nine`` command that prints each), so publishing
+:attr:`Publication.results` under typed keys), so publishing
 the sheets costs little more than rendering them; alone (``--section par``) it computes
 them. The index is one self-contained HTML page linking every file of the publication,
 with every bet's house edge, exact, at each profile's own shoe.
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzer import __version__
-from analyzer.engine.odds import OddsTable
 from analyzer.errors import AnalyzerError
 from analyzer.present.par import (
     DRIFT_SEED,
@@ -33,9 +32,17 @@ from analyzer.present.tables.publication import (
     Entry,
     Publication,
     Section,
-    command_text,
     shoe_label,
     with_header,
+)
+from analyzer.present.tables.results import (
+    drift_key,
+    drift_plot_key,
+    heads_up_key,
+    odds_key,
+    par_key,
+    removal_key,
+    table_sizes_key,
 )
 from analyzer.present.tables.sections import DRIFT_PROFILES
 from analyzer.rules.profile import Profile, load_profile, shipped_profiles
@@ -44,10 +51,6 @@ __all__ = ["PAR_FOLDER", "par_profiles", "par_section", "render_index_html"]
 
 #: Where the PAR sheets go in the publication.
 PAR_FOLDER = "par"
-
-
-def _odds_command(profile: Profile, decks: int) -> str:
-    return command_text(["odds", "--profile", profile.name, "--decks", str(decks)])
 
 
 def par_profiles(names: Sequence[str] | None) -> list[Profile]:
@@ -62,25 +65,21 @@ def _choice_sheet(publication: Publication, profile: Profile, decks: int) -> Cho
     computed them (the same calls)."""
     by = profile.choice_rules().default_information
     results = publication.results
-    equilibrium = results.get(command_text(["solve", "--profile", profile.name, "--players",
-                                            "1", "--decks", str(decks), "--by", by]))
-    sizes = results.get(command_text(["solve", "--profile", profile.name, "--players", "8",
-                                      "--infinite", "--by", TABLE_BY, "--by-size"]))
-    return choice_par_sheet(profile, decks, equilibrium=equilibrium, table_sizes=(
-        tuple(sizes[:TABLE_PLAYERS]) if sizes is not None else None))
+    sizes = results.get(table_sizes_key(profile.name, TABLE_BY, 8))
+    return choice_par_sheet(profile, decks,
+                            equilibrium=results.get(heads_up_key(profile.name, decks, by)),
+                            table_sizes=(tuple(sizes[:TABLE_PLAYERS]) if sizes is not None
+                                         else None))
 
 
 def _tableau_sheet(publication: Publication, profile: Profile, decks: int) -> ParSheet:
-    shoe = ["--profile", profile.name, "--decks", str(decks)]
-    results = publication.results
-    drift = command_text(["shoe", *shoe, "--shoes", str(DRIFT_SHOES), "--seed",
-                          str(DRIFT_SEED)])
-    return par_sheet(profile, decks, odds_result=results.get(_odds_command(profile, decks)),
-                     removal=results.get(command_text(
-                         ["eor", *shoe, "--samples", str(REMOVAL_SAMPLES), "--seed",
-                          str(REMOVAL_SEED)])),
-                     drift=results.get(drift),
-                     drift_png=results.get(f"{drift} --plot FILE.png"))
+    results, name = publication.results, profile.name
+    drift = (DRIFT_SHOES, DRIFT_SEED)
+    return par_sheet(profile, decks, odds_result=results.get(odds_key(name, decks)),
+                     removal=results.get(removal_key(name, decks, REMOVAL_SAMPLES,
+                                                     REMOVAL_SEED)),
+                     drift=results.get(drift_key(name, decks, *drift)),
+                     drift_png=results.get(drift_plot_key(name, decks, *drift)))
 
 
 def par_section(publication: Publication, profiles: Sequence[Profile]) -> Section:
@@ -112,7 +111,7 @@ def par_section(publication: Publication, profiles: Sequence[Profile]) -> Sectio
         except AnalyzerError as exc:
             section.missing.append(f"`{profile.name}`: {exc}")
             continue
-        publication.results[command_text(["par", *shoe, "--out", "DIR"])] = sheet
+        publication.results.put(par_key(profile.name, decks), sheet)
         # The Markdown links the drift plot the drift section publishes (the same call and
         # plot), not a copy of it.
         link = (f"../drift/{profile.name}-8-decks.png" if isinstance(sheet, ParSheet)
@@ -144,12 +143,11 @@ def _edges(publication: Publication, profiles: Sequence[Profile]) -> list[list[s
     rows = []
     for profile in profiles:
         decks = profile.default_decks
-        found = publication.results.get(_odds_command(profile, decks))
-        sheet = publication.results.get(command_text(
-            ["par", "--profile", profile.name, "--decks", str(decks), "--out", "DIR"]))
+        found = publication.results.get(odds_key(profile.name, decks))
+        sheet = publication.results.get(par_key(profile.name, decks))
         page = f"{PAR_FOLDER}/{sheet.stem}.html" if sheet is not None else ""
         name = f"[{profile.name}]({page})" if page in publication.files else profile.name
-        if isinstance(found, OddsTable):
+        if found is not None:
             rows += [[name, found.shoe, bet.name, percent(bet.house_edge),
                       fraction_text(bet.house_edge)] for bet in found.bets]
         elif isinstance(sheet, ChoiceParSheet):

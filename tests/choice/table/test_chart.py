@@ -4,6 +4,7 @@ probabilities, every situation in exactly one column."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,11 @@ from analyzer.choice.table.chart import Chart, Situation, table_charts
 from analyzer.choice.table.solve import TableEquilibrium, solve_table
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
+from analyzer.present.report.chart import render_charts
+from analyzer.present.tables.published import published_strategies
 from analyzer.rules.shoe import Shoe
+
+TABLES = Path(__file__).resolve().parents[3] / "tables" / "lucky9" / "charts"
 
 
 def _column(chart: Chart, situation: Situation) -> str:
@@ -56,6 +61,17 @@ def test_every_cell_is_the_solved_play_at_the_infinite_deck(players: int) -> Non
     table = solve_table(LUCKY9, Shoe.infinite(), players, "total")
     assert _check_every_cell(table) >= 9 * (players + 2)
     assert all(not c.exceptions for c in table_charts(table))  # by total: no exception
+
+
+@pytest.mark.parametrize("players", range(4, 9))
+def test_every_cell_of_the_published_charts_of_5_to_9_people(players: int) -> None:
+    # the published equilibria, certified again (solving 9 people takes seconds), whose
+    # charts tables/lucky9/charts/ prints
+    table = solve_table(LUCKY9, Shoe.infinite(), players, "total",
+                        known=published_strategies(LUCKY9))
+    assert table.certified and _check_every_cell(table) >= 9 * 2**players
+    published = (TABLES / f"{players + 1}-people-infinite.md").read_text(encoding="utf-8")
+    assert published.endswith(render_charts(table_charts(table), "markdown"))
 
 
 @pytest.mark.parametrize(("players", "by"), [(1, "cards"), (1, "total"), (2, "total")])
