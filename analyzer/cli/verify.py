@@ -20,7 +20,7 @@ from analyzer.dealing.dialects import parse_delimiter, parse_outcome_words
 from analyzer.dealing.handlog import LogOptions, parse_column_options
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_EXPANSION, MAX_LINES, open_regular
-from analyzer.outputs import output_stream, refuse_inputs, write_file
+from analyzer.outputs import is_temporary, output_stream, refuse_inputs, write_file
 from analyzer.present.report.verify import render_junit, render_verdict
 from analyzer.rules.profile import load_profile
 from analyzer.verify.inference.statistics import ALPHA
@@ -32,7 +32,12 @@ __all__ = ["expand_logs", "simulate", "verify"]
 
 
 def expand_logs(patterns: tuple[str, ...]) -> list[str]:
-    """Files named on the command line, with shell-style globs expanded (sorted)."""
+    """Files named on the command line, with shell-style globs expanded (sorted).
+
+    Whatever a glob matches is read or refused by name: a FIFO, device, socket, dangling
+    link or link loop among the matches stops the run (only folders are passed over), and
+    so does a temporary file of an interrupted run of nine (``.*.nine-tmp``: cut short).
+    """
     found: list[str] = []
     for pattern in patterns:
         if Path(pattern).is_file():
@@ -41,12 +46,20 @@ def expand_logs(patterns: tuple[str, ...]) -> list[str]:
             open_regular(pattern).close()  # a FIFO, a device, a folder, a link loop: named
             found.append(pattern)
         elif any(ch in pattern for ch in "*?["):
-            matches = sorted(p for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
+            matches = sorted(p for p in glob.glob(pattern, recursive=True)
+                             if not Path(p).is_dir())
             if not matches:
                 raise AnalyzerError(f"{pattern}: no file matches")
+            for match in matches:
+                if not Path(match).is_file():
+                    open_regular(match).close()  # named: FIFO, device, dangling link...
             found.extend(matches)
         else:
             raise AnalyzerError(f"{pattern}: no such file")
+    for path in found:
+        if is_temporary(Path(path).name):
+            raise AnalyzerError(f"{path}: a temporary file of an interrupted nine run (it "
+                                "may be cut short): not read; remove it")
     return found
 
 

@@ -43,6 +43,8 @@ from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.fixed import to_floats
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
+from analyzer.verify.overlap import CHUNK as RUN_CHUNK
+from analyzer.verify.overlap import HandRuns
 from analyzer.verify.partial import BetTally, IssueLog, Partial, check_written_for
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker, shoe_composition
@@ -151,20 +153,20 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     if options.format == "auto":
         options = replace(options, format=detect_format(path))
 
-    def tallies() -> tuple[ShoeMoments | None, ShuffleTally, DeckTally]:
+    def tallies() -> tuple[ShoeMoments | None, ShuffleTally, DeckTally, HandRuns]:
         return (ShoeMoments(model, evaluator, values) if shoe_aware else None,
                 ShuffleTally(model, shoe_composition(model, values), values),
-                DeckTally(model, values))
+                DeckTally(model, values), HandRuns(values))
 
-    moments, shuffle, decks = tallies()
+    moments, shuffle, decks, runs = tallies()
     fast = None
     # a clean CSV log of a fixed-tableau profile: checked column-wise (None: record by
     # record, with fresh tallies; NINE_VERIFY_PATH=records: always, the reference)
     if os.environ.get("NINE_VERIFY_PATH") != "records":
         fast = replay_columns(path, model, options, settler, moments, shuffle, segment,
-                              decks)
+                              decks, runs)
         if fast is None:
-            moments, shuffle, decks = tallies()
+            moments, shuffle, decks, runs = tallies()
     shoes = ShoeTracker(model, issues, moments, evaluator is not None, values, shuffle.add,
                         decks)
     tally = Tally(model, settler)
@@ -186,6 +188,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         records = _opening(records, source)
     layouts: list[Layout] = []
     noted: list[tuple[str, str, str]] = []
+    run_shoe: object = None  # the shoe of the run of hands being hashed
+    run_keys, cut_run = runs.keys, runs.cut
     for rec in records:
         if type(rec) is Hand:
             shoe = shoes.current  # the hot path: the next hand of the same shoe
@@ -195,6 +199,12 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                 shoe.hands += 1
             else:
                 shoe = route(rec)
+            if shoe is not run_shoe:
+                cut_run()
+                run_shoe = shoe
+            run_keys.append(hash((rec.player, rec.banker)))  # overlap.hand_key, inline
+            if len(run_keys) >= RUN_CHUNK:
+                runs.flush()
             key = (rec.player_values, rec.banker_values)
             entry = entries.get(key) if not card_level else None
             if entry is None:
@@ -211,6 +221,8 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                 shoe_aware_hands += shoe.tracking
             if moments is None:
                 shoe.hand_records.append(rec)  # checked when the shoe closes
+                if len(shoe.hand_records) >= shoe.spill_at:
+                    shoes.spill(shoe)  # more hands than one shoe holds: several shoes
             else:
                 deal(rec)
             if broken is not None:
@@ -286,7 +298,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    deck_shoes=decks.shoes, columns_used=used, columns_ignored=ignored,
                    not_checked=(*noted, *_unlogged(roles, source, model.decks)),
                    money_scale=scale, cut_shoes=shoes.cut_shoes,
-                   fixed=(*bet_sums, *ranks, *decks.sums_fixed()))
+                   fixed=(*bet_sums, *ranks, *decks.sums_fixed()), hand_runs=runs.sums())
 
 
 def _layout(layouts: list[Layout]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...],

@@ -60,6 +60,7 @@ from analyzer.rules.profile import Tableau
 from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
+from analyzer.verify.overlap import HandRuns
 from analyzer.verify.replay import Settler
 
 __all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
@@ -189,7 +190,8 @@ def _integers(column: pa.Array, empty_zero: bool = False) -> IntArray | None:
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
                    segment: Segment | None = None,
-                   decks: DeckTally | None = None) -> ColumnSums | None:
+                   decks: DeckTally | None = None,
+                   runs: HandRuns | None = None) -> ColumnSums | None:
     """Check a clean CSV/TSV log of a fixed-tableau profile as arrays (see the module
     docstring), :data:`CHUNK` lines at a time cut at shoe boundaries (so memory does not
     grow with the log); None when the log is not that case. After None, ``moments`` and
@@ -223,7 +225,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if columns is None:
                 return None
             sums = _replay(columns, single, bet_columns, model, options, settler, moments,
-                           shuffle, seen, decks)
+                           shuffle, seen, decks, runs)
             if sums is None:
                 return None
             total.add(sums)
@@ -273,7 +275,11 @@ def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
                 return
             yield _csv_columns(body, delimiter, width)
             return
-        # no quoting and no blank line: every delimiter separates two fields
+        # no quoting and no blank line: every delimiter separates two fields (counted
+        # first: rows of a million empty fields are left to the reference, not split)
+        if text.count(delimiter) != (width - 1) * len(body):
+            yield None
+            return
         fields = text.replace("\n", delimiter).split(delimiter)
         if len(fields) != width * len(body):
             yield None
@@ -306,7 +312,8 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
             shuffle: ShuffleTally, seen: set[str],
-            decks: DeckTally | None = None) -> ColumnSums | None:
+            decks: DeckTally | None = None,
+            runs: HandRuns | None = None) -> ColumnSums | None:
     """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the
     runs before (an id used again is left to the reference)."""
     n = len(columns[0])
@@ -466,6 +473,8 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     # -- nothing is wrong: add it all up ----------------------------------------------
     if decks is not None:
         decks.add_counts(per_shoe.reshape(-1, 52))
+    if runs is not None:  # runs of hands by content (analyzer.verify.overlap)
+        runs.add_columns(player, banker, starts)
     counts = [0] * settler.labels
     for i, b in enumerate(model.bets):
         found = np.bincount(labels[i], minlength=len(b.labels)).tolist()

@@ -42,6 +42,7 @@ from analyzer.outputs import write_file
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.inference.fixed import to_floats
 from analyzer.verify.inference.shuffle import ShuffleSums, merge_sums, sums_from_json
+from analyzer.verify.overlap import merge_runs, runs_from_json
 
 __all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", "counts_partial",
            "Issue", "IssueLog", "LISTED", "load_partial", "merge", "Partial", "PARTIAL_FORMAT",
@@ -49,6 +50,7 @@ __all__ = ["add_not_checked", "BetTally", "check_against", "check_written_for", 
 
 #: How many violations and malformed records are listed (all are counted).
 LISTED = 100
+_floats = bind(check_list, item=check_number)  # a list of finite numbers
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,8 @@ class Partial:
     #: rank_covariance and deck_fit; partials that all hold them merge exactly, so the
     #: floats do not depend on how the logs were split (empty: added as floats)
     fixed: tuple[int, ...] = ()
+    #: (level, kept hashes) of its runs of hands by content (:mod:`analyzer.verify.overlap`)
+    hand_runs: tuple[int, tuple[int, ...]] = (0, ())
 
 
 def add_not_checked(partial: Partial, what: str, why: str, source: str = "") -> Partial:
@@ -291,6 +295,7 @@ def merge(partials: Iterable[Partial]) -> Partial:
         columns_used=used, columns_ignored=tuple(ignored),
         not_checked=tuple(dict.fromkeys(n for i in items for n in i.not_checked)),
         money_scale=scale, cut_shoes=sum(i.cut_shoes for i in items),
+        hand_runs=merge_runs(i.hand_runs for i in items),
         outcomes_only=any(i.outcomes_only for i in items),
         runs=tuple(sum(r) for r in zip(*(i.runs or (0, 0, 0) for i in items),
                                        strict=True)) if any(i.runs for i in items) else (),
@@ -388,10 +393,6 @@ def _hex_digest(value: Any, where: str, path: str) -> str:
     return text
 
 
-def _floats(value: Any, where: str, path: str) -> tuple[float, ...]:
-    return check_list(value, where, path, check_number)
-
-
 def _bet(value: Any, where: str, path: str) -> BetTally:
     fields = check_object(value, where, {
         "id": lambda v, w, p: check_string(v, w, p, 100),
@@ -445,10 +446,9 @@ def partial_from_json(data: dict[str, Any], where: str) -> Partial:
         "columns_ignored": lambda v, w, p: check_list(v, w, p, check_string, limit=10_000),
         "not_checked": lambda v, w, p: check_list(v, w, p, _not_checked, limit=10_000),
         "money_scale": lambda v, w, p: check_int(v, w, p, 1, 10 ** 30),
-        "cut_shoes": "count",
+        "cut_shoes": "count", "hand_runs": runs_from_json,
         "fixed": lambda v, w, p: check_list(v, w, p, check_int, limit=1 << 20)},
-        required=("format", "version", "profile", "decks", "model", "sources", "hands",
-                  "bets"))
+        required=("format", "version", "profile", "decks", "model", "sources", "hands", "bets"))
     del fields["format"], fields["version"]
     fields = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
     issues = fields.get("malformed", ()), fields.get("violations", ())

@@ -22,6 +22,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import importlib
+import logging
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -52,6 +54,7 @@ from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.inference.decks import shown_decks
 from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
+from analyzer.verify.overlap import WINDOW, WINDOW_VALUES
 from analyzer.verify.partial import Partial, check_against, counts_partial, load_partial, merge
 from analyzer.verify.verdict import Verdict, finish
 
@@ -211,7 +214,11 @@ def _mapper(dask: str | None, workers: int) -> Iterator[Apply]:
                 distributed.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
                                          dashboard_address=None) as cluster, \
                 distributed.Client(cluster) as client:
-            yield on(client)
+            try:
+                yield on(client)
+            except BaseException:  # Ctrl-C, SIGTERM, an error: end the workers now,
+                _end_local_workers()  # without dask's warnings as it finds them gone
+                raise
         return
     try:
         client = distributed.Client(dask, timeout=30)
@@ -331,6 +338,7 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         check_against(item, model)
         _holds_hands(item)
     _shoes_once(partials)
+    _hands_once(partials)
     merged = replace(merge(partials), digests=tuple(dict.fromkeys(digests)),
                      decks_from=decks_from)
     shown = shown_decks(merged.deck_fit, merged.deck_floor, model.decks)
@@ -378,6 +386,17 @@ def _deck_notes(merged: Partial, model: Model, shown: int | None,
         return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} shoe(s) logged from "
                 "their first card do not tell the deck count clearly",)
     return ()
+
+
+def _end_local_workers() -> None:
+    """End a local Dask cluster's worker processes (this process's children) at once, and
+    quiet dask's logging of the cluster closing after them."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for child in multiprocessing.active_children():
+        child.kill()
+    for child in multiprocessing.active_children():
+        child.join(5)
 
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",
@@ -480,6 +499,23 @@ def _shoes_once(partials: Sequence[Partial]) -> None:
                 raise AnalyzerError(f"{other} and {name} hold the same shoe (a whole shoe "
                                     "dealt card for card alike): the same run given twice? "
                                     "give each once")
+
+
+def _hands_once(partials: Sequence[Partial]) -> None:
+    """No run of hands (by its cards, however the file lays it out) is in two inputs: a
+    reformatted copy, a fragment beside its log, or a partial beside a copy of its log
+    would count those hands twice (:mod:`analyzer.verify.overlap`)."""
+    owner: dict[int, str] = {}
+    for item in partials:
+        name = item.sources[0] if len(item.sources) == 1 else f"the partial of {item.sources[0]}"
+        for key in item.hand_runs[1]:
+            other = owner.setdefault(key, name)
+            if other != name:
+                window = WINDOW_VALUES if item.values_only else WINDOW
+                raise AnalyzerError(f"{other} and {name} hold the same hands (a run of "
+                                    f"{window} hands dealt card for card alike, however "
+                                    "each file lays them out): the same hands given "
+                                    "twice? give each once")
 
 
 def _given_once(paths: Sequence[str]) -> None:

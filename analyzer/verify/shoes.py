@@ -76,6 +76,9 @@ class OpenShoe:
         self.tested: list[bool] = []  # ... and whether each is a hand card (burns are not)
         self.untracked: list[int] = []  # hand cards of a shoe not followed from its start
         self.hand_records: list[Hand] = []  # independent model: checked when it closes
+        #: hands kept before :meth:`ShoeTracker.spill` looks at them again
+        self.spill_at = sum(composition)
+        self.spilled = 0  # cards of hands counted and let go (an undelimited shoe)
         self.pending: list[tuple[int, str, int | None]] = []  # its composition problems
         self.reported: set[int] = set()
 
@@ -230,6 +233,24 @@ class ShoeTracker:
         self.take(burn, line, None, False)
         return shoe
 
+    def spill(self, shoe: OpenShoe) -> None:
+        """Independent model, a shoe keeping :attr:`OpenShoe.spill_at` hands: one without
+        an id or a shoe record that already holds more cards than one shoe is several
+        shoes that cannot be told apart (a log without shoe columns), whose composition is
+        not checked; its hands' cards are counted and the hands let go, so memory stays
+        that of one shoe, not of the log."""
+        records = shoe.hand_records
+        cards = shoe.spilled + sum(shoe.counts) + sum(len(h.player) + len(h.banker)
+                                                      for h in records)
+        if not shoe.unnamed or cards <= self.shoe_size:
+            shoe.spill_at = 2 * len(records)
+            return
+        dealt = _dealt_cards(records)
+        for c in dealt:
+            self.card_counts[c] += 1
+        shoe.spilled += len(dealt)
+        records.clear()
+
     # -- its cards -----------------------------------------------------------------------
     def depleted(self) -> list[int]:
         """The shoe the next hand is dealt from, for the shoe-aware model: what is left of
@@ -316,8 +337,8 @@ class ShoeTracker:
             ended = shoe.ended or self.shoes > shoe.mark
             self.whole_shoes += ended
             self.cut_shoes += not ended
-        undelimited = shoe.unnamed and sum(shoe.counts) + sum(
-            len(h.player) + len(h.banker) for h in shoe.hand_records) > self.shoe_size
+        undelimited = shoe.unnamed and (shoe.spilled > 0 or sum(shoe.counts) + sum(
+            len(h.player) + len(h.banker) for h in shoe.hand_records) > self.shoe_size)
         if undelimited:
             self.undelimited += 1
         else:

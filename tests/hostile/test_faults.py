@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -250,6 +250,58 @@ def test_a_log_cut_inside_its_last_shoe_counts_it_cut(tmp_path: Path, fmt: str,
 
 
 
+# -- nothing counted twice in disguise ---------------------------------------------------------
+def _disguised(tmp_path: Path) -> dict[str, Path]:
+    """An 8-deck log in CSV and JSON Lines (one deal), and copies of it in other clothes."""
+    files = {}
+    for fmt in ("csv", "jsonl"):
+        files[fmt] = tmp_path / f"log.{fmt}"
+        code, output = run(["simulate", "--shoes", "2", "--seed", "3", "--out",
+                            str(files[fmt])])
+        assert code == 0, output
+    rows = files["csv"].read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    keep = [i for i, name in enumerate(header) if name not in ("shoe", "hand", "burn",
+                                                                "cards_left")]
+    bare = [",".join(row.split(",")[i] for i in keep) for row in rows]
+    files["bare"] = tmp_path / "bare.csv"  # no shoe columns
+    files["bare"].write_text("\n".join(bare) + "\n", encoding="utf-8")
+    files["crlf"] = tmp_path / "crlf.csv"  # ... and CRLF line ends
+    files["crlf"].write_bytes(("\r\n".join(bare) + "\r\n").encode())
+    files["records"] = tmp_path / "no-shoe-records.jsonl"  # no shoe records
+    files["records"].write_text("".join(
+        line for line in files["jsonl"].read_text(encoding="utf-8").splitlines(True)
+        if '"type"' not in line), encoding="utf-8")
+    files["fragment"] = tmp_path / "fragment.csv"  # ten hands from inside the first shoe
+    files["fragment"].write_text("\n".join([rows[0], *rows[21:31]]) + "\n",
+                                 encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("bare", "crlf"), ("jsonl", "records"), ("csv", "fragment"), ("partial", "crlf"),
+    ("partial", "records")])
+def test_the_same_hands_in_other_clothes_are_refused(tmp_path: Path, first: str,
+                                                     second: str) -> None:
+    files = _disguised(tmp_path)
+    files["partial"] = tmp_path / "saved.json"
+    code, output = run(["verify", str(files["csv"]), "--partial-out", str(files["partial"])])
+    assert code == 0, output
+    code, output = run(["verify", str(files[first]), str(files[second])])
+    assert_clean(code, output)
+    assert code == 2 and f"{files[first]} and {files[second]} hold the same hands (a run of " \
+        "4 hands dealt card for card alike, however each file lays them out)" in output, output
+
+
+def test_other_hands_beside_a_log_are_not_taken_for_it(tmp_path: Path) -> None:
+    files = _disguised(tmp_path)
+    other = tmp_path / "other.csv"
+    code, output = run(["simulate", "--shoes", "2", "--seed", "4", "--out", str(other)])
+    assert code == 0, output
+    code, output = run(["verify", str(files["bare"]), str(other), "--format", "json"])
+    assert code == 0 and len(json.loads(output)["files"]) == 2, output
+
+
 # -- signals: real ones, to real processes ----------------------------------------------------
 POOL_SCRIPT = """
 import os, sys, time
@@ -286,12 +338,83 @@ def test_workers_die_with_their_parent(sent: signal.Signals, code: int) -> None:
     try:
         workers = [int(pid) for pid in parent.stdout.readline().split()]  # type: ignore[union-attr]
         assert len(workers) == 2 and all(map(_alive, workers))
-        parent.send_signal(sent)
-        assert parent.wait(timeout=20) == code
-        deadline = time.monotonic() + 10
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert not any(map(_alive, workers))  # no orphan left sleeping its 60 s
+        _signal_and_reap(parent, sent, code, workers)  # no orphan left sleeping its 60 s
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def _signal_and_reap(parent: subprocess.Popen[bytes] | subprocess.Popen[str],
+                     sent: signal.Signals, code: int, workers: Iterable[int]) -> None:
+    """Send ``sent``; the parent exits with ``code`` and every worker is gone soon after."""
+    parent.send_signal(sent)
+    assert parent.wait(timeout=30) == code
+    deadline = time.monotonic() + 15
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(map(_alive, workers))
+
+
+DASK_SCRIPT = """
+import sys, time
+import analyzer.verify.run as run
+from analyzer.dealing.handlog import LogOptions
+from analyzer.interrupts import EXIT_TERMINATED, Terminated, stop_on_terminate
+
+def endless(work):  # a check that outlasts the test (pickled by value: defined here)
+    time.sleep(120)
+
+work = [run.Work(name, "csv", "punto-banco", 8, LogOptions(), False, True)
+        for name in ("a.csv", "b.csv")]
+try:
+    with stop_on_terminate(), run._mapper("local", 2) as apply:
+        apply(endless, work)
+except Terminated:
+    sys.exit(EXIT_TERMINATED)
+"""
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every living process under ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
+    pytest.importorskip("dask.distributed")
+    parent = subprocess.Popen([sys.executable, "-c", DASK_SCRIPT], cwd=ROOT,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len([p for p in _descendants(parent.pid) if "spawn_main" in _command(p)]) < 2:
+            assert time.monotonic() < deadline and parent.poll() is None
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers take their tasks
+        # no worker left sleeping its 120 s
+        _signal_and_reap(parent, signal.SIGTERM, 143, _descendants(parent.pid))
+        said = parent.stderr.read()  # type: ignore[union-attr]
+        assert "Traceback" not in said and "WARNING" not in said, said  # dask kept quiet
     finally:
         parent.kill()
         parent.wait()
@@ -354,6 +477,60 @@ def test_a_fifo_given_as_any_input_is_refused_at_once(tmp_path: Path, args: list
     code, output = run([a.format(**files) for a in args])
     assert_clean(code, output)
     assert code == 2 and f"{fifo}: a FIFO (named pipe), not a regular file" in output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.usefixtures("deadline")
+def test_a_glob_matching_a_special_file_names_it(tmp_path: Path) -> None:
+    """A glob's matches are read or refused by name, never silently passed over."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.csv").write_bytes((CORPUS / "one-deck-shoe.csv").read_bytes())
+    (logs / "sub.csv").mkdir()  # a folder is passed over
+    code, output = run(["verify", str(logs / "*.csv"), "--decks", "1", "--format", "json"])
+    assert code == 0 and len(json.loads(output)["files"]) == 1, output
+    os.mkfifo(logs / "b.csv")
+    code, output = run(["verify", str(logs / "*.csv"), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and f"{logs / 'b.csv'}: a FIFO (named pipe), not a regular file" in output
+    (logs / "b.csv").unlink()
+    (logs / "c.csv").symlink_to(tmp_path / "gone.csv")
+    code, output = run(["verify", str(logs / "*.csv"), "--decks", "1"])
+    assert code == 2 and f"{logs / 'c.csv'}: cannot read (No such file" in output
+
+
+def test_a_temporary_left_by_a_killed_run_is_not_read(tmp_path: Path) -> None:
+    left = tmp_path / ".log.csv.0a1b2c3d4e5f.nine-tmp"  # what SIGKILL leaves of simulate
+    left.write_bytes((CORPUS / "one-deck-shoe.csv").read_bytes())
+    code, output = run(["verify", str(left), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and "a temporary file of an interrupted nine run" in output
+    code, output = run(["verify", str(tmp_path / "*"), "--decks", "1"])
+    assert code == 2 and "no file matches" in output  # a glob does not match it either
+
+
+def test_rows_of_a_million_empty_fields_are_malformed_records(tmp_path: Path) -> None:
+    """Rows of 100,000 empty fields (each a line under the line bound): one malformed
+    record each, named by line; memory of the order of the file, not of its fields."""
+    import tracemalloc
+
+    from analyzer.verify.run import collect
+
+    rows = (CORPUS / "one-deck-shoe.csv").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "wide.csv"
+    log.write_text("\n".join([*rows[:3], *[","* 100_000] * 40, *rows[3:]]) + "\n",
+                   encoding="utf-8")
+    code, output = run(["verify", str(log), "--decks", "1"])
+    assert_clean(code, output)
+    assert code == 2 and "wide.csv:4" in output and "wide.csv:43" in output \
+        and "found 100001 (truncated or extra fields)" in output
+    collect([str(tmp_path / "wide.csv")], "punto-banco", 1)  # models built, caches warm
+    tracemalloc.start()
+    partial = collect([str(log)], "punto-banco", 1)[0]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert partial.malformed_count == 40
+    assert peak < 6 * log.stat().st_size  # split into fields: 4,000,000 x 8 bytes and more
 
 
 def test_a_loop_of_symbolic_links_is_named(tmp_path: Path) -> None:

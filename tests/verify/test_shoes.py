@@ -146,3 +146,35 @@ def test_composition_is_checked_per_shoe_however_rows_interleave(clean_csv: Path
     excess = [i for i in verdict.violations if i.kind == "composition"]
     assert excess and excess[0].shoe == "2" and "appears 9 times in shoe 2" in \
         excess[0].message
+
+
+def test_an_undelimited_shoe_lets_its_hands_go() -> None:
+    """Independent model, a log without shoe columns: its one unnamed "shoe" holds more
+    cards than a shoe, so its hands are counted and let go as they come (memory of one
+    shoe, not of the log); its composition is not checked."""
+    model = build_model("punto-banco", 1)
+    issues = IssueLog("log.csv")
+    shoes = ShoeTracker(model, issues)
+    kept = []
+    for number in range(1, 1001):
+        hand = make_hand(number + 1, "", number, (number % 52, (number + 1) % 52),
+                         ((number + 2) % 52, (number + 3) % 52))
+        shoe = shoes.hand(hand)
+        shoe.hand_records.append(hand)  # as check_file keeps them
+        if len(shoe.hand_records) >= shoe.spill_at:
+            shoes.spill(shoe)
+        kept.append(len(shoe.hand_records))
+    assert max(kept) <= 52 and shoes.shoes == 1
+    shoes.close_shoe()
+    assert shoes.undelimited == 1 and issues.violation_count == 0
+    dealt = [(number + j) % 52 for number in range(1, 1001) for j in range(4)]
+    assert shoes.card_counts == [dealt.count(c) for c in range(52)]
+    # a shoe of 13 hands (52 cards) is not let go: it is one shoe, checked whole
+    shoes = ShoeTracker(model, issues)
+    for number in range(1, 14):
+        hand = make_hand(number + 1, "", number, (4 * number - 4, 4 * number - 3),
+                         (4 * number - 2, 4 * number - 1))
+        shoe = shoes.hand(hand)
+        shoe.hand_records.append(hand)
+        shoes.spill(shoe)
+    assert len(shoe.hand_records) == 13 and shoes.undelimited == 0

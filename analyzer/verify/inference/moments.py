@@ -244,22 +244,25 @@ class ShoeMoments:
             return
         queue, self.shoes = self.shoes, []
         first_start, first_categories = queue[0][0], queue[0][3]
+        parts: list[FloatArray | tuple[int, FloatArray]]  # a shoe's rows, or k equal rows
         if all(not fixed and start == first_start and categories == first_categories
                for start, _, _, categories, fixed in queue):
             # the usual queue (whole shoes of one tracker): one cumulative sum for all,
             # restarted at each shoe (integer counts: the same rows as shoe by shoe)
-            parts = _split_rows(_conditional(
+            parts = [*_split_rows(_conditional(
                 first_start, np.concatenate([np.asarray(q[1]) for q in queue]),
                 np.concatenate([np.asarray(q[2], dtype=bool) for q in queue]),
-                first_categories, [len(q[1]) for q in queue]), queue)
+                first_categories, [len(q[1]) for q in queue]), queue)]
         else:
             parts = []
             for start, cards, tested, categories, fixed in queue:
-                if fixed:  # the full shoe's proportions for every card
+                if fixed:  # the full shoe's proportions for every card: k equal rows,
+                    # added up in closed form below (a log of one undelimited "shoe" of
+                    # a million cards would otherwise build a million rows)
                     full = np.asarray(start, dtype=np.float64)
-                    left = np.full(len(cards), full.sum())
-                    keep = np.asarray(tested, dtype=bool) & (left > 0)
-                    parts.append(np.tile(full, (int(keep.sum()), 1)) / left[keep, None])
+                    k = int(np.count_nonzero(np.asarray(tested, dtype=bool))) \
+                        if full.sum() > 0 else 0
+                    parts.append((k, full / max(full.sum(), 1.0)))
                 else:
                     parts.append(_conditional(start, np.asarray(cards),
                                               np.asarray(tested, dtype=bool), categories,
@@ -267,11 +270,16 @@ class ShoeMoments:
         c = self.categories
         shoes = np.zeros((len(parts), c + c * c))
         for i, p in enumerate(parts):
-            total = p.sum(axis=0)
+            if isinstance(p, tuple):  # k rows equal to one row
+                k, row = p
+                total = k * row
+                shoes[i, c:] = (np.diag(total) - k * np.outer(row, row)).reshape(-1)
+            else:
+                total = p.sum(axis=0)
+                shoes[i, c:] = (np.diag(total) - p.T @ p).reshape(-1)
             shoes[i, :c] = total
-            shoes[i, c:] = (np.diag(total) - p.T @ p).reshape(-1)
-        for j, total in enumerate(fixed_sums(shoes)):
-            self._ranks[j] += total
+        for j, units in enumerate(fixed_sums(shoes)):
+            self._ranks[j] += units
 
 
 def _split_rows(p: FloatArray, queue: Sequence[tuple[

@@ -220,3 +220,26 @@ def test_queued_shoes_add_up_as_shoe_by_shoe() -> None:
     np.testing.assert_allclose(batched.rank_mean, mean, rtol=1e-12)
     np.testing.assert_allclose(batched.rank_covariance, covariance, rtol=1e-9, atol=1e-9)
     assert not batched.shoes and batched.rank_mean.sum() > 1000
+
+
+def test_a_fixed_shoe_of_a_million_cards_is_added_in_closed_form() -> None:
+    """A log without shoe columns is one undelimited "shoe": its cards (each from the full
+    shoe) are k equal rows, added up without building them (memory as for a few cards)."""
+    import tracemalloc
+
+    model = build_model("punto-banco", 8)
+    start = [32] * 13
+    cards = [c % 52 for c in range(1_000_000)]
+    tested = [c % 7 != 0 for c in range(1_000_000)]
+    moments = ShoeMoments(model)
+    tracemalloc.start()
+    moments.add_shoe(start, cards, tested, fixed=True)
+    moments.add_shoe(start, [0], [True])  # a whole shoe queued beside it (1/13 each)
+    moments.flush()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    k = sum(tested) + 1
+    assert peak < 2_000_000  # one row per card would be 1e6 x 13 floats: 104 MB
+    np.testing.assert_allclose(moments.rank_mean, [k / 13] * 13, rtol=1e-12)
+    assert moments.rank_covariance[0, 1] == pytest.approx(-k / 169, rel=1e-12)
+    assert moments.rank_covariance[0, 0] == pytest.approx(k * (1 / 13 - 1 / 169), rel=1e-12)
