@@ -23,6 +23,7 @@ from benchmarks import (
     drift,
     engine,
     lucky9,
+    overlap,
     par_pdf,
     startup,
     table,
@@ -149,6 +150,7 @@ def main() -> None:
     charts.bench(baseline)
     verify.bench(baseline)
     throughput.bench()
+    overlap.bench()
     drift.bench(baseline)
     par_pdf.bench(baseline)
     seconds = targets.tables_seconds()
