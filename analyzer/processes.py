@@ -70,7 +70,13 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join()  # SIGKILL cannot be ignored: on a loaded machine it may take >1 s
+    # the pool's manager thread reaps the workers too: a child it has reaped but not yet
+    # marked still counts as running for multiprocessing.active_children(), so it is
+    # joined (taken before shutdown, which forgets it) before the pool is let go
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
+    if manager is not None:
+        manager.join(5)
 
 
 @contextmanager
