@@ -72,7 +72,9 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             begin = time.perf_counter()
             table = check_certificate(found, rules)
             status = ("certified (every exact regret 0)" if table.certified else
-                      f"largest exact regret {float(table.values.max_regret):.3e}")
+                      "not an equilibrium: no side gains more than "
+                      f"{float(table.values.max_regret):.3e} of a stake by deviating alone "
+                      "(largest exact regret)")
             click.echo(f"{name}: PASS, {found.people} people, 1 deck, by {found.by}: {status}, "
                        f"checked again in {time.perf_counter() - begin:.1f} s")
         return

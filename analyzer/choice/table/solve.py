@@ -11,7 +11,8 @@ is a weighted sum of its values in the subgames it is live in, with weights from
 chance of each natural pattern (``q = 16/169`` for a two-card 9). At a finite shoe the
 naturals' cards leave the shoe, so each multiset of natural holdings has its own subgame;
 exact card removal covers tables of at most three people
-(:data:`~analyzer.choice.table.subgame.MAX_JOINT_SEATS` live seats). A larger finite-shoe
+(:data:`~analyzer.choice.table.subgame.MAX_JOINT_SEATS` live seats), and four people at one
+deck through the certificates ``nine certify`` ships. A larger finite-shoe
 table gets the infinite-deck equilibrium by total (there a holding tells no more than its
 total), ``solved_at`` the infinite deck and not ``exact``: its values and regrets at the shoe
 asked for are not computed, and it says so (:attr:`TableEquilibrium.scope`).
@@ -383,7 +384,8 @@ class TableEquilibrium:
             return ""
         return (f"Solved at the {self.solved_at}; not evaluated at {self.shoe}: values and "
                 f"regrets at {self.shoe} are not computed (equilibria with exact card removal "
-                f"are solved for at most {MAX_JOINT_SEATS + 1} people)")
+                f"are solved for at most {MAX_JOINT_SEATS + 1} people; `nine certify` "
+                "ships certified ones for 4 people at one deck)")
 
     @cached_property
     def _by_key(self) -> dict[SubgameKey, SubgameSolution]:
