@@ -9,8 +9,9 @@ the column-wise reader and on the record-by-record path. The figure is the media
 pairs' ratios, with the middle half of them as its spread; beside it, the time spent
 inside the content check's own methods (:class:`_TimedRuns`), as a share of the rest:
 a figure that a loaded machine's noise moves much less. Record by record, each hand's key
-(one tuple hash, inline in the reader's loop) is computed on both sides of a pair, so that
-path's figures leave it out (about 0.1 µs a hand).
+(one tuple hash, inline in the reader's loop) is computed on both sides of a pair: the
+ratios leave it out, and the figure timed inside adds it, timed alone
+(:func:`_inline_keys`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import statistics
 import tempfile
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ import numpy.typing as npt
 
 from analyzer.dealing.simulate import simulate
 from analyzer.verify import check, columnar
-from analyzer.verify.overlap import HandRuns
+from analyzer.verify.overlap import CHUNK, HandRuns
 from analyzer.verify.run import verify_logs
 
 __all__ = ["PAIRS", "Cost", "bench", "overlap_cost"]
@@ -113,6 +115,25 @@ def _cpu(path: Path, runs: type[HandRuns]) -> float:
         return time.process_time() - start
 
 
+def _inline_keys(hands: int) -> float:
+    """CPU seconds of the record path's inline statements for ``hands`` hands (a key
+    appended, the chunk's length tested), less the same loop without them."""
+    rng = np.random.default_rng(0)
+    cards = rng.integers(0, 52, (hands, 6)).tolist()
+    pairs = [(tuple(c[:2 + (i & 1)]), tuple(c[3:5 + (i % 3 == 0)]))
+             for i, c in enumerate(cards)]
+    keys = array("q")
+    start = time.process_time()
+    for player, banker in pairs:
+        keys.append(hash((player, banker)))
+        if len(keys) >= CHUNK:
+            del keys[:]
+    middle = time.process_time()
+    for _player, _banker in pairs:
+        pass
+    return max(0.0, 2 * middle - start - time.process_time())
+
+
 @dataclass(frozen=True)
 class Cost:
     """The content check's cost on one path: ratios of CPU time, with it to without it."""
@@ -123,10 +144,10 @@ class Cost:
     high: float
     with_check: float  # median CPU seconds of a whole verification
     without: float
-    inside: float  # median share of the check's own methods, against the rest
+    inside: float  # median share of the check's own methods (and inline keys), against the rest
 
 
-def _cost(path: Path, pairs: int) -> Cost:
+def _cost(path: Path, pairs: int, inline: float = 0.0) -> Cost:
     _cpu(path, HandRuns)  # warm: the model compiled once, the file in the page cache
     ratios, with_check, without, inside = [], [], [], []
     for i in range(pairs):
@@ -140,7 +161,8 @@ def _cost(path: Path, pairs: int) -> Cost:
         ratios.append(on / off)
         with_check.append(on)
         without.append(off)
-        inside.append(_TimedRuns.seconds / (on - _TimedRuns.seconds))
+        check = _TimedRuns.seconds + inline
+        inside.append(check / (on - check))
     quartiles = statistics.quantiles(ratios, n=4) if pairs > 1 else ratios * 3
     return Cost(pairs, statistics.median(ratios) - 1, quartiles[0] - 1, quartiles[2] - 1,
                 statistics.median(with_check), statistics.median(without),
@@ -159,7 +181,8 @@ def overlap_cost(hands: int = 200_000, pairs: dict[str, int] | None = None
             simulate("punto-banco", 8, max(1, round(hands / 80.8)), 1, stream, "csv")
         for name, count in counts.items():
             with _path(name == "records"):
-                results[name] = _cost(path, count)
+                results[name] = _cost(path, count,
+                                      _inline_keys(hands) if name == "records" else 0.0)
     return results
 
 
