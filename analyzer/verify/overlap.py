@@ -9,8 +9,7 @@ copy of its log. :class:`HandRuns` finds them by content:
   order each was dealt: card indices, or what a values-only log writes), and nothing else:
   not its line, shoe id, hand number, bets, outcome, the file's format, separators, line
   ends or columns (:func:`hand_key`: CPython's hash of the pair of card tuples, the same
-  on every 64-bit CPython since 3.8, worked out for whole columns by :func:`_keys` from a
-  table of every side's hash);
+  on every 64-bit CPython since 3.8, worked out for whole columns by :func:`_keys`);
 * every run of :data:`WINDOW` consecutive hands of one shoe (of the file, when it does not
   name its shoes) is hashed from its keys in order; :data:`WINDOW_VALUES` in a log of point
   values or ranks only (fewer kinds of card: longer runs, for as little chance of two
@@ -72,68 +71,56 @@ def hand_key(player: Sequence[int], banker: Sequence[int]) -> int:
     return hash((tuple(player), tuple(banker)))
 
 
-def _tuple_hash(lanes: Sequence[U64]) -> U64:
-    """CPython's hash of tuples whose items hash to ``lanes`` (one array per item)."""
-    acc = np.full(lanes[0].shape, _PRIME_5, dtype=np.uint64)
-    for lane in lanes:
-        acc = acc + lane * _PRIME_2
-        acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
-        acc = acc * _PRIME_1
-    acc = acc + (np.uint64(len(lanes)) ^ (_PRIME_5 ^ np.uint64(3527539)))
-    return np.where(acc == np.uint64(2 ** 64 - 1), np.uint64(1546275796), acc)
+def _step(acc: U64, lane: U64) -> U64:
+    """CPython's tuple hash, one item further (its hash ``lane``): in place."""
+    acc += lane * _PRIME_2
+    return _rotate_times(acc)
 
 
-def _side(cards: npt.NDArray[np.int64]) -> U64:
-    """The hash of each row's cards as a tuple: (n, 3) card indices, -1 for no third."""
-    lanes = cards.astype(np.uint64)  # a card index hashes to itself
-    two = _tuple_hash([lanes[:, 0], lanes[:, 1]])
-    three = _tuple_hash([lanes[:, 0], lanes[:, 1], lanes[:, 2]])
-    return np.where(cards[:, 2] >= 0, three, two)
-
-
-def _rotate(acc: U64) -> U64:
-    """``acc`` rotated left by 31 bits, in place."""
+def _rotate_times(acc: U64) -> U64:
+    """``acc`` rotated left by 31 bits, times the first prime: in place."""
     low = acc >> np.uint64(33)
     acc <<= np.uint64(31)
     acc |= low
+    acc *= _PRIME_1
+    return acc
+
+
+def _end(acc: U64, items: int) -> U64:
+    """CPython's tuple hash of ``items`` items, from the state after the last: in place."""
+    acc += np.uint64(items) ^ (_PRIME_5 ^ np.uint64(3527539))
+    np.putmask(acc, acc == np.uint64(2 ** 64 - 1), np.uint64(1546275796))
     return acc
 
 
 @functools.cache
-def _side_tables() -> tuple[U64, U64]:
-    """Every side of two or three cards (by :func:`_index`), hashed as :func:`_keys` hashes
-    it: the player's side as the pair's hash after its first item, the banker's as its
-    second item's lane (two tables of 143,312 words, 2.3 MB, made once, in about 20 ms)."""
-    first, second, third = np.meshgrid(np.arange(52), np.arange(52), np.arange(-1, 52),
-                                       indexing="ij")
-    side = _side(np.stack([first.ravel(), second.ravel(), third.ravel()], axis=1))
-    player = _rotate(_PRIME_5 + side * _PRIME_2) * _PRIME_1
-    return player, side * _PRIME_2
+def _pairs() -> tuple[U64, U64]:
+    """For every first two cards of a side (at ``first * 52 + second``): the tuple hash's
+    state after them, and the hash of the side of those two cards alone."""
+    first, second = np.divmod(np.arange(52 * 52, dtype=np.uint64), np.uint64(52))
+    state = _step(_step(np.full(52 * 52, _PRIME_5, dtype=np.uint64), first), second)
+    return state, _end(state.copy(), 2)
 
 
-def _index(cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Each row's place in :func:`_side_tables`: (n, 3) card indices 0-51, -1 for no
-    third."""
-    at = cards[:, 0] * 52
-    at += cards[:, 1]
-    at *= 53
-    at += cards[:, 2]
-    at += 1
-    return at
+def _sides(cards: npt.NDArray[np.int64]) -> U64:
+    """The hash of each row's cards as a tuple ((n, 3) card indices 0-51, -1 for no
+    third): looked up for two cards (:func:`_pairs`), a third hashed on from there."""
+    state, two = _pairs()
+    pair = cards[:, 0] * 52
+    pair += cards[:, 1]
+    sides = two.take(pair)
+    drawn = np.flatnonzero(cards[:, 2] >= 0)
+    sides[drawn] = _end(_step(state.take(pair[drawn]), cards[drawn, 2].astype(np.uint64)), 3)
+    return sides
 
 
 def _keys(player: npt.NDArray[np.int64], banker: npt.NDArray[np.int64]) -> U64:
     """:func:`hand_key` of every row of two (n, 3) arrays of card indices 0-51 (-1: no
-    third card): :func:`_tuple_hash` of the two sides' hashes, each side's part looked up
-    in :func:`_side_tables` rather than hashed from its cards again."""
-    player_part, banker_part = _side_tables()
-    acc = player_part.take(_index(player))
-    acc += banker_part.take(_index(banker))
-    acc = _rotate(acc)
-    acc *= _PRIME_1
-    acc += np.uint64(2) ^ (_PRIME_5 ^ np.uint64(3527539))
-    np.putmask(acc, acc == np.uint64(2 ** 64 - 1), np.uint64(1546275796))
-    return acc
+    third card): the tuple hash of the pair of the two sides' hashes."""
+    acc = _sides(player)  # the first item's step, from the start (_PRIME_5), in place
+    acc *= _PRIME_2
+    acc += _PRIME_5
+    return _end(_step(_rotate_times(acc), _sides(banker)), 2)
 
 
 def _mix(x: U64) -> U64:
