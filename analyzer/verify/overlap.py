@@ -29,6 +29,7 @@ and 740 hands of a million-hand log with probability 95%.
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -54,6 +55,7 @@ _BITS = 63
 CHUNK = 1 << 15
 
 U64 = npt.NDArray[np.uint64]
+Starts = Sequence[int] | npt.NDArray[np.int64]
 # CPython's tuple hash (xxHash's primes and rotation; Objects/tupleobject.c, 3.8 and after)
 _PRIME_1 = np.uint64(11400714785074694791)
 _PRIME_2 = np.uint64(14029467366897019727)
@@ -69,37 +71,66 @@ def hand_key(player: Sequence[int], banker: Sequence[int]) -> int:
     return hash((tuple(player), tuple(banker)))
 
 
-def _tuple_hash(lanes: Sequence[U64]) -> U64:
-    """CPython's hash of tuples whose items hash to ``lanes`` (one array per item)."""
-    acc = np.full(lanes[0].shape, _PRIME_5, dtype=np.uint64)
-    for lane in lanes:
-        acc = acc + lane * _PRIME_2
-        acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
-        acc = acc * _PRIME_1
-    acc = acc + (np.uint64(len(lanes)) ^ (_PRIME_5 ^ np.uint64(3527539)))
-    return np.where(acc == np.uint64(2 ** 64 - 1), np.uint64(1546275796), acc)
+def _step(acc: U64, lane: U64) -> U64:
+    """CPython's tuple hash, one item further (its hash ``lane``): in place."""
+    acc += lane * _PRIME_2
+    return _rotate_times(acc)
 
 
-def _side(cards: npt.NDArray[np.int64]) -> U64:
-    """The hash of each row's cards as a tuple: (n, 3) card indices, -1 for no third."""
-    lanes = cards.astype(np.uint64)  # a card index hashes to itself
-    two = _tuple_hash([lanes[:, 0], lanes[:, 1]])
-    three = _tuple_hash([lanes[:, 0], lanes[:, 1], lanes[:, 2]])
-    return np.where(cards[:, 2] >= 0, three, two)
+def _rotate_times(acc: U64) -> U64:
+    """``acc`` rotated left by 31 bits, times the first prime: in place."""
+    low = acc >> np.uint64(33)
+    acc <<= np.uint64(31)
+    acc |= low
+    acc *= _PRIME_1
+    return acc
+
+
+def _end(acc: U64, items: int) -> U64:
+    """CPython's tuple hash of ``items`` items, from the state after the last: in place."""
+    acc += np.uint64(items) ^ (_PRIME_5 ^ np.uint64(3527539))
+    np.putmask(acc, acc == np.uint64(2 ** 64 - 1), np.uint64(1546275796))
+    return acc
+
+
+@functools.cache
+def _pairs() -> tuple[U64, U64]:
+    """For every first two cards of a side (at ``first * 52 + second``): the tuple hash's
+    state after them, and the hash of the side of those two cards alone."""
+    first, second = np.divmod(np.arange(52 * 52, dtype=np.uint64), np.uint64(52))
+    state = _step(_step(np.full(52 * 52, _PRIME_5, dtype=np.uint64), first), second)
+    return state, _end(state.copy(), 2)
+
+
+def _sides(cards: npt.NDArray[np.int64]) -> U64:
+    """The hash of each row's cards as a tuple ((n, 3) card indices 0-51, -1 for no
+    third): looked up for two cards (:func:`_pairs`), a third hashed on from there."""
+    state, two = _pairs()
+    pair = cards[:, 0] * 52
+    pair += cards[:, 1]
+    sides = two.take(pair)
+    drawn = np.flatnonzero(cards[:, 2] >= 0)
+    sides[drawn] = _end(_step(state.take(pair[drawn]), cards[drawn, 2].astype(np.uint64)), 3)
+    return sides
 
 
 def _keys(player: npt.NDArray[np.int64], banker: npt.NDArray[np.int64]) -> U64:
-    """:func:`hand_key` of every row of two (n, 3) card arrays (-1: no third card)."""
-    return _tuple_hash([_side(player), _side(banker)])
+    """:func:`hand_key` of every row of two (n, 3) arrays of card indices 0-51 (-1: no
+    third card): the tuple hash of the pair of the two sides' hashes."""
+    acc = _sides(player)  # the first item's step, from the start (_PRIME_5), in place
+    acc *= _PRIME_2
+    acc += _PRIME_5
+    return _end(_step(_rotate_times(acc), _sides(banker)), 2)
 
 
 def _mix(x: U64) -> U64:
-    """splitmix64's finaliser, element-wise (wrapping uint64 arithmetic)."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * np.uint64(0xBF58476D1CE4E5B9)
-    x = x ^ (x >> np.uint64(27))
-    x = x * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+    """splitmix64's finaliser, element-wise (wrapping uint64 arithmetic), in place."""
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return x
 
 
 def _run_hashes(keys: U64, window: int) -> U64:
@@ -108,26 +139,44 @@ def _run_hashes(keys: U64, window: int) -> U64:
     if count <= 0:
         return np.zeros(0, dtype=np.uint64)
     mixed = _mix(keys + np.uint64(0x9E3779B97F4A7C15))
-    acc = np.zeros(count, dtype=np.uint64)
-    for j in range(window):
-        acc = acc * np.uint64(0x100000001B3) + mixed[j:j + count]
-    return _mix(acc) >> np.uint64(64 - _BITS)
+    acc = mixed[:count].copy()
+    for j in range(1, window):
+        acc *= np.uint64(0x100000001B3)
+        acc += mixed[j:j + count]
+    acc = _mix(acc)
+    acc >>= np.uint64(64 - _BITS)
+    return acc
+
+
+def _within(count: int, starts: Starts, window: int) -> npt.NDArray[np.bool_]:
+    """Which of ``count`` runs of ``window`` keys lie within one shoe (``starts``: where
+    a shoe after the first begins)."""
+    within = np.ones(count, dtype=bool)
+    at = np.asarray(starts, dtype=np.int64)
+    for back in range(1, window):  # a run that begins 1 to window - 1 keys before a start
+        begins = at - back
+        within[begins[(begins >= 0) & (begins < count)]] = False
+    return within
 
 
 def _limit(level: int) -> int:
     return 1 << (_BITS - level)
 
 
-def _settle(level: int, hashes: U64) -> tuple[int, U64]:
-    """Distinct hashes below the level's threshold, the level raised (the threshold halved)
-    as far as needed for at most :data:`KEPT` to stay."""
-    kept = np.sort(hashes[hashes < np.uint64(_limit(level))])
-    if kept.size:  # distinct (np.unique hashes large arrays: slower than sorting)
-        kept = kept[np.concatenate([[True], kept[1:] != kept[:-1]])]
-    if kept.size > KEPT:  # the lowest threshold at or below the (KEPT + 1)-th smallest
-        level = max(level, 64 - int(kept[KEPT]).bit_length())
-        kept = kept[kept < np.uint64(_limit(level))]
-    return level, kept
+def _settle(level: int, hashes: U64, kept: U64 | None = None) -> tuple[int, U64]:
+    """Distinct hashes below the level's threshold, of ``hashes`` and ``kept`` (sorted,
+    distinct and below it already), the level raised (the threshold halved) as far as
+    needed for at most :data:`KEPT` to stay."""
+    new = np.sort(hashes[hashes < np.uint64(_limit(level))])
+    if kept is not None and kept.size:  # two sorted runs: merged by a stable sort
+        new = np.concatenate([kept, new])
+        new.sort(kind="stable")
+    if new.size:  # distinct (np.unique hashes large arrays: slower than sorting)
+        new = new[np.concatenate([[True], new[1:] != new[:-1]])]
+    if new.size > KEPT:  # the lowest threshold at or below the (KEPT + 1)-th smallest
+        level = max(level, 64 - int(new[KEPT]).bit_length())
+        new = new[new < np.uint64(_limit(level))]
+    return level, new
 
 
 def merge_runs(parts: Iterable[tuple[int, Sequence[int]]]) -> tuple[int, tuple[int, ...]]:
@@ -172,12 +221,11 @@ class HandRuns:
 
     def add_columns(self, player: npt.NDArray[np.int64], banker: npt.NDArray[np.int64],
                     starts: npt.NDArray[np.int64]) -> None:
-        """Whole shoes at once: (n, 3) card arrays (-1: no card), each shoe's first row."""
+        """Whole shoes at once: (n, 3) arrays of card indices 0-51 (-1: no third card),
+        each shoe's first row."""
         self.cut()
         self.flush(True)
-        shoe = np.zeros(len(player), dtype=np.int64)
-        shoe[starts[1:]] = 1
-        self._hash(_keys(player, banker), np.cumsum(shoe))
+        self._hash(_keys(player, banker), starts[1:])
 
     def flush(self, everything: bool = False) -> None:
         """Hash the runs of the keys held (all, or all but the last few, which may begin
@@ -185,23 +233,20 @@ class HandRuns:
         if not self.keys:
             return
         keys = np.frombuffer(self.keys, dtype=np.int64).view(np.uint64).copy()
-        shoe = np.zeros(keys.size, dtype=np.int64)
-        cuts = [c for c in self.cuts if c < keys.size]
-        shoe[cuts] = 1
-        self._hash(keys, np.cumsum(shoe))
-        held = keys.size if everything else max([keys.size - self.window + 1, *cuts])
+        self._hash(keys, [c for c in self.cuts if c < keys.size])
+        held = keys.size if everything else max([keys.size - self.window + 1, *self.cuts])
         del self.keys[:held]
         self.cuts = []
 
-    def _hash(self, keys: U64, shoe: npt.NDArray[np.int64]) -> None:
-        """Keep the hashes of the runs of ``keys`` within one shoe (``shoe``: each key's
-        shoe number)."""
+    def _hash(self, keys: U64, starts: Starts) -> None:
+        """Keep the hashes of the runs of ``keys`` within one shoe (``starts``: where in
+        them a shoe after the first begins)."""
         hashes = _run_hashes(keys, self.window)
         if not hashes.size:
             return
-        within = shoe[:hashes.size] == shoe[self.window - 1:]
-        self.level, self.kept = _settle(self.level, np.concatenate(
-            [self.kept, hashes[within]]))
+        within = _within(hashes.size, starts, self.window)
+        within &= hashes < np.uint64(_limit(self.level))
+        self.level, self.kept = _settle(self.level, hashes[within], self.kept)
 
     def sums(self) -> tuple[int, tuple[int, ...]]:
         """(level, the kept hashes sorted), after the last hand."""
