@@ -15,9 +15,16 @@ REFERENCE = Path(__file__).parent / "reference"
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_plan_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Compiled plans go to a folder of this test session, not the user's cache."""
+    """Compiled plans (and kept table strategies) go to a folder of this test session, not
+    the user's cache; under xdist one folder shared by the session's workers (its files are
+    written atomically), so a plan compiled by one worker is read by the others."""
     before = os.environ.get("NINE_CACHE_DIR")
-    os.environ["NINE_CACHE_DIR"] = str(tmp_path_factory.mktemp("nine-cache"))
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # not under xdist
+        folder = tmp_path_factory.mktemp("nine-cache")
+    else:  # the session's folder: every worker's base folder is inside it
+        folder = tmp_path_factory.getbasetemp().parent / "nine-cache"
+        folder.mkdir(exist_ok=True)
+    os.environ["NINE_CACHE_DIR"] = str(folder)
     yield
     if before is None:
         os.environ.pop("NINE_CACHE_DIR", None)
