@@ -10,10 +10,12 @@ CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-firs
 
 .PHONY: run test lint docs bench tables certify screenshot browser pdftools clean
 
+# --no-compile: pip would byte-compile every installed module (about 30 s of CPU, most of the
+# set-up); Python compiles the few it imports on first use instead.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,plot,dask,pdf]'
+	$(BIN)/pip install --quiet --no-compile --upgrade pip
+	$(BIN)/pip install --quiet --no-compile -e '.[dev,plot,dask,pdf]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -52,7 +54,7 @@ lint: $(STAMP)
 # build/docs/index.html; any warning is an error. Its examples are the modules' doctests,
 # which make test runs.
 $(DOCS_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[docs]'
+	$(BIN)/pip install --quiet --no-compile -e '.[docs]'
 	touch $(DOCS_STAMP)
 
 docs: $(DOCS_STAMP)

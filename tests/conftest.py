@@ -32,6 +32,17 @@ def _private_plan_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
         os.environ["NINE_CACHE_DIR"] = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under xdist, numba's kernels are compiled once for the session, not once per worker
+    (see :mod:`tests.kernels_warm`; imported here only then, since it loads numba)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        from tests.kernels_warm import warm
+
+        warm(int(worker[2:]), tmp_path_factory.getbasetemp().parent)
+
+
 def reference(name: str) -> dict[str, Any]:
     """A reference file of published figures, by stem."""
     return tomllib.loads((REFERENCE / f"{name}.toml").read_text(encoding="utf-8"))
