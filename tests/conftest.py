@@ -15,14 +15,32 @@ REFERENCE = Path(__file__).parent / "reference"
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_plan_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Compiled plans go to a folder of this test session, not the user's cache."""
+    """Compiled plans (and kept table strategies) go to a folder of this test session, not
+    the user's cache; under xdist one folder shared by the session's workers (its files are
+    written atomically), so a plan compiled by one worker is read by the others."""
     before = os.environ.get("NINE_CACHE_DIR")
-    os.environ["NINE_CACHE_DIR"] = str(tmp_path_factory.mktemp("nine-cache"))
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # not under xdist
+        folder = tmp_path_factory.mktemp("nine-cache")
+    else:  # the session's folder: every worker's base folder is inside it
+        folder = tmp_path_factory.getbasetemp().parent / "nine-cache"
+        folder.mkdir(exist_ok=True)
+    os.environ["NINE_CACHE_DIR"] = str(folder)
     yield
     if before is None:
         os.environ.pop("NINE_CACHE_DIR", None)
     else:
         os.environ["NINE_CACHE_DIR"] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under xdist, numba's kernels are compiled once for the session, not once per worker
+    (see :mod:`tests.kernels_warm`; imported here only then, since it loads numba)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        from tests.kernels_warm import warm
+
+        warm(int(worker[2:]), tmp_path_factory.getbasetemp().parent)
 
 
 def reference(name: str) -> dict[str, Any]:

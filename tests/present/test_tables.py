@@ -169,11 +169,18 @@ def test_write_and_check_round_trip(tmp_path: Path) -> None:
         "missing: odds/punto-banco/punto-banco-infinite.md"]
 
 
-def test_parallel_build_gives_the_same_files() -> None:
-    sections = ("sample-sizes", "chemin-de-fer")
+def test_parallel_build_gives_the_same_files_and_closes_its_pool() -> None:
+    """One pool of two workers (starting one costs seconds of imports): the same files as
+    the serial build, and no worker left after it, nor after a build that fails."""
+    sections = ("sample-sizes", "chemin-de-fer", "formulas")
     serial = build_tables(sections=sections, profiles=("punto-banco",))
     parallel = build_tables(sections=sections, profiles=("punto-banco",), jobs=2)
     assert parallel.files == serial.files
+    assert multiprocessing.active_children() == []
+    with pytest.raises(AnalyzerError, match="no-such-profile"):
+        build_tables(sections=("sample-sizes", "formulas"), profiles=("no-such-profile",),
+                     jobs=2)
+    assert multiprocessing.active_children() == []
 
 
 def _stated_command(publication: Publication, path: str) -> str:
@@ -225,15 +232,6 @@ def test_a_table_is_what_its_stated_command_prints(publication: Publication, pat
         assert {key: document[key] for key in printed} == printed
     else:
         assert published.endswith(result.stdout.rstrip("\n") + "\n")
-
-
-def test_the_worker_pool_is_closed_after_a_parallel_build() -> None:
-    build_tables(sections=("sample-sizes", "formulas"), profiles=("punto-banco",), jobs=2)
-    assert multiprocessing.active_children() == []
-    with pytest.raises(AnalyzerError, match="no-such-profile"):
-        build_tables(sections=("sample-sizes", "formulas"), profiles=("no-such-profile",),
-                     jobs=2)
-    assert multiprocessing.active_children() == []
 
 
 def test_every_shipped_profile_has_a_par_sheet(publication: Publication) -> None:

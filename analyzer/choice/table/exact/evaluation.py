@@ -21,7 +21,7 @@ so a profile is an exact equilibrium of the subgame when every regret is 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -134,7 +134,41 @@ def exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
     Sums run over integers: a side's counterfactual values share one scale ``S`` and its
     action weights ``(D - d, d)`` one scale ``D``, so the played value of a cell is
     ``((D - d) stand + d draw) / (S D)`` and its best ``max(stand, draw) / S``; only each
-    side's two totals become fractions."""
+    side's two totals become fractions. The last :data:`REMEMBERED` profiles of each
+    subgame are remembered (the same strategies certified again in one process cost
+    nothing: a shipped certificate, a table asked for again)."""
+    key = (_content(row for rows in seats for row in rows), _content(bank))
+    remembered = game._cache.setdefault(_REGRETS, {})
+    if key in remembered:
+        values, regrets, gaining = remembered.pop(key)
+        remembered[key] = (values, regrets, gaining)  # the most recent last
+        return values, regrets, list(gaining)
+    found = _exact_regrets(game, seats, bank)
+    remembered[key] = (found[0], found[1], tuple(found[2]))
+    while len(remembered) > REMEMBERED:
+        del remembered[next(iter(remembered))]
+    return found
+
+
+#: How many profiles of each subgame :func:`exact_regrets` remembers.
+REMEMBERED = 16
+_REGRETS = "exact regrets"
+
+
+def _content(rows: Iterable[Sequence[Fraction]]) -> tuple[tuple[int, ...], ...]:
+    """Rows of draw probabilities as numerators and denominators (hashing a Fraction costs a
+    modular inverse)."""
+    out: list[tuple[int, ...]] = []
+    for row in rows:
+        exact = [v if isinstance(v, Fraction) else Fraction(v) for v in row]
+        out.append((*(v.numerator for v in exact), *(v.denominator for v in exact)))
+    return tuple(out)
+
+
+def _exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
+                   bank: Sequence[Sequence[Fraction]],
+                   ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], list[Cell]]:
+    """:func:`exact_regrets` computed."""
     profile = Integers.of(seats, bank)
     flat, scales = evaluate(game, profile)
     weights = [*profile.seats, profile.bank]
