@@ -39,7 +39,7 @@ from analyzer.inputs import MAX_LINE, open_binary
 __all__ = ["BLOCK", "MAX_PENDING_ROWS", "shoe_runs", "text_buffers"]
 
 #: Bytes read and parsed at a time (whole lines).
-BLOCK = 1 << 20
+BLOCK = 1 << 19
 #: A shoe of more rows than this is left to the reference.
 MAX_PENDING_ROWS = 1 << 20
 
