@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.engine import backend
+from analyzer.engine import backend, plan_cache
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
 from analyzer.engine.enumeration import (
     INT64_LIMIT,
@@ -32,6 +32,7 @@ from analyzer.engine.enumeration import (
 from analyzer.engine.evaluator import BatchEvaluator, value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
+from analyzer.engine.tally import half_patterns
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import settle_codes
 from analyzer.rules.shoe import Shoe
@@ -69,46 +70,28 @@ class ValueForm:
     """
 
     def __init__(self, model: Model, compact: bool = False) -> None:
-
         tableau = model.profile.tableau
         assert tableau is not None
-        table = coups(tableau)
-        term_set = terms(tableau)
-        size = term_set.size
-        columns: list[npt.NDArray[np.float64]] = []
-        self.bet_slices: list[slice] = []
-        for bet_model in model.bets:
-            codes, _ = settle_codes(bet_model.bet, table.features)
-            start = len(columns)
-            for label in range(len(bet_model.labels)):
-                column = np.zeros(size)
-                chosen = np.asarray(codes) == label
-                np.add.at(column, term_set.of_coup[chosen], table.arrangements[chosen])
-                columns.append(column)
-            self.bet_slices.append(slice(start, len(columns)))
-        matrix = np.stack(columns, axis=0)  # (columns x terms)
+        # built once per (tableau, bets, shoe, compact) and kept on disk (plan_cache)
+        arrays = plan_cache.cached_arrays(
+            "evaluators", plan_cache.plan_fingerprint(
+                tableau, tuple(b.bet for b in model.bets),
+                f"value-form {list(model.shoe.counts)} {compact}", _VALUE_SOURCES),
+            lambda: _value_arrays(model, compact), _check_value_arrays)
+        matrix = arrays["matrix"]
+        self.bet_slices: list[slice] = [
+            slice(int(a), int(b)) for a, b in arrays["bet_slices"].reshape(-1, 2).tolist()]
         #: compact: full label j is compact column expand[j]; complements (bet slice,
         #: label) are one minus the bet's other labels
-        self.expand: npt.NDArray[np.int64] | None = None
-        self.complements: list[tuple[slice, int]] = []
-        if compact:
-            full = term_weights(term_set, model.shoe)
-            total = denominator(model.shoe)
-            ways = matrix.astype(np.int64).astype(object) @ full.astype(object)  # exact
-            probability = np.array([float(Fraction(int(n), total)) for n in ways])
-            keep = np.ones(len(columns), dtype=bool)
-            for part in self.bet_slices:
-                label = int(np.argmax(probability[part]))
-                keep[part.start + label] = False
-                self.complements.append((part, label))
-            unique, inverse = np.unique(matrix[keep], axis=0, return_inverse=True)
-            expand = np.full(len(columns), unique.shape[0], dtype=np.int64)  # a zero column
-            expand[keep] = inverse.reshape(-1)
-            self.expand = expand
-            matrix = unique
+        self.expand: npt.NDArray[np.int64] | None = arrays["expand"] if compact else None
+        self.complements: list[tuple[slice, int]] = [
+            (self.bet_slices[b], int(label))
+            for b, label in arrays["complements"].reshape(-1, 2).tolist()]
         #: the same columns for the fused kernel (terms in their own order)
-        self.batch = BatchEvaluator.from_payoff(model.profile, np.ascontiguousarray(matrix),
-                                                tuple(str(i) for i in range(matrix.shape[0])))
+        self.batch = BatchEvaluator(
+            model.profile, tuple(str(i) for i in range(matrix.shape[0])), matrix,
+            arrays["cards"], (arrays["low_index"], arrays["high_index"]),
+            (arrays["low"], arrays["high"]))
         #: the same terms grouped by (cards, low half) for the fused kernel
         #: (:func:`analyzer.engine.kernels.grouped_values`)
         self.plan = _grouped_plan(self.batch)
@@ -147,6 +130,91 @@ def _grouped_plan(batch: BatchEvaluator) -> tuple[npt.NDArray[Any], ...]:
     return (np.ascontiguousarray(batch.payoff[:, order]), cards[order][first],
             low_index[order][first], np.append(first, order.size).astype(np.int64),
             np.ascontiguousarray(high_index[order]))
+
+
+#: The modules whose source decides a value form's arrays (their cache files' names).
+_VALUE_SOURCES = ("engine/shoe_aware.py", "engine/evaluator.py", "engine/enumeration.py",
+                  "engine/tally.py", "engine/lookup.py", "engine/plan_cache.py",
+                  "rules/bets.py", "rules/conditions.py", "rules/profile.py")
+
+
+def _value_arrays(model: Model, compact: bool) -> dict[str, npt.NDArray[Any]]:
+    """A value form's arrays, built (see :class:`ValueForm`): the (columns x terms) matrix,
+    each bet's columns (start, stop), compact's expansion and complements (bet, label),
+    and the terms' card counts and half patterns."""
+    tableau = model.profile.tableau
+    assert tableau is not None
+    table = coups(tableau)
+    term_set = terms(tableau)
+    size = term_set.size
+    columns: list[npt.NDArray[np.float64]] = []
+    bet_slices: list[tuple[int, int]] = []
+    for bet_model in model.bets:
+        codes, _ = settle_codes(bet_model.bet, table.features)
+        start = len(columns)
+        for label in range(len(bet_model.labels)):
+            column = np.zeros(size)
+            chosen = np.asarray(codes) == label
+            np.add.at(column, term_set.of_coup[chosen], table.arrangements[chosen])
+            columns.append(column)
+        bet_slices.append((start, len(columns)))
+    matrix = np.stack(columns, axis=0)  # (columns x terms)
+    expand = np.arange(len(columns), dtype=np.int64)
+    complements: list[tuple[int, int]] = []
+    if compact:
+        full = term_weights(term_set, model.shoe)
+        total = denominator(model.shoe)
+        ways = matrix.astype(np.int64).astype(object) @ full.astype(object)  # exact
+        probability = np.array([float(Fraction(int(n), total)) for n in ways])
+        keep = np.ones(len(columns), dtype=bool)
+        for b, (first, stop) in enumerate(bet_slices):
+            label = int(np.argmax(probability[first:stop]))
+            keep[first + label] = False
+            complements.append((b, label))
+        unique, inverse = np.unique(matrix[keep], axis=0, return_inverse=True)
+        expand = np.full(len(columns), unique.shape[0], dtype=np.int64)  # a zero column
+        expand[keep] = inverse.reshape(-1)
+        matrix = unique
+    low_index, low, high_index, high = half_patterns(term_set.multiplicity)
+    return {"matrix": np.ascontiguousarray(matrix, dtype=np.float64),
+            "bet_slices": np.array(bet_slices, dtype=np.int64).reshape(-1),
+            "expand": expand, "complements": np.array(complements, dtype=np.int64).reshape(-1),
+            "cards": np.asarray(term_set.cards, dtype=np.int64),
+            "low_index": np.asarray(low_index, dtype=np.int64),
+            "high_index": np.asarray(high_index, dtype=np.int64),
+            "low": np.asarray(low, dtype=np.int64), "high": np.asarray(high, dtype=np.int64)}
+
+
+def _within(index: npt.NDArray[Any], size: int) -> bool:
+    """Is every entry of ``index`` in ``range(size)``?"""
+    return index.size == 0 or bool(index.min() >= 0 and index.max() < size)
+
+
+def _check_value_arrays(arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """AnalyzerError unless stored value-form arrays fit together (shapes, indices)."""
+    try:
+        matrix, slices, pairs = arrays["matrix"], arrays["bet_slices"], arrays["complements"]
+        size = matrix.shape[1]
+        low, high = arrays["low"], arrays["high"]
+        starts, stops = slices.reshape(-1, 2).T
+        sound = (matrix.ndim == 2 and matrix.dtype == np.float64
+                 and all(a.dtype == np.int64 for n, a in arrays.items() if n != "matrix")
+                 and all(arrays[n].shape == (size,) for n in ("cards", "low_index",
+                                                               "high_index"))
+                 and low.ndim == 2 and low.shape[1] == 5 and high.ndim == 2
+                 and high.shape[1] == 5 and _within(arrays["low_index"], len(low))
+                 and _within(arrays["high_index"], len(high))
+                 and _within(arrays["cards"], 7) and bool((np.diff(slices) >= 0).all())
+                 and arrays["expand"].shape == (int(slices.max(initial=0)),)
+                 and _within(arrays["expand"], matrix.shape[0] + 1))
+        bets, labels = pairs.reshape(-1, 2).T
+        sound = sound and _within(bets, len(starts)) and _within(
+            labels, int((stops - starts).max(initial=0))) and bool(
+                (labels < (stops - starts)[bets]).all())
+    except (KeyError, ValueError, IndexError):
+        sound = False
+    if not sound:
+        raise AnalyzerError("cached value-form arrays do not fit together")
 
 
 @cache

@@ -17,6 +17,7 @@ from analyzer.engine.shoe_aware import (
     NULL_TWO_CARD,
     NULL_VALUES,
     ShoeEvaluator,
+    ValueForm,
     shoe_evaluator,
 )
 from analyzer.errors import AnalyzerError
@@ -106,3 +107,20 @@ def test_bad_rows_are_refused() -> None:
         lucky.ev([[1] * 5 + [0] * 47])
     with pytest.raises(AnalyzerError, match="rows of 52"):
         lucky.evaluate([[1, 2, 3]])
+
+
+def test_a_value_form_read_from_the_cache_evaluates_as_one_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = build_model("punto-banco", 8)
+    rows = np.array([Shoe.decks(8).value_counts(), [20, 25, 31, 28, 30, 29, 32, 27, 26, 100]],
+                    dtype=np.float64)
+    monkeypatch.setenv("NINE_CACHE_DIR", "off")
+    built = ValueForm(model, compact=True)
+    monkeypatch.setenv("NINE_CACHE_DIR", str(tmp_path))
+    stored = ValueForm(model, compact=True)  # built and stored
+    assert len(list((tmp_path / "evaluators").glob("*.npz"))) == 1
+    read = ValueForm(model, compact=True)  # read back
+    for form in (stored, read):
+        assert form.bet_slices == built.bet_slices and form.complements == built.complements
+        for kernel in ("numpy", "numba"):
+            assert np.array_equal(form.evaluate(rows, kernel), built.evaluate(rows, kernel))
