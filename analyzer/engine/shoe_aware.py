@@ -14,7 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from math import lcm
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +37,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import settle_codes
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["EXACT_HANDS", "NULL_EXACT", "NULL_FOUR_CARD", "NULL_FULL", "NULL_TWO_CARD",
-           "NULL_VALUES", "EXACT_CARDS", "ShoeEvaluator", "ValueForm",
+__all__ = ["EXACT_HANDS", "GroupedPlan", "NULL_EXACT", "NULL_FOUR_CARD", "NULL_FULL",
+           "NULL_TWO_CARD", "NULL_VALUES", "EXACT_CARDS", "ShoeEvaluator", "ValueForm",
            "full_shoe_value_moments", "shoe_evaluator", "value_form"]
 
 # (one BLAS thread: set where the batch evaluator is defined, imported above)
@@ -107,8 +107,7 @@ class ValueForm:
             from analyzer.engine import kernels
 
             if n and value_counts.sum(axis=1).max() <= EXACT_CARDS:
-                out = kernels.grouped_values(value_counts, self.plan,
-                                             *self.batch.half_patterns)
+                out = kernels.grouped_values(value_counts, self.plan)
             else:
                 out = self.batch.evaluate(value_counts, kernel="numba")
         else:
@@ -120,16 +119,54 @@ class ValueForm:
         return out
 
 
-def _grouped_plan(batch: BatchEvaluator) -> tuple[npt.NDArray[Any], ...]:
+class GroupedPlan(NamedTuple):
+    """A value form's terms for the grouped kernel
+    (:func:`analyzer.engine.kernels.grouped_values`): grouped by (cards, low half), each
+    group's nonzero payoffs as entries (high half, column, payoff), and each half
+    pattern as a pair of values (0-1 or 5-6) times a triple (2-4 or 7-9)."""
+
+    columns: int
+    group_cards: npt.NDArray[np.int64]
+    group_low: npt.NDArray[np.int64]
+    #: each group's first entry (and one past the last)
+    group_entry: npt.NDArray[np.int64]
+    entry_high: npt.NDArray[np.int64]
+    entry_column: npt.NDArray[np.int64]
+    entry_payoff: npt.NDArray[np.float64]
+    #: each low (high) half pattern's pair, ``7 m0 + m1``, and its row of ``triples``
+    low_pair: npt.NDArray[np.int64]
+    low_triple: npt.NDArray[np.int64]
+    high_pair: npt.NDArray[np.int64]
+    high_triple: npt.NDArray[np.int64]
+    #: the distinct (m2, m3, m4) of both halves' patterns
+    triples: npt.NDArray[np.int64]
+
+
+def _grouped_plan(batch: BatchEvaluator) -> GroupedPlan:
     """A batch evaluator's terms sorted by (cards, low half, high half) and grouped by the
-    first two: (payoff, group cards, group low half, group starts, each term's high half)."""
+    first two, their nonzero payoffs listed per group (see :class:`GroupedPlan`)."""
     cards, (low_index, high_index) = batch.cards, batch.half_index
     order = np.lexsort((high_index, low_index, cards))
     key = cards[order] * (int(low_index.max()) + 1) + low_index[order]
     first = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    return (np.ascontiguousarray(batch.payoff[:, order]), cards[order][first],
-            low_index[order][first], np.append(first, order.size).astype(np.int64),
-            np.ascontiguousarray(high_index[order]))
+    payoff = batch.payoff[:, order]
+    term, column = np.nonzero(payoff.T)  # by term (so by group), then column
+    low, high = batch.half_patterns
+    triples = np.unique(np.concatenate([low[:, 2:], high[:, 2:]]), axis=0)
+
+    def triple_of(patterns: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        found: npt.NDArray[np.int64] = np.array(
+            [int(np.flatnonzero((triples == row).all(axis=1))[0]) for row in patterns[:, 2:]],
+            dtype=np.int64).reshape(-1)
+        return found
+
+    return GroupedPlan(
+        payoff.shape[0], cards[order][first], low_index[order][first],
+        np.searchsorted(term, np.append(first, order.size)).astype(np.int64),
+        high_index[order][term].astype(np.int64), column.astype(np.int64),
+        np.ascontiguousarray(payoff[column, term]), (low[:, 0] * 7 + low[:, 1]).astype(np.int64),
+        triple_of(low), (high[:, 0] * 7 + high[:, 1]).astype(np.int64), triple_of(high),
+        triples.astype(np.int64))
 
 
 #: The modules whose source decides a value form's arrays (their cache files' names).
