@@ -272,7 +272,8 @@ def batch_values(counts: npt.NDArray[np.float64], payoff: npt.NDArray[np.float64
 
 
 @njit(cache=True, nogil=True)
-def _grouped(counts: Any, columns: Any, group_cards: Any, group_low: Any, group_entry: Any,
+def _grouped(counts: Any, columns: Any, combine_start: Any, combine_atom: Any,
+             group_cards: Any, group_low: Any, group_entry: Any,
              entry_high: Any, entry_column: Any, entry_payoff: Any, low_pair: Any,
              low_triple: Any, high_pair: Any, high_triple: Any,
              triples: Any) -> Any:  # pragma: no cover - compiled
@@ -281,13 +282,16 @@ def _grouped(counts: Any, columns: Any, group_cards: Any, group_low: Any, group_
     then times ``fill x low half`` once, so no term weight is stored. Each half's table
     row is a product of two shared partial products: values (0, 1) and values (2, 3, 4)
     (or 5-6 and 7-9): one multiply per row instead of four (3x faster than five
-    gathers a row). Every product and partial sum is an integer below 2**53 up to
+    gathers a row). The sums may be of *atoms* (combinations of labels), each output
+    column the sum of its atoms' sums before the one division. Every product and partial
+    sum is an integer below 2**53 up to
     :data:`~analyzer.engine.shoe_aware.EXACT_CARDS` cards, so it agrees with :func:`_batch`
     and the numpy path to the last bit there (to rounding above)."""
     shoes = counts.shape[0]
     groups = group_cards.shape[0]
     kinds = triples.shape[0]
-    out = np.empty((shoes, columns))
+    outputs = combine_start.shape[0] - 1
+    out = np.empty((shoes, outputs))
     falling = np.empty((10, 7, BLOCK))
     fill = np.empty((7, BLOCK))
     pair = np.empty((2, 49, BLOCK))
@@ -356,8 +360,11 @@ def _grouped(counts: Any, columns: Any, group_cards: Any, group_low: Any, group_
                 for s in range(BLOCK):
                     acc[j, s] += weight[s] * inner[j, s]
         for s in range(min(BLOCK, shoes - start)):
-            for j in range(columns):
-                out[start + s, j] = acc[j, s] / fill[0, s]
+            for j in range(outputs):
+                total = 0.0
+                for k in range(combine_start[j], combine_start[j + 1]):
+                    total += acc[combine_atom[k], s]
+                out[start + s, j] = total / fill[0, s]
     return out
 
 
@@ -367,12 +374,13 @@ def grouped_values(counts: npt.NDArray[np.float64], plan: Any) -> npt.NDArray[np
     rows = np.asarray(counts, dtype=np.float64)
     shoes = rows.shape[0]
     if shoes == 0:
-        return np.empty((0, plan.columns))
+        return np.empty((0, plan.combine_start.shape[0] - 1))
     padded = np.empty((-(-shoes // BLOCK) * BLOCK, 10))
     padded[:shoes] = rows
     padded[shoes:] = rows[0]
     result: npt.NDArray[np.float64] = _grouped(
-        padded, plan.columns, plan.group_cards, plan.group_low, plan.group_entry,
-        plan.entry_high, plan.entry_column, plan.entry_payoff, plan.low_pair,
-        plan.low_triple, plan.high_pair, plan.high_triple, plan.triples)
+        padded, plan.columns, plan.combine_start, plan.combine_atom, plan.group_cards,
+        plan.group_low, plan.group_entry, plan.entry_high, plan.entry_column,
+        plan.entry_payoff, plan.low_pair, plan.low_triple, plan.high_pair, plan.high_triple,
+        plan.triples)
     return result[:shoes]

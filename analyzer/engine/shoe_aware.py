@@ -94,7 +94,7 @@ class ValueForm:
             (arrays["low"], arrays["high"]))
         #: the same terms grouped by (cards, low half) for the fused kernel
         #: (:func:`analyzer.engine.kernels.grouped_values`)
-        self.plan = _grouped_plan(self.batch)
+        self.plan = _grouped_plan(self.batch, arrays["atoms"], arrays["combine"])
 
     def evaluate(self, value_counts: npt.NDArray[np.float64],
                  kernel: str | None = None) -> npt.NDArray[np.float64]:
@@ -125,7 +125,12 @@ class GroupedPlan(NamedTuple):
     group's nonzero payoffs as entries (high half, column, payoff), and each half
     pattern as a pair of values (0-1 or 5-6) times a triple (2-4 or 7-9)."""
 
+    #: sums accumulated per shoe (the atoms, or the columns themselves)
     columns: int
+    #: each output column's first (column, atom) pair, and one past the last: a column is
+    #: the exact sum of its atoms' integer sums, divided once
+    combine_start: npt.NDArray[np.int64]
+    combine_atom: npt.NDArray[np.int64]
     group_cards: npt.NDArray[np.int64]
     group_low: npt.NDArray[np.int64]
     #: each group's first entry (and one past the last)
@@ -142,14 +147,19 @@ class GroupedPlan(NamedTuple):
     triples: npt.NDArray[np.int64]
 
 
-def _grouped_plan(batch: BatchEvaluator) -> GroupedPlan:
+def _grouped_plan(batch: BatchEvaluator, atoms: npt.NDArray[np.float64],
+                  combine: npt.NDArray[np.int64]) -> GroupedPlan:
     """A batch evaluator's terms sorted by (cards, low half, high half) and grouped by the
-    first two, their nonzero payoffs listed per group (see :class:`GroupedPlan`)."""
+    first two, their nonzero payoffs (of the atoms, if any: see :func:`_atoms`) listed per
+    group (see :class:`GroupedPlan`)."""
     cards, (low_index, high_index) = batch.cards, batch.half_index
     order = np.lexsort((high_index, low_index, cards))
     key = cards[order] * (int(low_index.max()) + 1) + low_index[order]
     first = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    payoff = batch.payoff[:, order]
+    outputs = batch.payoff.shape[0]
+    pairs = combine.reshape(-1, 2) if atoms.shape[0] else \
+        np.repeat(np.arange(outputs, dtype=np.int64), 2).reshape(-1, 2)
+    payoff = (atoms if atoms.shape[0] else batch.payoff)[:, order]
     term, column = np.nonzero(payoff.T)  # by term (so by group), then column
     low, high = batch.half_patterns
     triples = np.unique(np.concatenate([low[:, 2:], high[:, 2:]]), axis=0)
@@ -161,7 +171,8 @@ def _grouped_plan(batch: BatchEvaluator) -> GroupedPlan:
         return found
 
     return GroupedPlan(
-        payoff.shape[0], cards[order][first], low_index[order][first],
+        payoff.shape[0], np.searchsorted(pairs[:, 0], np.arange(outputs + 1)).astype(np.int64),
+        np.ascontiguousarray(pairs[:, 1]), cards[order][first], low_index[order][first],
         np.searchsorted(term, np.append(first, order.size)).astype(np.int64),
         high_index[order][term].astype(np.int64), column.astype(np.int64),
         np.ascontiguousarray(payoff[column, term]), (low[:, 0] * 7 + low[:, 1]).astype(np.int64),
@@ -186,8 +197,10 @@ def _value_arrays(model: Model, compact: bool) -> dict[str, npt.NDArray[Any]]:
     size = term_set.size
     columns: list[npt.NDArray[np.float64]] = []
     bet_slices: list[tuple[int, int]] = []
+    signature: list[npt.NDArray[np.int64]] = []  # each coup's label of each bet
     for bet_model in model.bets:
         codes, _ = settle_codes(bet_model.bet, table.features)
+        signature.append(np.asarray(codes, dtype=np.int64))
         start = len(columns)
         for label in range(len(bet_model.labels)):
             column = np.zeros(size)
@@ -212,14 +225,50 @@ def _value_arrays(model: Model, compact: bool) -> dict[str, npt.NDArray[Any]]:
         expand = np.full(len(columns), unique.shape[0], dtype=np.int64)  # a zero column
         expand[keep] = inverse.reshape(-1)
         matrix = unique
+        atoms, combine = _atoms(matrix, expand, bet_slices, np.stack(signature, axis=1),
+                                term_set.of_coup, table.arrangements)
+    else:
+        atoms, combine = np.zeros((0, size)), np.zeros(0, dtype=np.int64)
     low_index, low, high_index, high = half_patterns(term_set.multiplicity)
     return {"matrix": np.ascontiguousarray(matrix, dtype=np.float64),
+            "atoms": np.ascontiguousarray(atoms, dtype=np.float64), "combine": combine,
             "bet_slices": np.array(bet_slices, dtype=np.int64).reshape(-1),
             "expand": expand, "complements": np.array(complements, dtype=np.int64).reshape(-1),
             "cards": np.asarray(term_set.cards, dtype=np.int64),
             "low_index": np.asarray(low_index, dtype=np.int64),
             "high_index": np.asarray(high_index, dtype=np.int64),
             "low": np.asarray(low, dtype=np.int64), "high": np.asarray(high, dtype=np.int64)}
+
+
+def _atoms(matrix: npt.NDArray[np.float64], expand: npt.NDArray[np.int64],
+           bet_slices: list[tuple[int, int]], signature: npt.NDArray[np.int64],
+           of_coup: npt.NDArray[np.int64], arrangements: npt.NDArray[Any]
+           ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """The compact columns as sums of *atoms* when that is fewer nonzero payoffs: an atom
+    counts the coups of one combination of every bet's label (disjoint, so each term sits
+    in few atoms), and each compact column is the sum of the atoms that give its label.
+    Returns (atoms x terms) and the (column, atom) pairs, or no atoms when the columns
+    themselves are sparser (punto banco's two columns are)."""
+    labels, of_atom = np.unique(signature, axis=0, return_inverse=True)
+    of_atom = of_atom.reshape(-1)
+    atoms = np.zeros((labels.shape[0], matrix.shape[1]))
+    np.add.at(atoms, (of_atom, of_coup), arrangements)
+    pairs: list[tuple[int, int]] = []
+    for b, (start, stop) in enumerate(bet_slices):
+        for label in range(stop - start):
+            column = int(expand[start + label])
+            if column < matrix.shape[0] and not any(c == column for c, _ in pairs):
+                pairs.extend((column, int(a)) for a in np.flatnonzero(labels[:, b] == label))
+    used = sorted({a for _, a in pairs})
+    renumber = {a: k for k, a in enumerate(used)}
+    combine = np.array([(c, renumber[a]) for c, a in sorted(pairs)], dtype=np.int64)
+    atoms = atoms[used]
+    rebuilt = np.zeros_like(matrix)
+    np.add.at(rebuilt, combine[:, 0], atoms[combine[:, 1]])
+    if not np.array_equal(rebuilt, matrix) or \
+            np.count_nonzero(atoms) >= np.count_nonzero(matrix):
+        return np.zeros((0, matrix.shape[1])), np.zeros(0, dtype=np.int64)
+    return atoms, combine.reshape(-1)
 
 
 def _within(index: npt.NDArray[Any], size: int) -> bool:
@@ -235,7 +284,8 @@ def _check_value_arrays(arrays: dict[str, npt.NDArray[Any]]) -> None:
         low, high = arrays["low"], arrays["high"]
         starts, stops = slices.reshape(-1, 2).T
         sound = (matrix.ndim == 2 and matrix.dtype == np.float64
-                 and all(a.dtype == np.int64 for n, a in arrays.items() if n != "matrix")
+                 and all(a.dtype == np.int64 for n, a in arrays.items()
+                         if n not in ("matrix", "atoms"))
                  and all(arrays[n].shape == (size,) for n in ("cards", "low_index",
                                                                "high_index"))
                  and low.ndim == 2 and low.shape[1] == 5 and high.ndim == 2
@@ -244,6 +294,10 @@ def _check_value_arrays(arrays: dict[str, npt.NDArray[Any]]) -> None:
                  and _within(arrays["cards"], 7) and bool((np.diff(slices) >= 0).all())
                  and arrays["expand"].shape == (int(slices.max(initial=0)),)
                  and _within(arrays["expand"], matrix.shape[0] + 1))
+        atoms, combine = arrays["atoms"], arrays["combine"].reshape(-1, 2)
+        sound = sound and atoms.ndim == 2 and atoms.shape[1] == size and atoms.dtype == \
+            np.float64 and _within(combine[:, 0], matrix.shape[0]) and _within(
+                combine[:, 1], atoms.shape[0]) and (atoms.shape[0] == 0) == (combine.size == 0)
         bets, labels = pairs.reshape(-1, 2).T
         sound = sound and _within(bets, len(starts)) and _within(
             labels, int((stops - starts).max(initial=0))) and bool(

@@ -124,3 +124,15 @@ def test_a_value_form_read_from_the_cache_evaluates_as_one_built(
         assert form.bet_slices == built.bet_slices and form.complements == built.complements
         for kernel in ("numpy", "numba"):
             assert np.array_equal(form.evaluate(rows, kernel), built.evaluate(rows, kernel))
+
+
+def test_lucky_baccarat_value_columns_are_sums_of_fewer_atoms() -> None:
+    """Lucky-baccarat's value bets: twelve atoms (combinations of labels) with fewer nonzero
+    payoffs than its fourteen columns; punto banco keeps its two columns."""
+    lucky = shoe_evaluator(build_model("lucky-baccarat", 8)).value_form
+    assert lucky is not None
+    plan = lucky.plan
+    assert plan.columns == 12 and plan.combine_start.size - 1 == lucky.batch.payoff.shape[0]
+    assert plan.entry_high.size < np.count_nonzero(lucky.batch.payoff)
+    punto = shoe_evaluator(build_model("punto-banco", 8)).value_form
+    assert punto is not None and punto.plan.columns == punto.batch.payoff.shape[0] == 2
