@@ -38,6 +38,8 @@ print(json.dumps({"code": code, "wall": wall, "cpu": used.ru_utime + used.ru_sti
                   "rss_mb": used.ru_maxrss / 1024}))
 """
 
+#: Issue 24's bound on any one process's memory (largest resident set, MB).
+MEMORY_MB = 300
 #: Per-core targets of issue 24 (hands per CPU second).
 TARGETS = {"punto banco independent": 1_000_000, "punto banco shoe-aware": 250_000,
            "lucky-baccarat shoe-aware": 100_000}
@@ -141,8 +143,9 @@ def bench(hands: int = 2_000_000, lucky_hands: int = 500_000) -> None:
         print(f"  {name:<38s} {int(figure['hands']):>9,} hands {figure['cpu']:7.2f} s CPU "
               f"{figure['wall']:7.2f} s wall = {rate:9,.0f} hands/CPU-s "
               f"({figure['cpu'] / bare['cpu'] * bare['hands'] / figure['hands']:.1f}x the csv "
-              f"pass; max RSS {figure['rss_mb']:.0f} MB; exit {int(figure['code'])}; load "
-              f"{figure['load']:.2f}){verdict}")
+              f"pass; max RSS {figure['rss_mb']:.0f} MB, target <= {MEMORY_MB} MB a worker: "
+              f"{'met' if figure['rss_mb'] <= MEMORY_MB else 'NOT MET'}; exit "
+              f"{int(figure['code'])}; load {figure['load']:.2f}){verdict}")
     for model in ("independent", "shoe-aware"):
         one, two = found[f"punto banco {model}"], found[f"punto banco {model} --jobs 2"]
         print(f"  parallel efficiency, {model}, 2 workers: wall {one['wall']:.2f} s / "

@@ -14,12 +14,12 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from math import lcm
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.engine import backend
+from analyzer.engine import backend, plan_cache
 from analyzer.engine.cardbets import card_denominator, card_tally, evaluate_card_tally
 from analyzer.engine.enumeration import (
     INT64_LIMIT,
@@ -32,12 +32,13 @@ from analyzer.engine.enumeration import (
 from analyzer.engine.evaluator import BatchEvaluator, value_counts
 from analyzer.engine.forms import FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
+from analyzer.engine.tally import half_patterns
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import settle_codes
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["EXACT_HANDS", "NULL_EXACT", "NULL_FOUR_CARD", "NULL_FULL", "NULL_TWO_CARD",
-           "NULL_VALUES", "EXACT_CARDS", "ShoeEvaluator", "ValueForm",
+__all__ = ["EXACT_HANDS", "GroupedPlan", "NULL_EXACT", "NULL_FOUR_CARD", "NULL_FULL",
+           "NULL_TWO_CARD", "NULL_VALUES", "EXACT_CARDS", "ShoeEvaluator", "ValueForm",
            "full_shoe_value_moments", "shoe_evaluator", "value_form"]
 
 # (one BLAS thread: set where the batch evaluator is defined, imported above)
@@ -69,49 +70,31 @@ class ValueForm:
     """
 
     def __init__(self, model: Model, compact: bool = False) -> None:
-
         tableau = model.profile.tableau
         assert tableau is not None
-        table = coups(tableau)
-        term_set = terms(tableau)
-        size = term_set.size
-        columns: list[npt.NDArray[np.float64]] = []
-        self.bet_slices: list[slice] = []
-        for bet_model in model.bets:
-            codes, _ = settle_codes(bet_model.bet, table.features)
-            start = len(columns)
-            for label in range(len(bet_model.labels)):
-                column = np.zeros(size)
-                chosen = np.asarray(codes) == label
-                np.add.at(column, term_set.of_coup[chosen], table.arrangements[chosen])
-                columns.append(column)
-            self.bet_slices.append(slice(start, len(columns)))
-        matrix = np.stack(columns, axis=0)  # (columns x terms)
+        # built once per (tableau, bets, shoe, compact) and kept on disk (plan_cache)
+        arrays = plan_cache.cached_arrays(
+            "evaluators", plan_cache.plan_fingerprint(
+                tableau, tuple(b.bet for b in model.bets),
+                f"value-form {list(model.shoe.counts)} {compact}", _VALUE_SOURCES),
+            lambda: _value_arrays(model, compact), _check_value_arrays)
+        matrix = arrays["matrix"]
+        self.bet_slices: list[slice] = [
+            slice(int(a), int(b)) for a, b in arrays["bet_slices"].reshape(-1, 2).tolist()]
         #: compact: full label j is compact column expand[j]; complements (bet slice,
         #: label) are one minus the bet's other labels
-        self.expand: npt.NDArray[np.int64] | None = None
-        self.complements: list[tuple[slice, int]] = []
-        if compact:
-            full = term_weights(term_set, model.shoe)
-            total = denominator(model.shoe)
-            ways = matrix.astype(np.int64).astype(object) @ full.astype(object)  # exact
-            probability = np.array([float(Fraction(int(n), total)) for n in ways])
-            keep = np.ones(len(columns), dtype=bool)
-            for part in self.bet_slices:
-                label = int(np.argmax(probability[part]))
-                keep[part.start + label] = False
-                self.complements.append((part, label))
-            unique, inverse = np.unique(matrix[keep], axis=0, return_inverse=True)
-            expand = np.full(len(columns), unique.shape[0], dtype=np.int64)  # a zero column
-            expand[keep] = inverse.reshape(-1)
-            self.expand = expand
-            matrix = unique
+        self.expand: npt.NDArray[np.int64] | None = arrays["expand"] if compact else None
+        self.complements: list[tuple[slice, int]] = [
+            (self.bet_slices[b], int(label))
+            for b, label in arrays["complements"].reshape(-1, 2).tolist()]
         #: the same columns for the fused kernel (terms in their own order)
-        self.batch = BatchEvaluator.from_payoff(model.profile, np.ascontiguousarray(matrix),
-                                                tuple(str(i) for i in range(matrix.shape[0])))
+        self.batch = BatchEvaluator(
+            model.profile, tuple(str(i) for i in range(matrix.shape[0])), matrix,
+            arrays["cards"], (arrays["low_index"], arrays["high_index"]),
+            (arrays["low"], arrays["high"]))
         #: the same terms grouped by (cards, low half) for the fused kernel
         #: (:func:`analyzer.engine.kernels.grouped_values`)
-        self.plan = _grouped_plan(self.batch)
+        self.plan = _grouped_plan(self.batch, arrays["atoms"], arrays["combine"])
 
     def evaluate(self, value_counts: npt.NDArray[np.float64],
                  kernel: str | None = None) -> npt.NDArray[np.float64]:
@@ -124,8 +107,7 @@ class ValueForm:
             from analyzer.engine import kernels
 
             if n and value_counts.sum(axis=1).max() <= EXACT_CARDS:
-                out = kernels.grouped_values(value_counts, self.plan,
-                                             *self.batch.half_patterns)
+                out = kernels.grouped_values(value_counts, self.plan)
             else:
                 out = self.batch.evaluate(value_counts, kernel="numba")
         else:
@@ -137,16 +119,193 @@ class ValueForm:
         return out
 
 
-def _grouped_plan(batch: BatchEvaluator) -> tuple[npt.NDArray[Any], ...]:
+class GroupedPlan(NamedTuple):
+    """A value form's terms for the grouped kernel
+    (:func:`analyzer.engine.kernels.grouped_values`): grouped by (cards, low half), each
+    group's nonzero payoffs as entries (high half, column, payoff), and each half
+    pattern as a pair of values (0-1 or 5-6) times a triple (2-4 or 7-9)."""
+
+    #: sums accumulated per shoe (the atoms, or the columns themselves)
+    columns: int
+    #: each output column's first (column, atom) pair, and one past the last: a column is
+    #: the exact sum of its atoms' integer sums, divided once
+    combine_start: npt.NDArray[np.int64]
+    combine_atom: npt.NDArray[np.int64]
+    group_cards: npt.NDArray[np.int64]
+    group_low: npt.NDArray[np.int64]
+    #: each group's first entry (and one past the last)
+    group_entry: npt.NDArray[np.int64]
+    entry_high: npt.NDArray[np.int64]
+    entry_column: npt.NDArray[np.int64]
+    entry_payoff: npt.NDArray[np.float64]
+    #: each low (high) half pattern's pair, ``7 m0 + m1``, and its row of ``triples``
+    low_pair: npt.NDArray[np.int64]
+    low_triple: npt.NDArray[np.int64]
+    high_pair: npt.NDArray[np.int64]
+    high_triple: npt.NDArray[np.int64]
+    #: the distinct (m2, m3, m4) of both halves' patterns
+    triples: npt.NDArray[np.int64]
+
+
+def _grouped_plan(batch: BatchEvaluator, atoms: npt.NDArray[np.float64],
+                  combine: npt.NDArray[np.int64]) -> GroupedPlan:
     """A batch evaluator's terms sorted by (cards, low half, high half) and grouped by the
-    first two: (payoff, group cards, group low half, group starts, each term's high half)."""
+    first two, their nonzero payoffs (of the atoms, if any: see :func:`_atoms`) listed per
+    group (see :class:`GroupedPlan`)."""
     cards, (low_index, high_index) = batch.cards, batch.half_index
     order = np.lexsort((high_index, low_index, cards))
     key = cards[order] * (int(low_index.max()) + 1) + low_index[order]
     first = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    return (np.ascontiguousarray(batch.payoff[:, order]), cards[order][first],
-            low_index[order][first], np.append(first, order.size).astype(np.int64),
-            np.ascontiguousarray(high_index[order]))
+    outputs = batch.payoff.shape[0]
+    pairs = combine.reshape(-1, 2) if atoms.shape[0] else \
+        np.repeat(np.arange(outputs, dtype=np.int64), 2).reshape(-1, 2)
+    payoff = (atoms if atoms.shape[0] else batch.payoff)[:, order]
+    term, column = np.nonzero(payoff.T)  # by term (so by group), then column
+    low, high = batch.half_patterns
+    triples = np.unique(np.concatenate([low[:, 2:], high[:, 2:]]), axis=0)
+
+    def triple_of(patterns: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        found: npt.NDArray[np.int64] = np.array(
+            [int(np.flatnonzero((triples == row).all(axis=1))[0]) for row in patterns[:, 2:]],
+            dtype=np.int64).reshape(-1)
+        return found
+
+    return GroupedPlan(
+        payoff.shape[0], np.searchsorted(pairs[:, 0], np.arange(outputs + 1)).astype(np.int64),
+        np.ascontiguousarray(pairs[:, 1]), cards[order][first], low_index[order][first],
+        np.searchsorted(term, np.append(first, order.size)).astype(np.int64),
+        high_index[order][term].astype(np.int64), column.astype(np.int64),
+        np.ascontiguousarray(payoff[column, term]), (low[:, 0] * 7 + low[:, 1]).astype(np.int64),
+        triple_of(low), (high[:, 0] * 7 + high[:, 1]).astype(np.int64), triple_of(high),
+        triples.astype(np.int64))
+
+
+#: The modules whose source decides a value form's arrays (their cache files' names).
+_VALUE_SOURCES = ("engine/shoe_aware.py", "engine/evaluator.py", "engine/enumeration.py",
+                  "engine/tally.py", "engine/lookup.py", "engine/plan_cache.py",
+                  "rules/bets.py", "rules/conditions.py", "rules/profile.py")
+
+
+def _value_arrays(model: Model, compact: bool) -> dict[str, npt.NDArray[Any]]:
+    """A value form's arrays, built (see :class:`ValueForm`): the (columns x terms) matrix,
+    each bet's columns (start, stop), compact's expansion and complements (bet, label),
+    and the terms' card counts and half patterns."""
+    tableau = model.profile.tableau
+    assert tableau is not None
+    table = coups(tableau)
+    term_set = terms(tableau)
+    size = term_set.size
+    columns: list[npt.NDArray[np.float64]] = []
+    bet_slices: list[tuple[int, int]] = []
+    signature: list[npt.NDArray[np.int64]] = []  # each coup's label of each bet
+    for bet_model in model.bets:
+        codes, _ = settle_codes(bet_model.bet, table.features)
+        signature.append(np.asarray(codes, dtype=np.int64))
+        start = len(columns)
+        for label in range(len(bet_model.labels)):
+            column = np.zeros(size)
+            chosen = np.asarray(codes) == label
+            np.add.at(column, term_set.of_coup[chosen], table.arrangements[chosen])
+            columns.append(column)
+        bet_slices.append((start, len(columns)))
+    matrix = np.stack(columns, axis=0)  # (columns x terms)
+    expand = np.arange(len(columns), dtype=np.int64)
+    complements: list[tuple[int, int]] = []
+    if compact:
+        full = term_weights(term_set, model.shoe)
+        total = denominator(model.shoe)
+        ways = matrix.astype(np.int64).astype(object) @ full.astype(object)  # exact
+        probability = np.array([float(Fraction(int(n), total)) for n in ways])
+        keep = np.ones(len(columns), dtype=bool)
+        for b, (first, stop) in enumerate(bet_slices):
+            label = int(np.argmax(probability[first:stop]))
+            keep[first + label] = False
+            complements.append((b, label))
+        unique, inverse = np.unique(matrix[keep], axis=0, return_inverse=True)
+        expand = np.full(len(columns), unique.shape[0], dtype=np.int64)  # a zero column
+        expand[keep] = inverse.reshape(-1)
+        matrix = unique
+        atoms, combine = _atoms(matrix, expand, bet_slices, np.stack(signature, axis=1),
+                                term_set.of_coup, table.arrangements)
+    else:
+        atoms, combine = np.zeros((0, size)), np.zeros(0, dtype=np.int64)
+    low_index, low, high_index, high = half_patterns(term_set.multiplicity)
+    return {"matrix": np.ascontiguousarray(matrix, dtype=np.float64),
+            "atoms": np.ascontiguousarray(atoms, dtype=np.float64), "combine": combine,
+            "bet_slices": np.array(bet_slices, dtype=np.int64).reshape(-1),
+            "expand": expand, "complements": np.array(complements, dtype=np.int64).reshape(-1),
+            "cards": np.asarray(term_set.cards, dtype=np.int64),
+            "low_index": np.asarray(low_index, dtype=np.int64),
+            "high_index": np.asarray(high_index, dtype=np.int64),
+            "low": np.asarray(low, dtype=np.int64), "high": np.asarray(high, dtype=np.int64)}
+
+
+def _atoms(matrix: npt.NDArray[np.float64], expand: npt.NDArray[np.int64],
+           bet_slices: list[tuple[int, int]], signature: npt.NDArray[np.int64],
+           of_coup: npt.NDArray[np.int64], arrangements: npt.NDArray[Any]
+           ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """The compact columns as sums of *atoms* when that is fewer nonzero payoffs: an atom
+    counts the coups of one combination of every bet's label (disjoint, so each term sits
+    in few atoms), and each compact column is the sum of the atoms that give its label.
+    Returns (atoms x terms) and the (column, atom) pairs, or no atoms when the columns
+    themselves are sparser (punto banco's two columns are)."""
+    labels, of_atom = np.unique(signature, axis=0, return_inverse=True)
+    of_atom = of_atom.reshape(-1)
+    atoms = np.zeros((labels.shape[0], matrix.shape[1]))
+    np.add.at(atoms, (of_atom, of_coup), arrangements)
+    pairs: list[tuple[int, int]] = []
+    for b, (start, stop) in enumerate(bet_slices):
+        for label in range(stop - start):
+            column = int(expand[start + label])
+            if column < matrix.shape[0] and not any(c == column for c, _ in pairs):
+                pairs.extend((column, int(a)) for a in np.flatnonzero(labels[:, b] == label))
+    used = sorted({a for _, a in pairs})
+    renumber = {a: k for k, a in enumerate(used)}
+    combine = np.array([(c, renumber[a]) for c, a in sorted(pairs)], dtype=np.int64)
+    atoms = atoms[used]
+    rebuilt = np.zeros_like(matrix)
+    np.add.at(rebuilt, combine[:, 0], atoms[combine[:, 1]])
+    if not np.array_equal(rebuilt, matrix) or \
+            np.count_nonzero(atoms) >= np.count_nonzero(matrix):
+        return np.zeros((0, matrix.shape[1])), np.zeros(0, dtype=np.int64)
+    return atoms, combine.reshape(-1)
+
+
+def _within(index: npt.NDArray[Any], size: int) -> bool:
+    """Is every entry of ``index`` in ``range(size)``?"""
+    return index.size == 0 or bool(index.min() >= 0 and index.max() < size)
+
+
+def _check_value_arrays(arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """AnalyzerError unless stored value-form arrays fit together (shapes, indices)."""
+    try:
+        matrix, slices, pairs = arrays["matrix"], arrays["bet_slices"], arrays["complements"]
+        size = matrix.shape[1]
+        low, high = arrays["low"], arrays["high"]
+        starts, stops = slices.reshape(-1, 2).T
+        sound = (matrix.ndim == 2 and matrix.dtype == np.float64
+                 and all(a.dtype == np.int64 for n, a in arrays.items()
+                         if n not in ("matrix", "atoms"))
+                 and all(arrays[n].shape == (size,) for n in ("cards", "low_index",
+                                                               "high_index"))
+                 and low.ndim == 2 and low.shape[1] == 5 and high.ndim == 2
+                 and high.shape[1] == 5 and _within(arrays["low_index"], len(low))
+                 and _within(arrays["high_index"], len(high))
+                 and _within(arrays["cards"], 7) and bool((np.diff(slices) >= 0).all())
+                 and arrays["expand"].shape == (int(slices.max(initial=0)),)
+                 and _within(arrays["expand"], matrix.shape[0] + 1))
+        atoms, combine = arrays["atoms"], arrays["combine"].reshape(-1, 2)
+        sound = sound and atoms.ndim == 2 and atoms.shape[1] == size and atoms.dtype == \
+            np.float64 and _within(combine[:, 0], matrix.shape[0]) and _within(
+                combine[:, 1], atoms.shape[0]) and (atoms.shape[0] == 0) == (combine.size == 0)
+        bets, labels = pairs.reshape(-1, 2).T
+        sound = sound and _within(bets, len(starts)) and _within(
+            labels, int((stops - starts).max(initial=0))) and bool(
+                (labels < (stops - starts)[bets]).all())
+    except (KeyError, ValueError, IndexError):
+        sound = False
+    if not sound:
+        raise AnalyzerError("cached value-form arrays do not fit together")
 
 
 @cache

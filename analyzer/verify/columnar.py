@@ -13,7 +13,7 @@ It only covers the common case, where nothing is wrong: every row well formed, s
 each opening at hand 1 and dealt in order, burns only before a shoe's first hand, every coup
 legal, every outcome and payout right, no card dealt more often than the shoe holds it,
 cards as two-character tokens or any the card table reads. The log is read in runs of
-whole shoes of about a megabyte, so memory stays bounded. At the first thing that
+whole shoes of about half a megabyte, so memory stays bounded. At the first thing that
 is not so it returns None, and :func:`~analyzer.verify.check.check_file` starts its tallies
 afresh and replays the log record by record (the reference, which names the line of every
 violation). When it returns sums they are the reference's, bit for bit: the same exact
@@ -531,12 +531,15 @@ def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArra
     (its burns included). ``dealt``: each hand's six cards' kinds in dealt order (k: no
     card); ``burned``: each hand's burns counted by kind."""
     n, kinds = burned.shape
+    # int32 throughout (a run holds far fewer than 2**31 cards): half the memory of int64
     own = np.bincount((np.arange(n)[:, None] * (kinds + 1) + dealt).ravel(),
-                      minlength=n * (kinds + 1)).reshape(n, kinds + 1)[:, :kinds]
-    taken = own + burned
+                      minlength=n * (kinds + 1)).astype(np.int32).reshape(
+                          n, kinds + 1)[:, :kinds]
+    taken = own + burned.astype(np.int32)
     through = np.cumsum(taken, axis=0)  # cards taken up to the end of each hand, by kind
-    before_shoe = (through - taken)[starts][shoe_of]
-    result: IntArray = full - (through - own - before_shoe)
+    through -= (through - taken)[starts][shoe_of]  # ... since the hand's shoe opened
+    through -= own
+    result: IntArray = full.astype(np.int32) - through
     return result
 
 

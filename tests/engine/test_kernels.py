@@ -88,7 +88,7 @@ def test_shoe_aware_grouped_kernel_agrees_with_the_batch_kernel_and_numpy(profil
         evaluator = ValueForm(model, compact=True)
         rows = _depleted(130, 11, decks).astype(np.float64)  # two blocks and a part
         batch = evaluator.batch
-        grouped = kernels.grouped_values(rows, evaluator.plan, *batch.half_patterns)
+        grouped = kernels.grouped_values(rows, evaluator.plan)
         plain = kernels.batch_values(rows, batch.payoff, batch.cards, *batch.half_index,
                                      *batch.half_patterns)
         assert grouped.shape == plain.shape == (130, batch.payoff.shape[0])

@@ -113,3 +113,45 @@ def test_the_fingerprint_follows_the_rules_not_the_names() -> None:
     other = load_profile("ez-baccarat")
     assert plan_cache.plan_fingerprint(other.tableau, other.bets, "odds") != fingerprint
     assert os.path.basename(fingerprint) == fingerprint
+
+
+def _arrays_counter() -> tuple[list[int], object]:
+    calls: list[int] = []
+
+    def build() -> dict[str, np.ndarray]:
+        calls.append(1)
+        return {"a": np.arange(5, dtype=np.int64), "b": np.linspace(0, 1, 3)}
+
+    return calls, build
+
+
+def _in_range(arrays: dict[str, np.ndarray]) -> None:
+    if arrays["a"].max() >= 5:
+        raise AnalyzerError("out of range")
+
+
+@pytest.mark.parametrize("damage", [None, "flip", "garbage", "out-of-range"])
+def test_cached_arrays_are_read_back_or_rebuilt_when_damaged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str | None) -> None:
+    monkeypatch.setenv("NINE_CACHE_DIR", str(tmp_path))
+    calls, build = _arrays_counter()
+    first = plan_cache.cached_arrays("evaluators", "f" * 40, build, _in_range)  # type: ignore[arg-type]
+    (path,) = (tmp_path / "evaluators").glob("*.npz")
+    data = path.read_bytes()
+    if damage == "flip":
+        middle = len(data) // 2
+        path.write_bytes(data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:])
+    elif damage == "garbage":
+        path.write_bytes(b"not arrays")
+    elif damage == "out-of-range":  # a sound digest over an index out of range
+        monkeypatch.setattr(plan_cache, "cache_folder", lambda: tmp_path / "other")
+        plan_cache.cached_arrays("evaluators", "f" * 40,
+                                 lambda: {"a": np.arange(9, dtype=np.int64), "b": first["b"]},
+                                 lambda arrays: None)
+        path.write_bytes((tmp_path / "other" / "evaluators" / path.name).read_bytes())
+        monkeypatch.undo()
+        monkeypatch.setenv("NINE_CACHE_DIR", str(tmp_path))
+    again = plan_cache.cached_arrays("evaluators", "f" * 40, build, _in_range)  # type: ignore[arg-type]
+    assert calls == ([1] if damage is None else [1, 1])
+    assert np.array_equal(again["a"], np.arange(5)) and np.array_equal(again["b"], first["b"])
+    assert again["a"].dtype == np.int64 and set(again) == {"a", "b"}

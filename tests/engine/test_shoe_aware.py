@@ -17,6 +17,7 @@ from analyzer.engine.shoe_aware import (
     NULL_TWO_CARD,
     NULL_VALUES,
     ShoeEvaluator,
+    ValueForm,
     shoe_evaluator,
 )
 from analyzer.errors import AnalyzerError
@@ -106,3 +107,32 @@ def test_bad_rows_are_refused() -> None:
         lucky.ev([[1] * 5 + [0] * 47])
     with pytest.raises(AnalyzerError, match="rows of 52"):
         lucky.evaluate([[1, 2, 3]])
+
+
+def test_a_value_form_read_from_the_cache_evaluates_as_one_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = build_model("punto-banco", 8)
+    rows = np.array([Shoe.decks(8).value_counts(), [20, 25, 31, 28, 30, 29, 32, 27, 26, 100]],
+                    dtype=np.float64)
+    monkeypatch.setenv("NINE_CACHE_DIR", "off")
+    built = ValueForm(model, compact=True)
+    monkeypatch.setenv("NINE_CACHE_DIR", str(tmp_path))
+    stored = ValueForm(model, compact=True)  # built and stored
+    assert len(list((tmp_path / "evaluators").glob("*.npz"))) == 1
+    read = ValueForm(model, compact=True)  # read back
+    for form in (stored, read):
+        assert form.bet_slices == built.bet_slices and form.complements == built.complements
+        for kernel in ("numpy", "numba"):
+            assert np.array_equal(form.evaluate(rows, kernel), built.evaluate(rows, kernel))
+
+
+def test_lucky_baccarat_value_columns_are_sums_of_fewer_atoms() -> None:
+    """Lucky-baccarat's value bets: twelve atoms (combinations of labels) with fewer nonzero
+    payoffs than its fourteen columns; punto banco keeps its two columns."""
+    lucky = shoe_evaluator(build_model("lucky-baccarat", 8)).value_form
+    assert lucky is not None
+    plan = lucky.plan
+    assert plan.columns == 12 and plan.combine_start.size - 1 == lucky.batch.payoff.shape[0]
+    assert plan.entry_high.size < np.count_nonzero(lucky.batch.payoff)
+    punto = shoe_evaluator(build_model("punto-banco", 8)).value_form
+    assert punto is not None and punto.plan.columns == punto.batch.payoff.shape[0] == 2
