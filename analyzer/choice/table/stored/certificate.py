@@ -30,10 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
+from analyzer.choice.table.dealt.wide import wide_table
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, solve_table
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
+from analyzer.processes import Apply
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
@@ -176,15 +178,21 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
     return found
 
 
-def check_certificate(certificate: Certificate, rules: ChoiceRules) -> TableEquilibrium:
+def check_certificate(certificate: Certificate, rules: ChoiceRules,
+                      apply: Apply | None = None) -> TableEquilibrium:
     """Every value and regret of the certificate re-derived exactly from its strategies (an
-    exact evaluation of every subgame at the shoe): the table, or a one-line error naming
-    the first figure that differs."""
+    exact evaluation of every subgame at the shoe; ``apply``: spread over processes or a
+    Dask cluster, :func:`analyzer.processes.task_mapper`): the table, or a one-line error
+    naming the first figure that differs."""
     shoe = Shoe.decks(1) if certificate.shoe == "1 deck" else None
     if shoe is None:
         raise AnalyzerError(f"{certificate.path}: only one-deck certificates are checked")
-    table = solve_table(rules, shoe, certificate.people - 1, certificate.by,
-                        known=certificate.strategies, given_only=True)
+    if apply is None:
+        table = solve_table(rules, shoe, certificate.people - 1, certificate.by,
+                            known=certificate.strategies, given_only=True)
+    else:
+        table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
+                           certificate.strategies, iterations=0, apply=apply)
     found = (("seat values", table.seat_values, certificate.seat_values),
              ("bank value", table.bank_value, certificate.bank_value),
              ("max_regret", table.values.max_regret, certificate.max_regret),
