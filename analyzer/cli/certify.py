@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.choice.table.dealt.wide import wide_table
+from analyzer.choice.table.dealt.wide import TOLERANCE, wide_table
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
     KIND,
@@ -66,6 +66,8 @@ def _refuse_foreign(path: Path) -> None:
 @click.option("--iterations", default=40, show_default=True, type=click.IntRange(0, 100000),
               help=f"{WIDE_PEOPLE}+ people: most warm-started CFR+ iterations per subgame "
                    "(0: the infinite deck's play evaluated as it is).")
+@click.option("--tolerance", default=TOLERANCE, show_default=True, type=click.FloatRange(0, 1),
+              help=f"{WIDE_PEOPLE}+ people: a subgame's improvement stops at this float regret.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Subgames evaluated in this many processes at once.")
 @click.option("--dask", default=None, metavar="local|ADDRESS",
@@ -74,7 +76,7 @@ def _refuse_foreign(path: Path) -> None:
 @friendly
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             out_dir: str | None, checks: tuple[str, ...], infinite_play: bool,
-            iterations: int, jobs: int, dask: str | None) -> None:
+            iterations: int, tolerance: float, jobs: int, dask: str | None) -> None:
     """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
     Up to 5 people each table is solved subgame by subgame (CFR+ over the removed-card
@@ -116,13 +118,14 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             if infinite_play or wide:
                 with _apply(dask, jobs) as apply:
                     table = wide_table(rules, shoe, people - 1, by,
-                                       iterations=iterations if wide else 0, apply=apply)
+                                       iterations=iterations if wide else 0, apply=apply,
+                                       tolerance=tolerance)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True)
             seconds = time.perf_counter() - begin
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if infinite_play else ''}"
-                       f"{f' --iterations {iterations}' if wide else ''}")
+                       f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}")
             write_file(path, certificate_text(table, rules, seconds, command,
                                               INFINITE_PLAY if infinite_play or (
                                                   people >= WIDE_PEOPLE and not wide) else ""))

@@ -73,9 +73,10 @@ __all__ = ["BITS", "IMPROVED_METHOD", "improve_subgame", "PURE",
 BITS = 24
 #: A rounded draw probability this close to 0 or 1 is made pure.
 PURE = 1e-6
-#: Float regret (per unit of a subgame's value, largest side) at which a subgame's
-#: improvement stops.
-TOLERANCE = 1e-8
+#: Float regret (per unit staked in a subgame, largest side) at which a subgame's improvement
+#: stops: the patterns' probabilities sum to at most 1, so the table's epsilon is then about
+#: this or less (plus the rounding's).
+TOLERANCE = 1e-6
 #: How strongly the warm start holds the starting play: its regrets start at this times each
 #: information set's reach probability times the starting action weights.
 INERTIA = 0.05
@@ -108,6 +109,7 @@ class SubgameWork:
     by: str
     strategies: Strategies
     iterations: int
+    tolerance: float = TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,7 @@ def improve_subgame(work: SubgameWork) -> SubgameOutcome:
     done = 0
     if work.iterations > 0:
         start = _forced(game, *_pairs(*work.strategies))
-        run = warm_cfr(game, start, work.iterations)
+        run = warm_cfr(game, start, work.iterations, work.tolerance)
         done = run.iterations
         start_regret = float(max(float_regrets(game, *start)))
         improved = _fractions(run.seats, run.bank)
@@ -254,9 +256,11 @@ def _cost(key: SubgameKey) -> int:
 
 def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                strategies: Mapping[SubgameKey, Strategies] | None = None,
-               iterations: int = 40, apply: Apply | None = None) -> TableEquilibrium:
+               iterations: int = 40, apply: Apply | None = None,
+               tolerance: float = TOLERANCE) -> TableEquilibrium:
     """The table's play improved subgame by subgame (``strategies``, else the infinite
-    deck's equilibrium as the start; ``iterations`` 0: evaluated as given) with every
+    deck's equilibrium as the start; ``iterations`` 0: evaluated as given; each subgame's
+    improvement stops at a float regret of ``tolerance``) with every
     side's exact value and regret at ``shoe``; ``apply`` maps :func:`improve_subgame` over
     the subgames (in this process when None)."""
     check_players(rules, players)
@@ -271,7 +275,8 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         live, removed = missing[0]
         raise AnalyzerError(f"no strategies given for the subgame of {live} live seat"
                             f"{'s' if live > 1 else ''} and naturals {removed}")
-    works = [SubgameWork(rules, shoe, key, by, start[key], iterations) for key in keys]
+    works = [SubgameWork(rules, shoe, key, by, start[key], iterations, tolerance)
+             for key in keys]
     outcomes = (apply or _serial)(improve_subgame, works)
     found: dict[SubgameKey, SubgameOutcome] = {o.key: o for o in outcomes}
     values = combine(patterns, players, lambda key: (found[key].values, found[key].regrets),
