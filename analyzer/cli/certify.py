@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.choice.table.dealt.wide import TOLERANCE, wide_table
+from analyzer.choice.table.dealt.wide import TOLERANCE, WIDE_PEOPLE, wide_table
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
     KIND,
@@ -21,20 +21,18 @@ from analyzer.choice.table.stored.certificate import (
     certificate_text,
     check_certificate,
     read_certificate,
+    shipped_certificates,
 )
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
 from analyzer.outputs import make_folder, write_file
+from analyzer.present.report.certificates import render_certificates
 from analyzer.processes import Apply, task_mapper
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["certify", "INFINITE_PLAY", "WIDE_PEOPLE"]
-
-#: From this many people a table is not solved to an exact equilibrium (hours) but improved
-#: from the infinite deck's play, its exact epsilon stated.
-WIDE_PEOPLE = 6
+__all__ = ["certify", "INFINITE_PLAY"]
 
 #: How an epsilon-certificate's strategies were found.
 INFINITE_PLAY = ("the infinite deck's certified equilibrium by total, each holding played as "
@@ -73,10 +71,15 @@ def _refuse_foreign(path: Path) -> None:
 @click.option("--dask", default=None, metavar="local|ADDRESS",
               help="Subgames evaluated on a Dask cluster: 'local' (--jobs single-threaded "
                    "workers) or a scheduler's address (needs the dask extra).")
+@click.option("--list", "listing", is_flag=True,
+              help="Instead, list the shipped certificates (as their files state them).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]),
+              default="text", show_default=True, help="Format of --list.")
 @friendly
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             out_dir: str | None, checks: tuple[str, ...], infinite_play: bool,
-            iterations: int, tolerance: float, jobs: int, dask: str | None) -> None:
+            iterations: int, tolerance: float, jobs: int, dask: str | None, listing: bool,
+            fmt: str) -> None:
     """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
     Up to 5 people each table is solved subgame by subgame (CFR+ over the removed-card
@@ -89,6 +92,9 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
     """
     rules = load_profile(profile).choice_rules()
     shoe = Shoe.decks(1)
+    if listing:
+        click.echo(render_certificates(shipped_certificates(rules, shoe), fmt), nl=False)
+        return
     if checks:
         for name in checks:
             found = read_certificate(name, rules, shoe, None, None)
