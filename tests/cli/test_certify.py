@@ -67,3 +67,20 @@ def test_the_list_names_every_shipped_certificate_with_its_status() -> None:
         document = json.loads(path.read_text())
         assert entry["max_regret"] == document["max_regret"]
         assert entry["certified"] == document["certified"] == (entry["max_regret"] == "0")
+
+
+def test_advise_at_six_people_one_deck_names_the_shipped_epsilon_never_regret_0() -> None:
+    path = certificate_path("lucky9-home", 6, Shoe.decks(1), "total")
+    document = json.loads(path.read_text())
+    args = ["advise", "--people", "6", "--decks", "1", "--by", "total", "--seat", "2",
+            "--cards", "A 4", "--earlier", "stood"]
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.output)
+    shipped = advice["one_deck_certificate"]
+    assert advice["certified"] is False and shipped["certified"] is False
+    assert shipped["max_regret"] == document["max_regret"] != "0"
+    assert shipped["solved_at"] == "1 deck" and shipped["file"] == path.name
+    text = CliRunner().invoke(main, args).output
+    assert f"no side gains more than {float(document['epsilon']):.3g} of a stake" in text
+    assert "regret 0" not in text and "(exact)" not in text and "Certified" not in text

@@ -289,9 +289,11 @@ def _scope(summary: TableSummary) -> str:
 def epsilon_sentence(certificate: Certificate) -> str:
     """A shipped epsilon-certificate in one sentence: what it is, its epsilon, who checks it."""
     name = Path(certificate.path).name
-    return (f"At {certificate.shoe} the best play found for {certificate.people} people (by "
-            f"{certificate.by}) is shipped in the certificate {name} (`nine certify`): the "
-            f"bank {percent(certificate.bank_value, 4)} per hand there; not an equilibrium "
+    play = ("the infinite deck's equilibrium played there" if "--infinite-play" in
+            certificate.command else "the best play found there")
+    return (f"At {certificate.shoe}, {certificate.people} people, by {certificate.by}: the "
+            f"shipped certificate {name} (`{certificate.command}`) gives {play}: the "
+            f"bank {percent(certificate.bank_value, 4)} per hand; not an equilibrium "
             f"there: no side gains more than {float(certificate.max_regret):.3g} of a stake "
             f"by deviating alone (its largest exact regret, "
             f"{fraction_text(certificate.max_regret)}); figures as the file states them, "
