@@ -27,7 +27,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
 from analyzer.outputs import make_folder, write_file
-from analyzer.present.report.certificates import render_certificates
+from analyzer.present.certificates import render_certificates
 from analyzer.processes import Apply, task_mapper
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe

@@ -16,7 +16,7 @@ from analyzer.choice.table.stored.certificate import (
     read_certificate,
 )
 from analyzer.choice.table.tree import LUCKY9
-from analyzer.present.report.certificates import render_certificates
+from analyzer.present.certificates import render_certificates
 from analyzer.present.report.lucky9 import epsilon_json, epsilon_sentence
 from analyzer.rules.shoe import Shoe
 

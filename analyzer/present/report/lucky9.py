@@ -310,10 +310,15 @@ def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
             "values_at": certificate.shoe, "certified": certificate.certified,
             "max_regret": fraction_text(certificate.max_regret),
             "epsilon": float(certificate.max_regret),
-            "bank": _number(certificate.bank_value, False),
-            "seats": [_number(v, False) for v in certificate.seat_values],
+            "bank": _value(certificate.bank_value),
+            "seats": [_value(v) for v in certificate.seat_values],
             "written_by": certificate.command,
             "checked_by": f"nine certify --check {name} (not by this command)"}
+
+
+def _value(value: Fraction) -> dict[str, Any]:
+    """A value the reporting command did not compute (the file's): no ``exact`` key."""
+    return {"value": fraction_text(value), "float": float(value)}
 
 
 def _played_line(summary: TableSummary) -> str:

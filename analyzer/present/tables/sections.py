@@ -31,10 +31,10 @@ from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor, strategies_json
+from analyzer.present.certificates import render_certificates
 from analyzer.present.par import DRIFT_SEED, DRIFT_SHOES, REMOVAL_SAMPLES, REMOVAL_SEED
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
-from analyzer.present.report.certificates import render_certificates
 from analyzer.present.report.chart import render_charts
 from analyzer.present.report.choice import render_equilibrium, render_strategy_card
 from analyzer.present.report.common import json_text, table
