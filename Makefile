@@ -69,7 +69,9 @@ bench: $(STAMP)
 # From 6 people (make certify CERTIFY_PEOPLE="6 7") the infinite deck's play is improved
 # subgame by subgame and its exact epsilon written (not an equilibrium); the subgames run on
 # CERTIFY_FLAGS' Dask cluster (local: 2 workers here; or --dask ADDRESS of a real cluster).
-# Measured at 6 people on 2 shared cores: see the README (nine certify).
+# Measured at 6 people on 2 cores shared at load 9-19: the exact evaluation of the infinite
+# deck's play (--infinite-play, by total) 698 s wall, 186 s CPU; the improved play did not
+# finish in 50 min wall (about 15 CPU-minutes estimated; README, nine certify).
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)
