@@ -353,7 +353,7 @@ def lucky9_section(publication: Publication) -> Section:
         "bank for 2 to 9 people at the infinite deck and 2 and 3 people at one deck. At one "
         "deck with exact card removal: 2 to 4 people (4: the certificate `make certify` "
         "wrote, checked again exactly), the bank's edge by table size, and the list of "
-        "shipped certificates (5+ people: the epsilon of the best play found).",
+        "shipped certificates (5+ people: the epsilon, largest exact regret, of their play).",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
     jobs: list[Job[Any]] = []
@@ -418,7 +418,7 @@ def lucky9_section(publication: Publication) -> Section:
                     edges_one_deck, render_edges, ("md", "csv", "json")))
     rules = load_profile("lucky9-home").choice_rules()
     jobs.append(Job("The one-deck certificates by table size: certified, or the epsilon of the "
-                    "best play found", ("certify", "--profile", "lucky9-home", "--list"),
+                    "play shipped", ("certify", "--profile", "lucky9-home", "--list"),
                     "lucky9/one-deck-certificates", "lucky9-home", "1 deck",
                     lambda: shipped_certificates(rules, Shoe.decks(1)), render_certificates,
                     ("md", "json")))
