@@ -1,15 +1,19 @@
 """``nine certify``: solve a home Lucky 9 table at one deck with exact card removal and write
 its certificate file, or check certificate files again
-(:mod:`analyzer.choice.table.stored.certificate`)."""
+(:mod:`analyzer.choice.table.stored.certificate`). Tables of :data:`WIDE_PEOPLE` or more people
+get the best play found and its exact epsilon (:mod:`analyzer.choice.table.dealt.wide`), their
+subgames spread over processes (``--jobs``) or a Dask cluster (``--dask``)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from analyzer.choice.table.dealt.played import infinite_strategies
+from analyzer.choice.table.dealt.wide import TOLERANCE, WIDE_PEOPLE, wide_table
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
     KIND,
@@ -17,11 +21,14 @@ from analyzer.choice.table.stored.certificate import (
     certificate_text,
     check_certificate,
     read_certificate,
+    shipped_certificates,
 )
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
 from analyzer.outputs import make_folder, write_file
+from analyzer.present.certificates import render_certificates
+from analyzer.processes import Apply, task_mapper
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
@@ -54,23 +61,46 @@ def _refuse_foreign(path: Path) -> None:
               help="Instead of solving, write the epsilon-certificate of the infinite deck's "
                    "equilibrium played at one deck (its exact values and largest exact regret "
                    "there; seconds at 5 people).")
+@click.option("--iterations", default=40, show_default=True, type=click.IntRange(0, 100000),
+              help=f"{WIDE_PEOPLE}+ people: most warm-started CFR+ iterations per subgame "
+                   "(0: the infinite deck's play evaluated as it is).")
+@click.option("--tolerance", default=TOLERANCE, show_default=True, type=click.FloatRange(0, 1),
+              help=f"{WIDE_PEOPLE}+ people: a subgame's improvement stops at this float regret.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Subgames evaluated in this many processes at once.")
+@click.option("--dask", default=None, metavar="local|ADDRESS",
+              help="Subgames evaluated on a Dask cluster: 'local' (--jobs single-threaded "
+                   "workers) or a scheduler's address (needs the dask extra).")
+@click.option("--list", "listing", is_flag=True,
+              help="Instead, list the shipped certificates (as their files state them).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]),
+              default="text", show_default=True, help="Format of --list.")
 @friendly
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
-            out_dir: str | None, checks: tuple[str, ...], infinite_play: bool) -> None:
+            out_dir: str | None, checks: tuple[str, ...], infinite_play: bool,
+            iterations: int, tolerance: float, jobs: int, dask: str | None, listing: bool,
+            fmt: str) -> None:
     """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
-    Each table is solved subgame by subgame (CFR+ over the removed-card compositions, closed
-    by the indifference equations) and every side's exact regret is computed at one deck: the
-    file gives the strategies, the values, the largest regret (0: certified) and the
-    SHA-256 of the profile. Minutes per table; --check re-derives a file's figures.
+    Up to 5 people each table is solved subgame by subgame (CFR+ over the removed-card
+    compositions, closed by the indifference equations); from 6 people the infinite deck's
+    play is improved subgame by subgame (warm-started CFR+ in floats, rounded) and not
+    claimed an equilibrium. Either way every side's exact regret is computed at one deck:
+    the file gives the strategies, the values, the largest regret (0: certified, else the
+    epsilon) and the SHA-256 of the profile. Minutes per table; --check re-derives a file's
+    figures (with --jobs/--dask: subgame by subgame in parallel).
     """
     rules = load_profile(profile).choice_rules()
     shoe = Shoe.decks(1)
+    if listing:
+        click.echo(render_certificates(shipped_certificates(rules, shoe), fmt), nl=False)
+        return
     if checks:
         for name in checks:
             found = read_certificate(name, rules, shoe, None, None)
             begin = time.perf_counter()
-            table = check_certificate(found, rules)
+            with _apply(dask, jobs) as apply:
+                table = check_certificate(found, rules, apply)
             status = ("certified (every exact regret 0)" if table.certified else
                       "not an equilibrium: no side gains more than "
                       f"{float(table.values.max_regret):.3e} of a stake by deviating alone "
@@ -90,19 +120,37 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                     else certificate_path(rules.name, people, shoe, by))
             _refuse_foreign(path)
             begin = time.perf_counter()
-            if infinite_play:
-                table = solve_table(rules, shoe, people - 1, by, given_only=True,
-                                    known=infinite_strategies(rules, shoe, people - 1, by))
+            wide = people >= WIDE_PEOPLE and iterations > 0 and not infinite_play
+            if infinite_play or wide:
+                with _apply(dask, jobs) as apply:
+                    table = wide_table(rules, shoe, people - 1, by,
+                                       iterations=iterations if wide else 0, apply=apply,
+                                       tolerance=tolerance)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True)
             seconds = time.perf_counter() - begin
             command = (f"nine certify --people {people} --by {by}"
-                       f"{' --infinite-play' if infinite_play else ''}")
+                       f"{' --infinite-play' if infinite_play else ''}"
+                       f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}")
             write_file(path, certificate_text(table, rules, seconds, command,
-                                              INFINITE_PLAY if infinite_play else ""))
+                                              INFINITE_PLAY if infinite_play or (
+                                                  people >= WIDE_PEOPLE and not wide) else ""))
             status = ("certified (every exact regret 0)" if table.certified else
                       "NOT certified, an epsilon-certificate: largest exact regret "
                       f"{float(table.values.max_regret):.3e}")
-            click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, "
-                       f"{'evaluated' if infinite_play else 'solved'} in {seconds:.0f} s")
+            done = ("improved and evaluated exactly" if wide else
+                    "evaluated exactly" if infinite_play else "solved")
+            click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, {done} in "
+                       f"{seconds:.0f} s")
+
+
+@contextmanager
+def _apply(dask: str | None, jobs: int) -> Iterator[Apply | None]:
+    """How subgames are spread: None (in this process, the exact solver's own path), a
+    process pool of ``jobs`` or a Dask cluster."""
+    if dask is None and jobs < 2:
+        yield None
+        return
+    with task_mapper(dask, jobs) as apply:
+        yield apply
 

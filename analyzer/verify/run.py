@@ -21,15 +21,11 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import importlib
-import logging
-import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from analyzer.dealing.beads import bead_format
 from analyzer.dealing.columns import find_columns
@@ -48,7 +44,7 @@ from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.shoe_aware import EXACT_HANDS, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import count_lines, open_regular, read_lines
-from analyzer.processes import worker_pool
+from analyzer.processes import task_mapper
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, value_profile
 from analyzer.verify.inference.decks import shown_decks
@@ -161,7 +157,7 @@ def _run_pieces(work: list[Work], jobs: int, dask: str | None = None) -> list[Pa
     pieces = _split(work, jobs)
     if not work or (dask is None and (jobs < 2 or len(pieces) < 2)):
         return [_check_one(w) for w in work]
-    with _mapper(dask, min(jobs, len(pieces))) as apply:
+    with task_mapper(dask, min(jobs, len(pieces))) as apply:
         results = apply(_check_piece, [w for _, w in pieces])
         parts: dict[int, list[Partial | None]] = {}
         for (index, _), result in zip(pieces, results, strict=True):
@@ -180,52 +176,6 @@ def _run_pieces(work: list[Work], jobs: int, dask: str | None = None) -> list[Pa
             partials.append(replace(merge(p for p in found if p is not None),
                                     sources=(w.path,)))
     return partials
-
-
-Apply = Callable[[Callable[[Work], Any], list[Work]], list[Any]]
-
-
-@contextmanager
-def _mapper(dask: str | None, workers: int) -> Iterator[Apply]:
-    """A way to map a check over works, in order: a process pool of ``workers``, or a
-    Dask cluster (``local``: one of ``workers`` single-threaded processes; else a
-    scheduler address)."""
-    if dask is None:
-        with worker_pool(workers) as pool:
-            yield lambda f, items: list(pool.map(f, items))
-        return
-    try:  # imported by name: an optional extra, untyped
-        distributed: Any = importlib.import_module("dask.distributed")
-    except ImportError:
-        raise AnalyzerError("--dask needs the optional extra: pip install "
-                            "'nine-analyzer[dask]'") from None
-
-    def on(client: Any) -> Apply:
-        return lambda f, items: list(client.gather(client.map(f, items, pure=False)))
-
-    if dask == "local":
-        # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which hands every
-        # freed array back to the system: the arrays of a check then cost about twice the
-        # CPU (measured); the workers keep the allocator's default
-        config: Any = importlib.import_module("dask").config
-        environ = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
-        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-        with config.set({"distributed.nanny.pre-spawn-environ": environ}), \
-                distributed.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
-                                         dashboard_address=None) as cluster, \
-                distributed.Client(cluster) as client:
-            try:
-                yield on(client)
-            except BaseException:  # Ctrl-C, SIGTERM, an error: end the workers now,
-                _end_local_workers()  # without dask's warnings as it finds them gone
-                raise
-        return
-    try:
-        client = distributed.Client(dask, timeout=30)
-    except OSError as exc:
-        raise AnalyzerError(f"--dask {dask}: cannot reach the scheduler ({exc})") from None
-    with client:
-        yield on(client)
 
 
 def _format(path: str, options: LogOptions) -> str | None:
@@ -386,17 +336,6 @@ def _deck_notes(merged: Partial, model: Model, shown: int | None,
         return (f"decks: {model.decks}, {source}; the {merged.deck_shoes:,} shoe(s) logged from "
                 "their first card do not tell the deck count clearly",)
     return ()
-
-
-def _end_local_workers() -> None:
-    """End a local Dask cluster's worker processes (this process's children) at once, and
-    quiet dask's logging of the cluster closing after them."""
-    for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
-    for child in multiprocessing.active_children():
-        child.kill()
-    for child in multiprocessing.active_children():
-        child.join(5)
 
 
 def verify_logs(paths: Sequence[str], profile: Profile | str = "punto-banco",

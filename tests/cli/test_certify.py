@@ -55,3 +55,32 @@ def test_a_file_it_did_not_write_is_not_overwritten(tmp_path: Path) -> None:
 def test_no_table_size_is_one_line() -> None:
     line = _one_line_error(CliRunner().invoke(main, ["certify"]))
     assert "--people" in line
+
+
+def test_the_list_names_every_shipped_certificate_with_its_status() -> None:
+    result = CliRunner().invoke(main, ["certify", "--list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    listed = {(c["people"], c["by"]): c for c in json.loads(result.output)["certificates"]}
+    assert listed[(4, "total")]["certified"] is True and listed[(4, "total")]["max_regret"] == "0"
+    for entry in listed.values():
+        path = certificate_path("lucky9-home", entry["people"], Shoe.decks(1), entry["by"])
+        document = json.loads(path.read_text())
+        assert entry["max_regret"] == document["max_regret"]
+        assert entry["certified"] == document["certified"] == (entry["max_regret"] == "0")
+
+
+def test_advise_at_six_people_one_deck_names_the_shipped_epsilon_never_regret_0() -> None:
+    path = certificate_path("lucky9-home", 6, Shoe.decks(1), "total")
+    document = json.loads(path.read_text())
+    args = ["advise", "--people", "6", "--decks", "1", "--by", "total", "--seat", "2",
+            "--cards", "A 4", "--earlier", "stood"]
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.output)
+    shipped = advice["one_deck_certificate"]
+    assert advice["certified"] is False and shipped["certified"] is False
+    assert shipped["max_regret"] == document["max_regret"] != "0"
+    assert shipped["solved_at"] == "1 deck" and shipped["file"] == path.name
+    text = CliRunner().invoke(main, args).output
+    assert f"no side gains more than {float(document['epsilon']):.3g} of a stake" in text
+    assert "regret 0" not in text and "(exact)" not in text and "Certified" not in text

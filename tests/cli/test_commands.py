@@ -79,6 +79,7 @@ JSON_RUNS = {
     "advise": [["--people", "3", "--cards", "5H TS", "--infinite"],
                ["--banker", "--cards", "6H TS", "--choices", "stood,stood", "--infinite"]],
     "advisor": [["--people", "3"]],
+    "certify": [["--list"]],
     "eor": [["--profile", "punto-banco", "--decks", "1"]],
     "evaluate": [["--infinite"], ["--players", "2", "--infinite"]],
     "features": [[]],

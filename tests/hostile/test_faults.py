@@ -360,6 +360,7 @@ import sys, time
 import analyzer.verify.run as run
 from analyzer.dealing.handlog import LogOptions
 from analyzer.interrupts import EXIT_TERMINATED, Terminated, stop_on_terminate
+from analyzer.processes import task_mapper
 
 def endless(work):  # a check that outlasts the test (pickled by value: defined here)
     time.sleep(120)
@@ -367,7 +368,7 @@ def endless(work):  # a check that outlasts the test (pickled by value: defined 
 work = [run.Work(name, "csv", "punto-banco", 8, LogOptions(), False, True)
         for name in ("a.csv", "b.csv")]
 try:
-    with stop_on_terminate(), run._mapper("local", 2) as apply:
+    with stop_on_terminate(), task_mapper("local", 2) as apply:
         apply(endless, work)
 except Terminated:
     sys.exit(EXIT_TERMINATED)

@@ -43,7 +43,11 @@ from analyzer.choice.table.solve import (
     solve_table,
     subgame_of,
 )
-from analyzer.choice.table.stored.certificate import shipped_strategies
+from analyzer.choice.table.stored.certificate import (
+    Certificate,
+    shipped_epsilon,
+    shipped_strategies,
+)
 from analyzer.choice.table.stored.kept import KEPT_METHOD, keep_strategies, kept_strategies
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS, InfoClass, Subgame
 from analyzer.errors import AnalyzerError
@@ -116,6 +120,9 @@ class Advice:
     #: Whose play is advised and assumed of the others ("equilibrium play", or the infinite
     #: deck's equilibrium play assumed of every side at a finite shoe).
     play: str = "equilibrium play"
+    #: Not evaluated at a finite ``shoe`` (6+ people): the shipped epsilon-certificate of the
+    #: best play found there, as its file states it (``nine certify --check`` re-derives it).
+    certificate: Certificate | None = None
 
     @property
     def action(self) -> str:
@@ -300,6 +307,12 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
                       "infinite deck's equilibrium play (assumed of every side)"), pattern
 
 
+def _epsilon(rules: ChoiceRules, shoe: Shoe, players: int,
+             where: _Situation) -> Certificate | None:
+    """The shipped epsilon-certificate of a table answered at another shoe, if any."""
+    return None if where.exact else shipped_epsilon(rules, shoe, players, where.by)
+
+
 def _pattern(table: TableEquilibrium, naturals: Naturals,
              rules: ChoiceRules, finite: bool) -> Pattern:
     seats: list[Any] = [None] * table.players
@@ -425,7 +438,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                   where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
                   stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand,
-                  play=where.play)
+                  play=where.play, certificate=_epsilon(rules, shoe, players, where))
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
@@ -473,7 +486,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
                   where.by, where.model, where.certified, where.exact, where.solved_at,
                   where.scope, draw, draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
-                  where.play)
+                  where.play, _epsilon(rules, shoe, players, where))
 
 
 #: One information set's equilibrium draw probability and expected results (stand, draw),

@@ -17,7 +17,11 @@ from analyzer.choice.table.alternatives import Alternative, alternatives
 from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, played_at
 from analyzer.choice.table.solve import TableEquilibrium, TableValues, solve_table
-from analyzer.choice.table.stored.certificate import shipped_strategies
+from analyzer.choice.table.stored.certificate import (
+    Certificate,
+    shipped_epsilon,
+    shipped_strategies,
+)
 from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
@@ -45,6 +49,9 @@ class TableSummary:
     #: A table solved at another shoe, played at the one asked for (by cards): every
     #: side's exact value and regret there (an epsilon-certificate), when computed.
     played: TableValues | None = None
+    #: A table not evaluated at its finite shoe (6+ people): the shipped epsilon-certificate
+    #: of the best play found there (``nine certify``), as its file states it.
+    certificate: Certificate | None = None
 
 
 def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
@@ -54,7 +61,9 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
     the bank's edge, the simple rules' exact costs (``costs``), each side's plan, and
     ``starts`` other equilibria from seeded CFR+ starts when the equations leave a
     continuum; a table solved at the infinite deck for a finite shoe is also played there
-    exactly, up to :data:`MAX_AT_SHOE_PEOPLE` people (``played``; unless not ``at_shoe``)."""
+    exactly, up to :data:`MAX_AT_SHOE_PEOPLE` people (``played``; unless not ``at_shoe``),
+    and beyond, the shipped epsilon-certificate of the best play found there when there is
+    one (``certificate``, as its file states it)."""
     known = shipped_strategies(rules, shoe, players, by)
     table = solve_table(rules, shoe, players, by, title, known=known,
                         given_only=known is not None)
@@ -63,9 +72,11 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
                                                             for r in table.subgames) else ()
     played = (played_at(rules, shoe, players, "cards")
               if at_shoe and not table.exact and players + 1 <= MAX_AT_SHOE_PEOPLE else None)
+    certificate = (shipped_epsilon(rules, shoe, players, by)
+                   if at_shoe and not table.exact else None)
     return TableSummary(table, bank_edge(table), found,
                         tuple(tuple(seat_plan(table, seat)) for seat in range(1, players + 1)),
-                        tuple(bank_plan(table)), others, played=played)
+                        tuple(bank_plan(table)), others, played=played, certificate=certificate)
 
 
 def by_size(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",

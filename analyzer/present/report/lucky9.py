@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from analyzer.choice.table.advice import Advice
     from analyzer.choice.table.costs import BankEdge
     from analyzer.choice.table.solve import TableEquilibrium, TableValues
+    from analyzer.choice.table.stored.certificate import Certificate
     from analyzer.choice.table.strategy import Situation
     from analyzer.choice.table.summary import TableSummary
 
@@ -220,6 +222,7 @@ def table_summary_json(summary: TableSummary) -> dict[str, Any]:
                                                      strict=True))],
             "bank_regret": _number(summary.played.bank_regret),
             "max_regret": _number(summary.played.max_regret)},
+        "one_deck_certificate": epsilon_json(summary.certificate),
         "edge": {"total": _number(edge.total, exact),
                  "per_stake": _number(edge.per_stake, exact),
                  "rotation_banking": _number(edge.rotation_banking, exact),
@@ -283,6 +286,41 @@ def _scope(summary: TableSummary) -> str:
             "certified")
 
 
+def epsilon_sentence(certificate: Certificate) -> str:
+    """A shipped epsilon-certificate in one sentence: what it is, its epsilon, who checks it."""
+    name = Path(certificate.path).name
+    play = ("the infinite deck's equilibrium played there" if "--infinite-play" in
+            certificate.command else "the best play found there")
+    return (f"At {certificate.shoe}, {certificate.people} people, by {certificate.by}: the "
+            f"shipped certificate {name} (`{certificate.command}`) gives {play}: the "
+            f"bank {percent(certificate.bank_value, 4)} per hand; not an equilibrium "
+            f"there: no side gains more than {float(certificate.max_regret):.3g} of a stake "
+            f"by deviating alone (its largest exact regret, "
+            f"{fraction_text(certificate.max_regret)}); figures as the file states them, "
+            f"re-derived exactly by `nine certify --check {name}`, not by this command")
+
+
+def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
+    """A shipped epsilon-certificate's figures (as its file states them) in JSON."""
+    if certificate is None:
+        return None
+    name = Path(certificate.path).name
+    return {"file": name, "people": certificate.people, "shoe": certificate.shoe,
+            "by": certificate.by, "solved_at": certificate.shoe,
+            "values_at": certificate.shoe, "certified": certificate.certified,
+            "max_regret": fraction_text(certificate.max_regret),
+            "epsilon": float(certificate.max_regret),
+            "bank": _value(certificate.bank_value),
+            "seats": [_value(v) for v in certificate.seat_values],
+            "written_by": certificate.command,
+            "checked_by": f"nine certify --check {name} (not by this command)"}
+
+
+def _value(value: Fraction) -> dict[str, Any]:
+    """A value the reporting command did not compute (the file's): no ``exact`` key."""
+    return {"value": fraction_text(value), "float": float(value)}
+
+
 def _played_line(summary: TableSummary) -> str:
     """The infinite deck's play at the shoe asked for: exact values and the epsilon."""
     t, played = summary.table, summary.played
@@ -337,6 +375,8 @@ def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
              f"{bullet}Certificate: {_scope(summary) or _certificate(t)}.",
              f"{bullet}Equilibrium{at}: {t.note}.",
              *([f"{bullet}{_played_line(summary)}"] if summary.played is not None else []),
+             *([f"{bullet}{epsilon_sentence(summary.certificate)}."]
+               if summary.certificate is not None else []),
              "", ""]
     return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
 
@@ -403,6 +443,7 @@ def advice_json(advice: Advice) -> dict[str, Any]:
                                "ev_draw": fraction_text(advice.house_ev_draw),
                                "ev_stand": fraction_text(advice.house_ev_stand)},
         "note": advice.note,
+        "one_deck_certificate": epsilon_json(advice.certificate),
     }
 
 
@@ -436,7 +477,8 @@ def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str
              f"You see: {advice.sees}.",
              f"Against {house}: {advice.house_action}. "
              + _better(house_margin, advice.house_ev_draw, advice.house_ev_stand, stake),
-             status + (f"; {advice.note}." if advice.note else ".")]
+             status + (f"; {advice.note}." if advice.note else "."),
+             *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else [])]
     if exact:
         lines.append(f"Exact: play {_action_fraction(advice.draw)}; drawing "
                      f"{fraction_text(advice.ev_draw)}, standing "

@@ -26,21 +26,19 @@ from analyzer.analysis.formula import DeckFormula, deck_formulas
 from analyzer.analysis.removal import RemovalTable, removal_effects
 from analyzer.choice.headsup.solver import Equilibrium, solve
 from analyzer.choice.table.chart import table_charts
+from analyzer.choice.table.stored.certificate import shipped_certificates
 from analyzer.choice.table.summary import TableSummary, summarize_table
 from analyzer.engine.odds import odds
 from analyzer.errors import AnalyzerError
 from analyzer.present.advisor import AdvisorData, advisor_data, render_advisor, strategies_json
+from analyzer.present.certificates import render_certificates
 from analyzer.present.par import DRIFT_SEED, DRIFT_SHOES, REMOVAL_SAMPLES, REMOVAL_SEED
 from analyzer.present.plots import plot_removal, plot_shoe
 from analyzer.present.report.analysis import render_formula, render_removal, render_shoe
 from analyzer.present.report.chart import render_charts
 from analyzer.present.report.choice import render_equilibrium, render_strategy_card
 from analyzer.present.report.common import json_text, table
-from analyzer.present.report.lucky9 import (
-    render_edges,
-    render_table_cards,
-    render_table_summary,
-)
+from analyzer.present.report.lucky9 import render_edges, render_table_cards, render_table_summary
 from analyzer.present.report.odds import render_odds, summary_rows
 from analyzer.present.sheet import ALPHA, POWER, RTP_ERROR
 from analyzer.present.tables.publication import (
@@ -308,8 +306,7 @@ def _heads_up(profile: str, decks: int | None,
 def _table(players: int, decks: int | None, name: str = "lucky9-home",
            ) -> tuple[tuple[str, ...], Callable[[], TableSummary]]:
     """``nine solve --players N`` (by total) arguments and the call they make, once."""
-    # the simple rules' costs where the table is solved directly (each cost is another
-    # exact evaluation: seconds per rule at one deck beyond 3 people)
+    # the simple rules' costs where solved directly (each another exact evaluation)
     costs = players > 1 and name == "lucky9-home" and (decks is None or players <= 2)
     args = ("solve", "--profile", name, "--players", str(players), *shoe_args(decks),
             "--by", "total", *(() if costs or players == 1 else ("--no-costs",)))
@@ -350,14 +347,13 @@ def lucky9_section(publication: Publication) -> Section:
         "bank): the player's draw probability for every two-card total or holding, the "
         "banker's for every holding x the player's choice (drew / stood), and the game value "
         "for the player per unit staked, with both sides' best-response values (equal values "
-        "prove zero regret). Tables of 3 to 9 people: a certified equilibrium (every side's "
-        "exact regret 0) with each seat's value, the bank's edge, the exact cost of simple "
-        "rules and a strategy card per seat and for the bank. `charts/`: a printable "
-        "strategy chart per seat and for the bank (rows: your total; columns: the "
-        "situations that change the play) for 2 to 9 people at the infinite deck and for 2 "
-        "and 3 people at one deck, where the table is solved exactly. At one deck with exact "
-        "card removal: 2 to 4 people (4 people: the certificate `make certify` wrote, every "
-        "value and regret computed again exactly) and the bank's edge by table size.",
+        "prove zero regret). Tables of 3 to 9 people: a certified equilibrium with each "
+        "seat's value, the bank's edge, the exact cost of simple rules and a strategy card per "
+        "seat and for the bank. `charts/`: a printable strategy chart per seat and for the "
+        "bank for 2 to 9 people at the infinite deck and 2 and 3 people at one deck. At one "
+        "deck with exact card removal: 2 to 4 people (4: the certificate `make certify` "
+        "wrote, checked again exactly), the bank's edge by table size, and the list of "
+        "shipped certificates (5+ people: the epsilon, largest exact regret, of their play).",
         "exact fractions over every deal of the shoe (card removal exact); `by total`: each "
         "side sees its own total; `by cards`: its own two cards")
     jobs: list[Job[Any]] = []
@@ -420,18 +416,22 @@ def lucky9_section(publication: Publication) -> Section:
                      str(ONE_DECK_PLAYERS[-1]), "--decks", "1", "--by", "total", "--by-size"),
                     "lucky9/bank-edge-by-table-size-1-deck", "lucky9-home", "1 deck",
                     edges_one_deck, render_edges, ("md", "csv", "json")))
+    rules = load_profile("lucky9-home").choice_rules()
+    jobs.append(Job("The one-deck certificates by table size: certified, or the epsilon of the "
+                    "play shipped", ("certify", "--profile", "lucky9-home", "--list"),
+                    "lucky9/one-deck-certificates", "lucky9-home", "1 deck",
+                    lambda: shipped_certificates(rules, Shoe.decks(1)), render_certificates,
+                    ("md", "json")))
     for job in [*charts, *cards, *jobs]:
         publish(publication, section, job)
     return section
 
 
-#: Table sizes (players) published at one deck: solved exactly (1-2 players) or from the
-#: shipped certificates of ``make certify`` (3 players; 4 when its certificate is shipped).
+#: Players published at one deck: solved exactly (1-2) or from ``make certify``'s files (3).
 ONE_DECK_PLAYERS = (1, 2, 3)
 
 
-#: The finite shoes charted beside the infinite deck: (players, decks) where the table is
-#: solved exactly at one deck (2 and 3 people).
+#: The finite shoes charted beside the infinite deck: (players, decks) solved exactly there.
 CHART_DECKS: tuple[tuple[int, int | None], ...] = ((1, 1), (2, 1))
 
 

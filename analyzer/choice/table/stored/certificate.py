@@ -30,16 +30,18 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
+from analyzer.choice.table.dealt.wide import WIDE_PEOPLE, wide_table
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, solve_table
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
+from analyzer.processes import Apply
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
            "check_certificate", "KIND", "profile_sha256", "read_certificate",
-           "shipped_strategies"]
+           "shipped_certificates", "shipped_epsilon", "shipped_strategies"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
 KIND = "nine table certificate"
@@ -176,15 +178,21 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
     return found
 
 
-def check_certificate(certificate: Certificate, rules: ChoiceRules) -> TableEquilibrium:
+def check_certificate(certificate: Certificate, rules: ChoiceRules,
+                      apply: Apply | None = None) -> TableEquilibrium:
     """Every value and regret of the certificate re-derived exactly from its strategies (an
-    exact evaluation of every subgame at the shoe): the table, or a one-line error naming
-    the first figure that differs."""
+    exact evaluation of every subgame at the shoe; ``apply``: spread over processes or a
+    Dask cluster, :func:`analyzer.processes.task_mapper`): the table, or a one-line error
+    naming the first figure that differs."""
     shoe = Shoe.decks(1) if certificate.shoe == "1 deck" else None
     if shoe is None:
         raise AnalyzerError(f"{certificate.path}: only one-deck certificates are checked")
-    table = solve_table(rules, shoe, certificate.people - 1, certificate.by,
-                        known=certificate.strategies, given_only=True)
+    if apply is None:
+        table = solve_table(rules, shoe, certificate.people - 1, certificate.by,
+                            known=certificate.strategies, given_only=True)
+    else:
+        table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
+                           certificate.strategies, iterations=0, apply=apply)
     found = (("seat values", table.seat_values, certificate.seat_values),
              ("bank value", table.bank_value, certificate.bank_value),
              ("max_regret", table.values.max_regret, certificate.max_regret),
@@ -209,3 +217,30 @@ def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         return None
     found = read_certificate(path, rules, shoe, players + 1, by)
     return found.strategies if found.certified else None
+
+
+def shipped_epsilon(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                    ) -> Certificate | None:
+    """The shipped epsilon-certificate of a table of ``WIDE_PEOPLE`` or more people at
+    ``shoe`` (the best play found there, not an equilibrium), as its file states it: its
+    SHA-256 is checked against its strategies, its figures are not evaluated again (that
+    takes minutes: ``nine certify --check``). None when there is none."""
+    if shoe.is_infinite or players + 1 < WIDE_PEOPLE:
+        return None
+    path = certificate_path(rules.name, players + 1, shoe, by)
+    if not path.is_file():
+        return None
+    found = read_certificate(path, rules, shoe, players + 1, by)
+    return None if found.certified else found
+
+
+def shipped_certificates(rules: ChoiceRules, shoe: Shoe) -> tuple[Certificate, ...]:
+    """Every shipped certificate of the profile at ``shoe``, by table size then information
+    model, as the files state them (each file's SHA-256 checked against its strategies)."""
+    found = []
+    for people in range(2, 10):
+        for by in ("cards", "total"):
+            path = certificate_path(rules.name, people, shoe, by)
+            if path.is_file():
+                found.append(read_certificate(path, rules, shoe, people, by))
+    return tuple(found)

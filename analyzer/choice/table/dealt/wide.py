@@ -1,0 +1,309 @@
+"""Tables of 6 to 9 people at a finite shoe: the best play found, and its epsilon computed exactly.
+
+Solving a one-deck table to an exact equilibrium (CFR+ closed by the indifference
+equations) is affordable up to 5 people. Beyond, :func:`wide_table` ships the best play the
+project finds with its *epsilon*, the largest gain any side has by deviating alone, computed
+exactly:
+
+1. start from the infinite deck's certified equilibrium, each holding played as its total
+   (:func:`~analyzer.choice.table.dealt.played.infinite_strategies`);
+2. improve every subgame by *warm-started* predictive CFR+ in floats over the removed-card
+   compositions (:func:`warm_cfr`: the accumulated regrets start proportional to the
+   starting play, so the first iterations play it, and each side moves only as far as its
+   regrets at one deck push it); stop at a float regret of :data:`TOLERANCE` or after the
+   iterations given;
+3. round every draw probability to a multiple of ``2**-BITS`` (those within
+   :data:`PURE` of 0 or 1 made pure), keep whichever of the start and the improved play has
+   the smaller float regret, and evaluate it *exactly* (residues modulo primes, CRT:
+   :func:`~analyzer.choice.table.exact.evaluation.exact_regrets`): each side's exact value
+   and exact regret in the subgame.
+
+The table's values and regrets are the exact probability-weighted sums over the natural
+patterns (:func:`~analyzer.choice.table.solve.combine`), so its epsilon is an exact
+fraction. Subgames are independent: :func:`improve_subgame` takes one picklable
+:class:`SubgameWork` and returns plain fractions, so any ``apply`` runs them -- in this
+process, a process pool or a Dask cluster (:func:`analyzer.processes.task_mapper`) -- and the
+parent merges them exactly, in any order. With ``iterations=0`` nothing is improved: the
+given strategies are evaluated exactly (a certificate checked again in parallel).
+
+>>> from analyzer.choice.table.tree import LUCKY9
+>>> from analyzer.rules.shoe import Shoe
+>>> from analyzer.choice.table.dealt.played import played_at
+>>> table = wide_table(LUCKY9, Shoe.decks(1), 2, "total", iterations=10)
+>>> start = played_at(LUCKY9, Shoe.decks(1), 2, "total")
+>>> table.exact, 0 < table.values.max_regret < start.max_regret
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from analyzer.choice.table.cfr import CfrRun, float_regrets
+from analyzer.choice.table.dealt.played import infinite_strategies
+from analyzer.choice.table.exact.evaluation import exact_regrets
+from analyzer.choice.table.exact.ring import Array, Float
+from analyzer.choice.table.indifference import Strategies, SubgameSolution
+from analyzer.choice.table.solve import (
+    SubgameKey,
+    SubgameResult,
+    TableEquilibrium,
+    check_players,
+    combine,
+    subgame_of,
+    table_patterns,
+)
+from analyzer.choice.table.subgame import Subgame
+from analyzer.errors import AnalyzerError
+from analyzer.processes import Apply
+from analyzer.rules.choice_rules import ChoiceRules
+from analyzer.rules.shoe import Shoe
+
+__all__ = ["BITS", "IMPROVED_METHOD", "WIDE_PEOPLE", "improve_subgame", "PURE",
+           "SubgameOutcome", "SubgameWork", "TOLERANCE", "warm_cfr", "wide_table"]
+
+#: From this many people a one-deck table is not solved to an exact equilibrium (hours of
+#: CFR+ and polynomial indifference equations) but improved here, its exact epsilon stated.
+WIDE_PEOPLE = 6
+#: Draw probabilities are rounded to multiples of ``2**-BITS`` (each side's scale stays a
+#: power of two, so an exact evaluation needs few primes).
+BITS = 24
+#: A rounded draw probability this close to 0 or 1 is made pure.
+PURE = 1e-6
+#: Float regret (per unit staked in a subgame, largest side) at which a subgame's improvement
+#: stops: the patterns' probabilities sum to at most 1, so the table's epsilon is then about
+#: this or less (plus the rounding's).
+TOLERANCE = 1e-6
+#: How strongly the warm start holds the starting play: its regrets start at this times each
+#: information set's reach probability times the starting action weights.
+INERTIA = 0.05
+#: Float regrets are measured every this many iterations.
+CHECK_EVERY = 5
+
+#: How the strategies of an improved table were found, in words.
+IMPROVED_METHOD = (
+    "the infinite deck's certified equilibrium by total (each holding as its total) improved "
+    "subgame by subgame at the shoe by warm-started predictive CFR+ in floats over the "
+    "removed-card compositions, rounded to multiples of 2^-{bits} (pure within {pure:g}), "
+    "then evaluated exactly at the shoe (residues and CRT): an epsilon-certificate, every "
+    "side's exact regret stated, not an equilibrium unless every regret is 0")
+#: How strategies given to :func:`wide_table` without improving were evaluated.
+GIVEN_METHOD = ("given strategies, every side's exact value and best response computed at "
+                "the shoe subgame by subgame")
+
+
+def _serial(function: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    return [function(item) for item in items]
+
+
+@dataclass(frozen=True)
+class SubgameWork:
+    """One subgame to improve (``iterations`` > 0) and evaluate exactly: picklable."""
+
+    rules: ChoiceRules
+    shoe: Shoe
+    key: SubgameKey
+    by: str
+    strategies: Strategies
+    iterations: int
+    tolerance: float = TOLERANCE
+
+
+@dataclass(frozen=True)
+class SubgameOutcome:
+    """A subgame's strategies as exact fractions, each side's exact value and regret (seats,
+    then the bank), the float regrets before and after improving, and the CFR+ iterations
+    and seconds spent."""
+
+    key: SubgameKey
+    seats: tuple[tuple[tuple[Fraction, ...], ...], ...]
+    bank: tuple[tuple[Fraction, ...], ...]
+    values: tuple[Fraction, ...]
+    regrets: tuple[Fraction, ...]
+    start_regret: float
+    float_regret: float
+    iterations: int
+    seconds: float
+
+
+def _pairs(seats: Sequence[Sequence[Sequence[Fraction]]], bank: Sequence[Sequence[Fraction]],
+           ) -> tuple[list[Array], Array]:
+    """Draw probabilities as float action weights ``[..., stand, draw]``."""
+    def pair(rows: Any) -> Array:
+        draw = np.asarray(rows, dtype=float)
+        return np.stack([1.0 - draw, draw], axis=-1)
+
+    return [pair([[float(v) for v in row] for row in rows]) for rows in seats], pair(
+        [[float(v) for v in row] for row in bank])
+
+
+def _forced(game: Subgame, seats: list[Array], bank: Array) -> tuple[list[Array], Array]:
+    """The rules' forced plays put back (regret matching may move them)."""
+    for c, forced in enumerate(game.seat_forced()):
+        if forced is not None:
+            for s in seats:
+                s[:, c, :] = (1 - forced, forced)
+    for c, forced in enumerate(game.bank_forced()):
+        if forced is not None:
+            bank[c, :, :] = (1 - forced, forced)
+    return seats, bank
+
+
+def _matched(regret: Array) -> Array:
+    positive = np.maximum(regret, 0.0)
+    total = positive.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 0.5)
+
+
+def warm_cfr(game: Subgame, start: tuple[list[Array], Array], iterations: int,
+             tolerance: float = TOLERANCE, inertia: float = INERTIA) -> CfrRun:
+    """Predictive CFR+ (alternating updates, quadratic averaging) from ``start``: each
+    side's regrets start at ``inertia`` times its information sets' reach times the
+    starting action weights, so it first plays ``start``. At most ``iterations``; stops
+    once the average's largest float regret is at most ``tolerance``."""
+    begin = time.perf_counter()
+    ring = Float()
+    seats0 = [np.array(s, dtype=float) for s in start[0]]
+    bank0 = np.array(start[1], dtype=float)
+    seat_reach, bank_reach = game.reach(seats0)
+    regret_seats = [inertia * r[..., None] * s for r, s in zip(seat_reach, seats0, strict=True)]
+    regret_bank = inertia * bank_reach[..., None] * bank0
+    last_seats = [np.zeros_like(s) for s in seats0]
+    last_bank = np.zeros_like(bank0)
+    sum_seats = [np.zeros_like(s) for s in seats0]
+    sum_bank = np.zeros_like(bank0)
+    best = (float(max(float_regrets(game, seats0, bank0))), seats0, bank0)
+    done = 0
+    for t in range(1, iterations + 1):
+        seats, bank = _forced(game, [_matched(r + p) for r, p in zip(regret_seats, last_seats,
+                                                                        strict=True)],
+                              _matched(regret_bank + last_bank))
+        seat_values, _ = game.counterfactual(ring, seats, bank, "seats")
+        weight = float(t) * t
+        for k, (values, play) in enumerate(zip(seat_values, seats, strict=True)):
+            instant = values - (values * play).sum(axis=-1, keepdims=True)
+            regret_seats[k] = np.maximum(regret_seats[k] + instant, 0.0)
+            last_seats[k] = instant
+            sum_seats[k] += weight * play
+        seats, _ = _forced(game, [_matched(r + p) for r, p in zip(regret_seats, last_seats,
+                                                                   strict=True)], bank)
+        _, bank_values = game.counterfactual(ring, seats, bank, "bank")
+        instant = bank_values - (bank_values * bank).sum(axis=-1, keepdims=True)
+        regret_bank = np.maximum(regret_bank + instant, 0.0)
+        last_bank = instant
+        sum_bank += weight * bank
+        done = t
+        if t % CHECK_EVERY == 0 or t == iterations:
+            seats, bank = _forced(game, [s / np.maximum(s.sum(axis=-1, keepdims=True), 1e-300)
+                                         for s in sum_seats],
+                                  sum_bank / np.maximum(sum_bank.sum(axis=-1, keepdims=True),
+                                                        1e-300))
+            worst = float(max(float_regrets(game, seats, bank)))
+            if worst < best[0]:
+                best = (worst, seats, bank)
+            if worst <= tolerance:
+                break
+    return CfrRun(tuple(best[1]), best[2], done, best[0], time.perf_counter() - begin)
+
+
+def _rounded(p: float) -> Fraction:
+    if p <= PURE:
+        return Fraction(0)
+    if p >= 1 - PURE:
+        return Fraction(1)
+    return Fraction(round(p * 2**BITS), 2**BITS)
+
+
+def _fractions(seats: Sequence[Array], bank: Array) -> Strategies:
+    """Float action weights as rounded exact draw probabilities."""
+    return ([[[_rounded(float(v)) for v in row] for row in s[..., 1]] for s in seats],
+            [[_rounded(float(v)) for v in row] for row in bank[..., 1]])
+
+
+def improve_subgame(work: SubgameWork) -> SubgameOutcome:
+    """One subgame improved (see the module docstring) and evaluated exactly."""
+    begin = time.perf_counter()
+    game = subgame_of(work.rules, work.shoe, work.key, work.by)
+    chosen: Strategies = work.strategies
+    start_regret = improved_regret = float("nan")
+    done = 0
+    if work.iterations > 0:
+        start = _forced(game, *_pairs(*work.strategies))
+        run = warm_cfr(game, start, work.iterations, work.tolerance)
+        done = run.iterations
+        start_regret = float(max(float_regrets(game, *start)))
+        improved = _fractions(run.seats, run.bank)
+        improved_regret = float(max(float_regrets(game, *_pairs(*improved))))
+        if improved_regret < start_regret:
+            chosen = improved
+        else:
+            improved_regret = start_regret
+    values, regrets, _ = exact_regrets(game, chosen[0], chosen[1])
+    return SubgameOutcome(
+        work.key, tuple(tuple(tuple(Fraction(v) for v in row) for row in rows)
+                        for rows in chosen[0]),
+        tuple(tuple(Fraction(v) for v in row) for row in chosen[1]), values, regrets,
+        start_regret, improved_regret, done, time.perf_counter() - begin)
+
+
+def _cost(key: SubgameKey) -> int:
+    """Subgames with more live seats cost about 8 times more each: run them first."""
+    return -key[0]
+
+
+def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+               strategies: Mapping[SubgameKey, Strategies] | None = None,
+               iterations: int = 40, apply: Apply | None = None,
+               tolerance: float = TOLERANCE) -> TableEquilibrium:
+    """The table's play improved subgame by subgame (``strategies``, else the infinite
+    deck's equilibrium as the start; ``iterations`` 0: evaluated as given; each subgame's
+    improvement stops at a float regret of ``tolerance``) with every
+    side's exact value and regret at ``shoe``; ``apply`` maps :func:`improve_subgame` over
+    the subgames (in this process when None)."""
+    check_players(rules, players)
+    if shoe.is_infinite:
+        raise AnalyzerError("an epsilon at a finite shoe: the infinite deck is solved exactly")
+    begin = time.perf_counter()
+    start = infinite_strategies(rules, shoe, players, by) if strategies is None else strategies
+    patterns = table_patterns(rules, shoe, players)
+    keys = sorted({p.key for p in patterns if p.bank is None and p.live}, key=_cost)
+    missing = [key for key in keys if key not in start]
+    if missing:
+        live, removed = missing[0]
+        raise AnalyzerError(f"no strategies given for the subgame of {live} live seat"
+                            f"{'s' if live > 1 else ''} and naturals {removed}")
+    works = [SubgameWork(rules, shoe, key, by, start[key], iterations, tolerance)
+             for key in keys]
+    outcomes = (apply or _serial)(improve_subgame, works)
+    found: dict[SubgameKey, SubgameOutcome] = {o.key: o for o in outcomes}
+    values = combine(patterns, players, lambda key: (found[key].values, found[key].regrets),
+                     rules.payoffs)
+    method = (IMPROVED_METHOD.format(bits=BITS, pure=PURE) if iterations > 0 else GIVEN_METHOD)
+    results = []
+    for key in sorted(keys):
+        outcome = found[key]
+        probability = sum((p.probability for p in patterns
+                           if p.bank is None and p.live and p.key == key), Fraction(0))
+        cfr = CfrRun((), np.zeros(0), outcome.iterations, outcome.float_regret,
+                     outcome.seconds, method)
+        solution = SubgameSolution(
+            game=subgame_of(rules, shoe, key, by), seats=outcome.seats, bank=outcome.bank,
+            values=outcome.values, regrets=outcome.regrets, mixed=(), free=(), cfr=cfr,
+            rounds=1, seconds=outcome.seconds, method=method)
+        results.append(SubgameResult(key, probability, solution))
+    return TableEquilibrium(
+        profile=rules.name, title=rules.name, shoe=shoe.describe(),
+        solved_at=shoe.describe(), by=by, players=players,
+        model="exact card removal (an epsilon-certificate: every side's exact regret stated)",
+        exact=True, patterns=tuple(patterns), subgames=tuple(results), values=values,
+        method=method, iterations=sum(o.iterations for o in found.values()),
+        seconds=time.perf_counter() - begin,
+        note="not an equilibrium unless every regret is 0: the largest exact regret is the "
+             "epsilon no side can beat by deviating alone", payoffs=rules.payoffs)
+
