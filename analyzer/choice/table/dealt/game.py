@@ -116,7 +116,8 @@ class DealtSubgame(Subgame):
         last = weights[offsets[m]:offsets[m + 1]].reshape(2**m, -1)
         z, u = kernels.terminal(self.levels.compositions[m], np.asarray(self.counts),
                                 holdings.usage, holdings.total, order, falling, self.stock,
-                                bank_rows, q, last, prime, want_seats, want_bank, unit)
+                                bank_rows, q, last, prime, want_seats, want_bank, unit,
+                                _whole(bank_rows, prime))
         seat_values = [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z,
                                         weights, offsets, prime)
                        for k in range(m)] if want_seats else []
@@ -195,6 +196,16 @@ class DealtSubgame(Subgame):
 
     def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
         return self._exact_reach(seats)[1][cls][vector]
+
+
+def _whole(bank: Any, prime: int) -> Any:
+    """The bank's two action weights' common sum (reduced modulo ``prime`` when given), or
+    -1 when the cells differ."""
+    sums = bank.sum(axis=-1)
+    if prime:
+        sums = sums % prime
+    first = sums.reshape(-1)[0] if sums.size else bank.dtype.type(0)
+    return first if np.all(sums == first) else bank.dtype.type(-1)
 
 
 @lru_cache(maxsize=64)
