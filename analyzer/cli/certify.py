@@ -5,6 +5,7 @@ its certificate file, or check certificate files again
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import click
@@ -22,6 +23,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
 from analyzer.outputs import make_folder, write_file
+from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
@@ -38,6 +40,20 @@ def _refuse_foreign(path: Path) -> None:
     certificate."""
     if path.exists() and f'"kind": "{KIND}"' not in peek_text(path):
         raise AnalyzerError(f"{path}: exists and is not a certificate; not overwritten")
+
+
+def _better_kept(path: Path, rules: ChoiceRules, shoe: Shoe, people: int, by: str,
+                 regret: Fraction) -> str:
+    """Why the certificate already at ``path`` stays (certified, or a smaller epsilon than
+    ``regret``), or "" when the new one replaces it."""
+    if regret == 0 or not path.is_file():
+        return ""
+    old = read_certificate(path, rules, shoe, people, by)
+    if old.certified:
+        return "it is certified; this solve is not"
+    if old.max_regret <= regret:
+        return f"its largest exact regret {float(old.max_regret):.3e} is not larger"
+    return ""
 
 
 @click.command()
@@ -98,11 +114,16 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             seconds = time.perf_counter() - begin
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if infinite_play else ''}")
-            write_file(path, certificate_text(table, rules, seconds, command,
-                                              INFINITE_PLAY if infinite_play else ""))
             status = ("certified (every exact regret 0)" if table.certified else
                       "NOT certified, an epsilon-certificate: largest exact regret "
                       f"{float(table.values.max_regret):.3e}")
-            click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, "
-                       f"{'evaluated' if infinite_play else 'solved'} in {seconds:.0f} s")
+            done = (f"{people} people, 1 deck, by {by}: {status}, "
+                    f"{'evaluated' if infinite_play else 'solved'} in {seconds:.0f} s")
+            kept = _better_kept(path, rules, shoe, people, by, table.values.max_regret)
+            if kept:
+                click.echo(f"{path}: kept ({kept}); {done}")
+                continue
+            write_file(path, certificate_text(table, rules, seconds, command,
+                                              INFINITE_PLAY if infinite_play else ""))
+            click.echo(f"{path}: {done}")
 

@@ -83,8 +83,8 @@ def solve_dealt(game: Subgame, start: Strategies | None = None) -> SubgameSoluti
     begin = time.perf_counter()
     best: SubgameSolution | None = None
     if start is not None and _fits(game, start):
-        best = solve_subgame(game, run=_as_run(game, start), max_rounds=3, search=False)
-        if best.certified:
+        best = _close(game, _as_run(game, start), 3, False)
+        if best is not None and best.certified:
             return _timed(best, begin, WARM_METHOD)
     state = CfrState(game)
     previous: tuple[frozenset[object], frozenset[object]] | None = None
@@ -98,15 +98,23 @@ def solve_dealt(game: Subgame, start: Strategies | None = None) -> SubgameSoluti
         if not stable or support in tried:
             continue
         tried.add(support)
-        found = solve_subgame(game, run=run, max_rounds=6,
-                              search=state.done >= MAX_ITERATIONS)
-        if best is None or found.max_regret < best.max_regret:
+        found = _close(game, run, 6, state.done >= MAX_ITERATIONS)
+        if found is not None and (best is None or found.max_regret < best.max_regret):
             best = found
-        if found.certified:
+        if found is not None and found.certified:
             break
     if best is None:
         best = solve_subgame(game, run=state.snapshot(), max_rounds=6)
     return _timed(best, begin, best.method)
+
+
+def _close(game: Subgame, run: CfrRun, rounds: int, search: bool) -> SubgameSolution | None:
+    """The exact closure of ``run``'s support, or None when no exact profile could be
+    assembled from it (every round left an unknown outside [0, 1])."""
+    try:
+        return solve_subgame(game, run=run, max_rounds=rounds, search=search)
+    except RuntimeError:
+        return None
 
 
 def _timed(found: SubgameSolution, begin: float, method: str) -> SubgameSolution:
