@@ -11,14 +11,17 @@ from pathlib import Path
 import click
 
 from analyzer.choice.table.dealt.played import infinite_strategies
+from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
+    CERTIFICATES,
     KIND,
     certificate_path,
     certificate_text,
     check_certificate,
     read_certificate,
 )
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
@@ -54,6 +57,18 @@ def _better_kept(path: Path, rules: ChoiceRules, shoe: Shoe, people: int, by: st
     if old.max_regret <= regret:
         return f"its largest exact regret {float(old.max_regret):.3e} is not larger"
     return ""
+
+
+def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
+             folder: Path | None) -> dict[int, Strategies]:
+    """Warm starts: the subgames without naturals of the certified certificate of the table
+    one person smaller (in ``folder``, else the shipped one), by live seats."""
+    path = certificate_path(rules.name, people - 1, shoe, by, folder or CERTIFICATES)
+    if people - 1 < 4 or not path.is_file():
+        return {}
+    found = read_certificate(path, rules, shoe, people - 1, by)
+    return {key[0]: strategies for key, strategies in found.strategies.items()
+            if found.certified and not key[1] and key[0] > MAX_JOINT_SEATS}
 
 
 @click.command()
@@ -110,7 +125,8 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                 table = solve_table(rules, shoe, people - 1, by, given_only=True,
                                     known=infinite_strategies(rules, shoe, people - 1, by))
             else:
-                table = solve_table(rules, shoe, people - 1, by, dealt=True)
+                table = solve_table(rules, shoe, people - 1, by, dealt=True,
+                                    starts=_smaller(rules, shoe, people, by, folder))
             seconds = time.perf_counter() - begin
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if infinite_play else ''}")
