@@ -101,3 +101,20 @@ def test_the_shipped_four_person_certificates_check_again_with_zero_regret(by: s
     low, high = EDGES[by]
     assert low < table.bank_value < high
     assert all(v < 0 for v in table.seat_values)
+
+
+#: The shipped 5-person one-deck certificates: by cards certified; by total an
+#: epsilon-certificate of the one-deck solve (one subgame's equilibrium is irrational).
+FIVE = {"cards": Fraction(0), "total": Fraction(1, 10**7)}
+
+
+@pytest.mark.parametrize("by", ["cards", "total"])
+def test_the_shipped_five_person_certificates_check_again_exactly(by: str) -> None:
+    found = read_certificate(certificate_path("lucky9-home", 5, ONE_DECK, by), LUCKY9,
+                             ONE_DECK, 5, by)
+    assert "--infinite-play" not in found.command  # solved at one deck, not the infinite play
+    table = check_certificate(found, LUCKY9)
+    assert table.exact and table.shoe == table.solved_at == "1 deck"
+    assert table.values.max_regret <= FIVE[by]
+    assert table.certified == (FIVE[by] == 0)
+    assert Fraction(1, 100) < table.bank_value < Fraction(15, 1000)
