@@ -376,7 +376,7 @@ class TableEquilibrium:
         return (f"Solved at the {self.solved_at}; not evaluated at {self.shoe}: values and "
                 f"regrets at {self.shoe} are not computed (equilibria with exact card removal "
                 f"are solved for at most {MAX_JOINT_SEATS + 1} people; `nine certify` "
-                "ships one-deck certificates for 4 and 5 people)")
+                "ships certified ones for 4 people at one deck)")
 
     @cached_property
     def _by_key(self) -> dict[SubgameKey, SubgameSolution]:

@@ -198,11 +198,9 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules) -> TableEqui
 
 def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                        ) -> dict[SubgameKey, Strategies] | None:
-    """The strategies of the shipped certificate of this table (``make certify``): a
-    certified equilibrium, or the epsilon-certificate of a one-deck solve that did not
-    certify (its exact regrets say so wherever it is shown); None for an infinite shoe, a
-    table solved directly, no certificate, or only the infinite deck's play evaluated at the
-    shoe (``--infinite-play``, not used in place of the infinite deck's answer).
+    """The strategies of the shipped certificate of this table (``make certify``), or None
+    when there is none certified (an infinite shoe, a table solved directly, not certified
+    yet, or only an epsilon-certificate).
     Whoever takes them evaluates them again exactly (``solve_table`` with ``given_only``)."""
     if shoe.is_infinite or players < 3:
         return None
@@ -210,5 +208,4 @@ def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     if not path.is_file():
         return None
     found = read_certificate(path, rules, shoe, players + 1, by)
-    return (found.strategies if found.certified or "--infinite-play" not in found.command
-            else None)
+    return found.strategies if found.certified else None
