@@ -11,13 +11,16 @@ printed: on a shared machine the wall clock can be several times the CPU time.
 ``NINE_BENCH_DECK_PEOPLE`` (comma-separated, default ``4,5``) picks the table sizes; 6
 people take minutes (see the README's figures), so they run only when asked.
 
-The one-deck solves (``make certify``) take minutes, so the bench does not run them: it
-checks every shipped certificate of up to 5 people again exactly (timed) and prints the solve
-time the certificate recorded when ``make certify`` wrote it. Of the certificates of 6 or more
-people (the best play found and its epsilon) it checks the 6-person one by total again
-exactly, subgames over two processes -- one exact full evaluation at 6 people, target 3
-minutes -- and prints every one's epsilon as its file states it (``NINE_BENCH_WIDE=0`` skips
-the check).
+The one-deck solves (``make certify``'s work) are timed too, by cards and by total, at
+the sizes ``NINE_BENCH_SOLVE_PEOPLE`` lists (default ``4,5``; empty skips them), CPU and
+wall, against their target and, at 4 people, against the solve times ``make certify``
+recorded before the dense float walk and the support-stable closure (the baseline: 308 s
+by cards, 135 s by total, wall at load 5-12). Then every shipped certificate of up to 5
+people is checked again exactly (timed), with the solve time it recorded when ``make
+certify`` wrote it. Of the certificates of 6 or more people (the best play found and its
+epsilon) it checks the 6-person one by total again exactly, subgames over two processes --
+one exact full evaluation at 6 people, target 3 minutes -- and prints every one's epsilon as
+its file states it (``NINE_BENCH_WIDE=0`` skips the check).
 """
 
 from __future__ import annotations
@@ -45,6 +48,29 @@ __all__ = ["bench", "TARGETS"]
 TARGETS = {4: 2.0, 5: 20.0, 6: 180.0}
 #: Target seconds for one certified one-deck solve (``make certify``), by people.
 SOLVE_TARGETS = {4: 120.0, 5: 120.0}
+#: Wall seconds of the one-deck solves before issue 21's speed work, as the shipped
+#: 4-person certificates recorded them (load 5-12): the baseline of the ratio printed.
+SOLVE_BASELINE = {(4, "cards"): 308.1, (4, "total"): 135.0}
+
+
+def _solves() -> None:
+    """Time each one-deck solve, cold (no cached subgame), by cards and by total."""
+    sizes = [int(p) for p in os.environ.get("NINE_BENCH_SOLVE_PEOPLE", "4,5").split(",")
+             if p]
+    for people in sizes:
+        for by in ("cards", "total"):
+            wall, cpu = time.perf_counter(), time.process_time()
+            table = solve_table(LUCKY9, Shoe.decks(1), people - 1, by, dealt=True)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            target = SOLVE_TARGETS.get(people, 0.0)
+            baseline = SOLVE_BASELINE.get((people, by))
+            ratio = f", {baseline / wall:.1f}x the baseline's wall" if baseline else ""
+            status = ("certified" if table.certified
+                      else f"NOT certified, epsilon {float(table.values.max_regret):.2e}")
+            verdict = "met" if wall <= target else (
+                f"NOT MET (CPU {'met' if cpu <= target else 'NOT MET'})")
+            print(f"  {people} people, 1 deck, by {by}: solve {wall:7.1f} s wall {cpu:7.1f} s "
+                  f"CPU, {status}; target <= {target:.0f} s: {verdict}{ratio}")
 
 
 def bench(baseline_seconds: float = 0.0) -> None:
@@ -64,6 +90,7 @@ def bench(baseline_seconds: float = 0.0) -> None:
         print(f"  {people} people, 1 deck, exact full evaluation   {wall:8.2f} s wall "
               f"{cpu:7.2f} s CPU   (bank {float(values.bank):.4%} per hand, largest regret "
               f"{float(values.max_regret):.2e}{verdict})")
+    _solves()
     for path in sorted(CERTIFICATES.glob("*.json")):
         found = read_certificate(path, LUCKY9, Shoe.decks(1), None, None)
         if found.people >= WIDE_PEOPLE:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 
 import click
 
 from analyzer.choice.table.dealt.wide import TOLERANCE, WIDE_PEOPLE, wide_table
+from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
+    CERTIFICATES,
     KIND,
     certificate_path,
     certificate_text,
@@ -23,12 +26,14 @@ from analyzer.choice.table.stored.certificate import (
     read_certificate,
     shipped_certificates,
 )
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
 from analyzer.outputs import make_folder, write_file
 from analyzer.present.certificates import render_certificates
 from analyzer.processes import Apply, task_mapper
+from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
 
@@ -45,6 +50,32 @@ def _refuse_foreign(path: Path) -> None:
     certificate."""
     if path.exists() and f'"kind": "{KIND}"' not in peek_text(path):
         raise AnalyzerError(f"{path}: exists and is not a certificate; not overwritten")
+
+
+def _better_kept(path: Path, rules: ChoiceRules, shoe: Shoe, people: int, by: str,
+                 regret: Fraction) -> str:
+    """Why the certificate already at ``path`` stays (certified, or a smaller epsilon than
+    ``regret``), or "" when the new one replaces it."""
+    if regret == 0 or not path.is_file():
+        return ""
+    old = read_certificate(path, rules, shoe, people, by)
+    if old.certified:
+        return "it is certified; this solve is not"
+    if old.max_regret <= regret:
+        return f"its largest exact regret {float(old.max_regret):.3e} is not larger"
+    return ""
+
+
+def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
+             folder: Path | None) -> dict[int, Strategies]:
+    """Warm starts: the subgames without naturals of the certified certificate of the table
+    one person smaller (in ``folder``, else the shipped one), by live seats."""
+    path = certificate_path(rules.name, people - 1, shoe, by, folder or CERTIFICATES)
+    if people - 1 < 4 or not path.is_file():
+        return {}
+    found = read_certificate(path, rules, shoe, people - 1, by)
+    return {key[0]: strategies for key, strategies in found.strategies.items()
+            if found.certified and not key[1] and key[0] > MAX_JOINT_SEATS}
 
 
 @click.command()
@@ -127,21 +158,26 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                                        iterations=iterations if wide else 0, apply=apply,
                                        tolerance=tolerance)
             else:
-                table = solve_table(rules, shoe, people - 1, by, dealt=True)
+                table = solve_table(rules, shoe, people - 1, by, dealt=True,
+                                    starts=_smaller(rules, shoe, people, by, folder))
             seconds = time.perf_counter() - begin
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if infinite_play else ''}"
                        f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}")
-            write_file(path, certificate_text(table, rules, seconds, command,
-                                              INFINITE_PLAY if infinite_play or (
-                                                  people >= WIDE_PEOPLE and not wide) else ""))
             status = ("certified (every exact regret 0)" if table.certified else
                       "NOT certified, an epsilon-certificate: largest exact regret "
                       f"{float(table.values.max_regret):.3e}")
-            done = ("improved and evaluated exactly" if wide else
-                    "evaluated exactly" if infinite_play else "solved")
-            click.echo(f"{path}: {people} people, 1 deck, by {by}: {status}, {done} in "
-                       f"{seconds:.0f} s")
+            how = ("improved and evaluated exactly" if wide else
+                   "evaluated exactly" if infinite_play else "solved")
+            done = f"{people} people, 1 deck, by {by}: {status}, {how} in {seconds:.0f} s"
+            kept = _better_kept(path, rules, shoe, people, by, table.values.max_regret)
+            if kept:
+                click.echo(f"{path}: kept ({kept}); {done}")
+                continue
+            write_file(path, certificate_text(table, rules, seconds, command,
+                                              INFINITE_PLAY if infinite_play or (
+                                                  people >= WIDE_PEOPLE and not wide) else ""))
+            click.echo(f"{path}: {done}")
 
 
 @contextmanager

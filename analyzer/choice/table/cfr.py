@@ -30,7 +30,7 @@ import numpy as np
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.choice.table.subgame import Subgame
 
-__all__ = ["CfrRun", "cfr_plus", "float_regrets", "METHOD", "uniform"]
+__all__ = ["CfrRun", "cfr_plus", "CfrState", "float_regrets", "METHOD", "uniform"]
 
 METHOD = ("predictive CFR+ (regret floor, last-regret prediction, alternating updates, "
           "quadratic averaging)")
@@ -86,6 +86,68 @@ def float_regrets(game: Subgame, seats: Sequence[Array], bank: Array) -> list[fl
     return out
 
 
+class CfrState:
+    """Predictive CFR+ on ``game`` that can be resumed: :meth:`advance` runs more
+    iterations, :meth:`snapshot` gives the average so far with its float regret (see
+    :func:`cfr_plus`)."""
+
+    def __init__(self, game: Subgame, start: tuple[list[Array], Array] | None = None,
+                 alternate: bool = True) -> None:
+        self.game, self.alternate = game, alternate
+        seats0, bank0 = uniform(game)
+        self.regret_seats = [np.zeros_like(s) for s in seats0]
+        self.regret_bank = np.zeros_like(bank0)
+        self.last_seats = [np.zeros_like(s) for s in seats0]
+        self.last_bank = np.zeros_like(bank0)
+        if start is not None:
+            self.last_seats = [np.asarray(s, dtype=float) - 0.5 for s in start[0]]
+            self.last_bank = np.asarray(start[1], dtype=float) - 0.5
+        self.sum_seats = [np.zeros_like(s) for s in seats0]
+        self.sum_bank = np.zeros_like(bank0)
+        self.done = 0
+        self.seconds = 0.0
+
+    def advance(self, iterations: int) -> None:
+        """Run ``iterations`` more iterations."""
+        begin = time.perf_counter()
+        game, ring = self.game, Float()
+        for _ in range(iterations):
+            t = self.done + 1
+            seats, bank = _forced(game, [_play(r, p) for r, p in zip(
+                self.regret_seats, self.last_seats, strict=True)],
+                _play(self.regret_bank, self.last_bank))
+            seat_values, bank_values = game.counterfactual(ring, seats, bank,
+                                                           "seats" if self.alternate else "all")
+            weight = float(t) * t
+            for k, (values, play) in enumerate(zip(seat_values, seats, strict=True)):
+                instant = values - (values * play).sum(axis=-1, keepdims=True)
+                self.regret_seats[k] = np.maximum(self.regret_seats[k] + instant, 0.0)
+                self.last_seats[k] = instant
+                self.sum_seats[k] += weight * play
+            if self.alternate:
+                seats, _ = _forced(game, [_play(r, p) for r, p in zip(
+                    self.regret_seats, self.last_seats, strict=True)], bank)
+                _, bank_values = game.counterfactual(ring, seats, bank, "bank")
+            instant = bank_values - (bank_values * bank).sum(axis=-1, keepdims=True)
+            self.regret_bank = np.maximum(self.regret_bank + instant, 0.0)
+            self.last_bank = instant
+            self.sum_bank += weight * bank
+            self.done = t
+        self.seconds += time.perf_counter() - begin
+
+    def average(self) -> tuple[list[Array], Array]:
+        """The quadratically weighted average strategies so far."""
+        return _average(self.game, self.sum_seats, self.sum_bank)
+
+    def snapshot(self) -> CfrRun:
+        """The average so far and its largest float regret."""
+        begin = time.perf_counter()
+        seats, bank = self.average()
+        worst = max(float_regrets(self.game, seats, bank))
+        self.seconds += time.perf_counter() - begin
+        return CfrRun(tuple(seats), bank, self.done, worst, self.seconds)
+
+
 def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
              check_every: int = 100, start: tuple[list[Array], Array] | None = None,
              alternate: bool = True) -> CfrRun:
@@ -93,50 +155,15 @@ def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
     largest regret is at most ``tolerance`` (checked every ``check_every`` iterations).
     ``start`` seeds the first prediction (another start finds another equilibrium when
     there are several)."""
-    begin = time.perf_counter()
-    ring = Float()
-    seats0, bank0 = uniform(game)
-    regret_seats = [np.zeros_like(s) for s in seats0]
-    regret_bank = np.zeros_like(bank0)
-    last_seats = [np.zeros_like(s) for s in seats0]
-    last_bank = np.zeros_like(bank0)
-    if start is not None:
-        last_seats = [np.asarray(s, dtype=float) - 0.5 for s in start[0]]
-        last_bank = np.asarray(start[1], dtype=float) - 0.5
-    sum_seats = [np.zeros_like(s) for s in seats0]
-    sum_bank = np.zeros_like(bank0)
-    done = 0
-    worst = float("inf")
-    for t in range(1, iterations + 1):
-        seats, bank = _forced(game, [_play(r, p) for r, p in zip(regret_seats, last_seats,
-                                                                  strict=True)],
-                              _play(regret_bank, last_bank))
-        seat_values, bank_values = game.counterfactual(ring, seats, bank,
-                                                       "seats" if alternate else "all")
-        weight = float(t) * t
-        for k, (values, play) in enumerate(zip(seat_values, seats, strict=True)):
-            instant = values - (values * play).sum(axis=-1, keepdims=True)
-            regret_seats[k] = np.maximum(regret_seats[k] + instant, 0.0)
-            last_seats[k] = instant
-            sum_seats[k] += weight * play
-        if alternate:
-            seats, _ = _forced(game, [_play(r, p) for r, p in zip(regret_seats, last_seats,
-                                                                   strict=True)], bank)
-            _, bank_values = game.counterfactual(ring, seats, bank, "bank")
-        instant = bank_values - (bank_values * bank).sum(axis=-1, keepdims=True)
-        regret_bank = np.maximum(regret_bank + instant, 0.0)
-        last_bank = instant
-        sum_bank += weight * bank
-        done = t
-        if tolerance > 0 and t % check_every == 0:
-            worst = max(float_regrets(game, *_average(game, sum_seats, sum_bank)))
-            if worst <= tolerance:
-                break
-    average_seats, average_bank = _average(game, sum_seats, sum_bank)
-    if done % check_every or tolerance <= 0:
-        worst = max(float_regrets(game, average_seats, average_bank))
-    return CfrRun(tuple(average_seats), average_bank, done, worst,
-                  time.perf_counter() - begin)
+    state = CfrState(game, start, alternate)
+    while state.done < iterations:
+        state.advance(min(check_every if tolerance > 0 else iterations,
+                          iterations - state.done))
+        if tolerance > 0 and state.done % check_every == 0:
+            found = state.snapshot()
+            if found.regret <= tolerance or state.done >= iterations:
+                return found
+    return state.snapshot()
 
 
 def _average(game: Subgame, sum_seats: Sequence[Array], sum_bank: Array,

@@ -54,7 +54,7 @@ from analyzer.choice.table.exact.evaluation import Cell, assemble, exact_regrets
 from analyzer.choice.table.exact.ring import Float
 from analyzer.choice.table.subgame import Subgame
 
-__all__ = ["certify_given", "GIVEN_METHOD", "METHOD", "MIXED_ADVANTAGE", "MIXED_MARGIN",
+__all__ = ["certify_given", "classify", "GIVEN_METHOD", "METHOD", "MIXED_ADVANTAGE", "MIXED_MARGIN",
            "SEARCH_CELLS", "solve_subgame", "Strategies", "SubgameSolution"]
 
 MIXED_ADVANTAGE = 1e-4
@@ -99,7 +99,7 @@ class SubgameSolution:
 
 # -- exact evaluation ---------------------------------------------------------------------------
 # -- the support ----------------------------------------------------------------------------------
-def _classify(game: Subgame, run: CfrRun,
+def classify(game: Subgame, run: CfrRun,
               ) -> tuple[dict[Cell, Fraction], set[Cell], dict[Cell, float]]:
     """Pure cells with their action, the mixed cells, and every free cell's normalised
     advantage, read off the CFR+ average."""
@@ -158,13 +158,15 @@ def _hint(run: CfrRun, cell: Cell, live: int) -> Fraction:
 
 
 def solve_subgame(game: Subgame, iterations: int = 20000, tolerance: float = 1e-7,
-                  run: CfrRun | None = None, max_rounds: int = 10) -> SubgameSolution:
+                  run: CfrRun | None = None, max_rounds: int = 10,
+                  search: bool = True) -> SubgameSolution:
     """The subgame's exact equilibrium, certified (see the module docstring); when no round
     certifies, the exact profile with the smallest largest regret, which is then a
-    certified epsilon."""
+    certified epsilon (``search``: after trying small supports near indifference, which
+    costs many exact evaluations)."""
     begin = time.perf_counter()
     run = run if run is not None else cfr_plus(game, iterations, tolerance)
-    pure, mixed, advantages = _classify(game, run)
+    pure, mixed, advantages = classify(game, run)
     m = game.live
     flips: dict[Cell, int] = {}
     best: SubgameSolution | None = None
@@ -226,7 +228,7 @@ def solve_subgame(game: Subgame, iterations: int = 20000, tolerance: float = 1e-
                 pure.pop(cell, None)
             else:
                 pure[cell] = 1 - pure[cell]
-    searched = _search(game, run, *_classify(game, run), begin)
+    searched = _search(game, run, *classify(game, run), begin) if search else None
     if searched is not None and (best is None or searched.max_regret < best.max_regret):
         best = searched
     if best is None:

@@ -43,9 +43,9 @@ from typing import Any
 from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
-from analyzer.choice.table.cfr import cfr_plus
 from analyzer.choice.table.dealt.compositions import live_ways
 from analyzer.choice.table.dealt.game import dealt_subgame
+from analyzer.choice.table.dealt.search import solve_dealt
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import (
     GIVEN_METHOD,
@@ -235,38 +235,29 @@ def _solved(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subgame
         found = _heads_up(rules, shoe, key, by)
         if found is not None:
             return found
+    return solve_subgame(subgame_of(rules, shoe, key, by))
+
+
+def _dealt(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
+           warm: dict[int, Strategies]) -> SubgameSolution:
+    """A subgame of three or more live seats at a finite shoe (:mod:`.dealt.search`), warm
+    started from the last certified one of as many live seats; its float matrix is let go
+    after."""
     game = subgame_of(rules, shoe, key, by)
-    if shoe.is_infinite or key[0] <= MAX_JOINT_SEATS:
-        return solve_subgame(game)
-    return _solve_dealt(game)
+    try:
+        found = solve_dealt(game, warm.get(key[0]))
+    finally:
+        release = getattr(game, "release", None)
+        if release is not None:
+            release()
+    if found.certified:
+        warm[key[0]] = (found.seats, found.bank)
+    return found
 
 
 #: How a subgame taken from a certificate file was evaluated.
 CERTIFICATE_METHOD = ("a certificate file's strategies (nine certify), every side's exact "
                       "value and best response computed again at the shoe")
-
-
-#: CFR+ iterations on a subgame of three or more live seats at a finite shoe before the
-#: indifference equations close it (measured: 300 reach a float regret near 3e-7 on the
-#: one-deck subgame of three live seats, which the equations then certify), and the longer
-#: second run when the first does not certify.
-DEALT_ITERATIONS = (300, 1500)
-
-
-def _solve_dealt(game: Subgame) -> SubgameSolution:
-    """A subgame walked over removed-card compositions: a short CFR+ run (each iteration is
-    a pass over every composition), closed exactly; a longer run when that does not
-    certify; the smaller largest regret otherwise."""
-    best: SubgameSolution | None = None
-    for iterations in DEALT_ITERATIONS:
-        found = solve_subgame(game, run=cfr_plus(game, iterations, 1e-8, check_every=50),
-                              max_rounds=6)
-        if best is None or found.max_regret < best.max_regret:
-            best = found
-        if best.certified:
-            break
-    assert best is not None
-    return best
 
 
 def _without_values(shoe: Shoe, holdings: Sequence[tuple[int, int]]) -> Shoe:
@@ -417,7 +408,8 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
                 by: str = "total", title: str = "",
                 known: Mapping[SubgameKey, Strategies] | None = None,
                 known_method: str = GIVEN_METHOD, dealt: bool = False,
-                given_only: bool = False) -> TableEquilibrium:
+                given_only: bool = False,
+                starts: Mapping[int, Strategies] | None = None) -> TableEquilibrium:
     """The certified equilibrium of a table of ``players`` seats and the bank (see the module
     docstring); ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``:
     subgame strategies found earlier (``known_method``: where, in words), taken where exact
@@ -425,7 +417,9 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     people is solved with exact card removal (minutes: ``nine certify``) instead of answered
     by the infinite deck; ``given_only``: every subgame is ``known``'s, evaluated exactly at
     the shoe whatever its regrets (a certificate file checked again,
-    :mod:`analyzer.choice.table.stored.certificate`)."""
+    :mod:`analyzer.choice.table.stored.certificate`); ``starts``: warm starts for the
+    subgames of three or more live seats at a finite shoe, by live seats (exact strategies
+    of a subgame of that shape, e.g. the smaller table's)."""
     rules = choice_rules_of(profile)
     check_players(rules, players)
     if by not in rules.information:
@@ -439,6 +433,7 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
     patterns = table_patterns(rules, solve_shoe, players)
     keys = sorted({p.key for p in patterns if p.bank is None and p.live})
     results = []
+    warm = dict(starts or {})
     for key in keys:
         probability = sum((p.probability for p in patterns
                            if p.bank is None and p.live and p.key == key), Fraction(0))
@@ -450,6 +445,8 @@ def solve_table(profile: ChoiceRules | Profile | str, shoe: Shoe, players: int,
             raise AnalyzerError(f"no strategies given for the subgame of {key[0]} live "
                                 f"seat{'s' if key[0] > 1 else ''} and naturals {key[1]}, or "
                                 "they do not fit it")
+        if given is None and not solve_shoe.is_infinite and key[0] > MAX_JOINT_SEATS:
+            given = _dealt(rules, solve_shoe, key, by, warm)
         results.append(SubgameResult(key, probability, given if given is not None
                                      else _solved(rules, solve_shoe, key, by)))
     solved = {r.key: r.solution for r in results}

@@ -10,9 +10,9 @@ from analyzer.choice.headsup.solver import solve
 from analyzer.choice.table.cfr import cfr_plus
 from analyzer.choice.table.indifference import (
     GIVEN_METHOD,
-    _classify,
     _search,
     certify_given,
+    classify,
     solve_subgame,
 )
 from analyzer.choice.table.subgame import finite_subgame, infinite_subgame
@@ -37,7 +37,7 @@ def test_three_live_seats_mix_exactly_as_published() -> None:
 def test_the_search_finds_a_support_from_the_cells_nearest_indifference() -> None:
     game = finite_subgame(LUCKY9, Shoe.decks(2).value_counts(), 1, "cards", "2 decks")
     run = cfr_plus(game, 2000, 1e-7)
-    pure, mixed, advantages = _classify(game, run)
+    pure, mixed, advantages = classify(game, run)
     # Forget what the direct solve would use: pure everywhere, then search.
     for cell in mixed:
         pure[cell] = Fraction(0)

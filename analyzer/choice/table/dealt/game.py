@@ -34,6 +34,7 @@ import numpy as np
 
 from analyzer.choice.table.dealt import kernels
 from analyzer.choice.table.dealt.compositions import Levels, falling_table, live_ways
+from analyzer.choice.table.dealt.dense import dense_bank, dense_matrix, dense_seats
 from analyzer.choice.table.exact.evaluation import Integers
 from analyzer.choice.table.exact.ring import Array, Float, Modular, Ring
 from analyzer.choice.table.subgame import Exact, Subgame, info_classes
@@ -71,10 +72,27 @@ class DealtSubgame(Subgame):
                               for row in table])
         return falling, holdings.order.astype(float)
 
+    def dense(self) -> Any:
+        """The float search's terminal matrix (:mod:`.dense`, built once), or None when
+        too large; :meth:`release` lets it go."""
+        if "dense" not in self._passes:
+            falling, order = self.arrays(Float())
+            holdings = self.levels.holdings
+            self._passes["dense"] = dense_matrix(
+                self.levels.compositions[self.live], self.counts, holdings.usage,
+                holdings.total, holdings.order, falling, self.stock, self.bank_index,
+                len(self.bank_classes))
+        return self._passes["dense"]
+
+    def release(self) -> None:
+        """Drop the float search's terminal matrix (hundreds of MB at five people)."""
+        self._passes.pop("dense", None)
+
     def _walk(self, ring: Ring, seats: Sequence[Array], bank: Array, sides: str,
-              unit: bool = False) -> tuple[list[Array], Array]:
+              unit: bool = False, matrix: Any = None) -> tuple[list[Array], Array]:
         """Counterfactual values per holding (unnormalised): seats ``(2**k, H, 2)``, the
-        bank ``(H, vectors, 2)``."""
+        bank ``(H, vectors, 2)`` -- per bank class ``(classes, vectors, 2)`` when the float
+        terminal ``matrix`` is given."""
         falling, order = self.arrays(ring)
         prime = ring.prime if isinstance(ring, Modular) else 0
         holdings = self.levels.holdings
@@ -88,10 +106,18 @@ class DealtSubgame(Subgame):
         want_seats, want_bank = sides != "bank", sides != "seats"
         weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
                                               want_bank and not unit)
+        if matrix is not None:
+            z = dense_seats(matrix, np.asarray(bank)) if want_seats else np.zeros(0)
+            u = dense_bank(matrix, q) if want_bank else np.zeros(0)
+            seat_values = [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z,
+                                            weights, offsets, prime)
+                           for k in range(m)] if want_seats else []
+            return seat_values, u
         last = weights[offsets[m]:offsets[m + 1]].reshape(2**m, -1)
         z, u = kernels.terminal(self.levels.compositions[m], np.asarray(self.counts),
                                 holdings.usage, holdings.total, order, falling, self.stock,
-                                bank_rows, q, last, prime, want_seats, want_bank, unit)
+                                bank_rows, q, last, prime, want_seats, want_bank, unit,
+                                _whole(bank_rows, prime))
         seat_values = [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z,
                                         weights, offsets, prime)
                        for k in range(m)] if want_seats else []
@@ -106,11 +132,12 @@ class DealtSubgame(Subgame):
 
     def counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
                        sides: str = "all") -> tuple[list[Array], Array]:
-        seat_values, bank_values = self._walk(ring, seats, bank, sides)
+        matrix = None if isinstance(ring, Modular) else self.dense()
+        seat_values, bank_values = self._walk(ring, seats, bank, sides, matrix=matrix)
         classes, banks = len(self.seat_classes), len(self.bank_classes)
         seat_out = [self._classes(ring, v, 1, self.seat_index, classes) for v in seat_values]
-        bank_out = (self._classes(ring, bank_values, 0, self.bank_index, banks)
-                    if sides != "seats" else np.zeros(0))
+        bank_out = (np.zeros(0) if sides == "seats" else bank_values if matrix is not None
+                    else self._classes(ring, bank_values, 0, self.bank_index, banks))
         if not isinstance(ring, Modular):
             scale = float(self.base_scale)
             seat_out = [v / scale for v in seat_out]
@@ -169,6 +196,16 @@ class DealtSubgame(Subgame):
 
     def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
         return self._exact_reach(seats)[1][cls][vector]
+
+
+def _whole(bank: Any, prime: int) -> Any:
+    """The bank's two action weights' common sum (reduced modulo ``prime`` when given), or
+    -1 when the cells differ."""
+    sums = bank.sum(axis=-1)
+    if prime:
+        sums = sums % prime
+    first = sums.reshape(-1)[0] if sums.size else bank.dtype.type(0)
+    return first if np.all(sums == first) else bank.dtype.type(-1)
 
 
 @lru_cache(maxsize=64)

@@ -158,18 +158,26 @@ def _results(out: Any, remaining: Any, bank_total: int, stock: int,
 @njit(cache=True, nogil=True)
 def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, falling: Any,
              stock: int, bank: Any, q: Any, last: Any, p: int, seats: bool, banker: bool,
-             unit: bool) -> Any:  # pragma: no cover - compiled
+             unit: bool, whole: Any) -> Any:  # pragma: no cover - compiled
     """Every bank holding against every composition of the seats' cards: ``Z`` (for the
     seats) and the bank's counterfactual values ``U[b, v, a]``. ``last[v, c]`` is ``P`` at
-    the last level (the bank's reach when ``unit``)."""
+    the last level (the bank's reach when ``unit``). ``whole``: the bank's two action
+    weights' sum when it is the same in every cell (else negative): then a seat's result
+    is ``whole`` times the standing bank's plus the drawing weight times the difference,
+    one product per cell instead of two, none where the bank stands."""
     inverse = 1.0 / p if p else 0.0
     size, holdings = compositions.shape[0], usage.shape[0]
     vectors = bank.shape[1]
-    z = np.zeros((vectors if seats else 1, size if seats else 1, 2, 10), dtype=bank.dtype)
+    z = np.zeros((vectors if seats else 1, size if seats else 1, 20), dtype=bank.dtype)
     u = np.zeros((holdings, vectors, 2), dtype=bank.dtype)
     remaining = np.zeros(10, dtype=np.int64)
     table = np.zeros((10, 2, 2), dtype=np.int64)
+    stand = np.zeros(20, dtype=np.int64)  # [d, t]: against a standing bank
+    delta = np.zeros(20, dtype=np.int64)  # drawing less standing
+    by_action = np.zeros((2, 20), dtype=np.int64)  # [a, (t, d)], as Q is laid out
+    base = np.zeros(20, dtype=bank.dtype)
     for c in range(size):
+        base[:] = 0
         for b in range(holdings):
             fits = True
             for v in range(10):
@@ -182,13 +190,28 @@ def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
             for v in range(10):
                 w = _mul(w, falling[v, compositions[c, v] + usage[b, v]], p, inverse)
             _results(table, remaining, total[b], stock, unit)
-            if seats:
+            for d in range(2):
+                for t in range(10):
+                    stand[10 * d + t] = table[t, d, 0]
+                    delta[10 * d + t] = table[t, d, 1] - table[t, d, 0]
+                    by_action[0, 2 * t + d] = table[t, d, 0]
+                    by_action[1, 2 * t + d] = table[t, d, 1]
+            if seats and whole >= 0:
+                yd = _mul(whole, w, p, inverse)
+                for i in range(20):
+                    base[i] += yd * stand[i]
+                for v in range(vectors):
+                    y1 = _mul(bank[b, v, 1], w, p, inverse)
+                    if y1 == 0:
+                        continue
+                    for i in range(20):
+                        z[v, c, i] += y1 * delta[i]
+            elif seats:
                 for v in range(vectors):
                     y0 = _mul(bank[b, v, 0], w, p, inverse)
                     y1 = _mul(bank[b, v, 1], w, p, inverse)
-                    for d in range(2):
-                        for t in range(10):
-                            z[v, c, d, t] += y0 * table[t, d, 0] + y1 * table[t, d, 1]
+                    for i in range(20):
+                        z[v, c, i] += y0 * stand[i] + y1 * (stand[i] + delta[i])
             if banker:
                 for v in range(vectors):
                     for a in range(2):
@@ -198,15 +221,14 @@ def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
                         else:
                             for t in range(10):
                                 for d in range(2):
-                                    acc += q[v, c, t, d] * table[t, d, a]
+                                    acc += q[v, c, t, d] * by_action[a, 2 * t + d]
                             acc = -acc
                         u[b, v, a] = _add(u[b, v, a], _mul(_fix(acc, p, inverse), w, p, inverse), p)
-        if seats and p:
+        if seats:
             for v in range(vectors):
-                for d in range(2):
-                    for t in range(10):
-                        z[v, c, d, t] = _fix(z[v, c, d, t], p, inverse)
-    return z, u
+                for i in range(20):
+                    z[v, c, i] = _fix(z[v, c, i] + base[i], p, inverse)
+    return z.reshape((z.shape[0], z.shape[1], 2, 10)), u
 
 
 @njit(cache=True, nogil=True)

@@ -56,7 +56,7 @@ def bank_equations(game: Subgame, known: dict[Cell, Fraction], unknown: Sequence
         seats, _ = assemble(game, values | {(game.live, v, c): Fraction(0)
                                              for v in range(game.vectors)
                                              for c in range(len(game.bank_classes))})
-        found, scales = evaluate(game, Integers.of(seats, zero_bank), pick)
+        found, scales = evaluate(game, Integers.of(seats, zero_bank), pick, "bank")
         samples[pattern] = {cell: Fraction(v, scales[-1])
                             for cell, v in zip(cells, found, strict=True)}
     by_group = {(cell[0], cell[1], g): cell for cell, g in groups.items()}
@@ -194,7 +194,7 @@ def seat_equations(game: Subgame, seat_known: dict[Cell, Fraction],
         return [seat_values[k][e, c, 1] - seat_values[k][e, c, 0] for k, e, c in cells]
 
     def advantage(profile: Integers) -> list[Fraction]:
-        values, scales = evaluate(game, profile, pick)
+        values, scales = evaluate(game, profile, pick, "seats")
         return [Fraction(v, scales[k]) for v, (k, _, _) in zip(values, cells, strict=True)]
 
     base = advantage(base_profile)
