@@ -42,7 +42,7 @@ TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
 @pytest.fixture(scope="module")
 def publication(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Publication:
     """The whole publication, regenerated in memory once per test session: under xdist the
-    first worker to ask builds it (two processes) and the others wait and read its pickle
+    first worker to ask builds it (in its own process) and the others wait and read its pickle
     (pytest-xdist's recipe for a fixture run once; its ``xdist_group`` mark does not hold
     under pytest 9.2). A test here reads files, owners and sections, never ``results``."""
     if worker_id == "master":
@@ -51,7 +51,7 @@ def publication(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Pub
     with FileLock(f"{shared}.lock"):
         if shared.is_file():
             return cast(Publication, pickle.loads(shared.read_bytes()))
-        built = build_tables(jobs=2)
+        built = build_tables()  # one process: the other worker keeps the second core busy
         # ``results`` (the analyses kept for later sections, never written) is not shared
         shared.write_bytes(pickle.dumps(dataclasses.replace(built, results=Results())))
         return built
