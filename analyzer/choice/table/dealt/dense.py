@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from analyzer.choice.table.dealt.kernels import _results
+from analyzer.choice.table.dealt.kernels import _left, _results
 
 __all__ = ["DENSE_BYTES", "dense_bank", "dense_matrix", "dense_seats"]
 
@@ -45,12 +45,7 @@ def _build(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, f
     table = np.zeros((10, 2, 2), dtype=np.int64)
     for c in range(size):
         for b in range(holdings):
-            fits = True
-            for v in range(10):
-                remaining[v] = counts[v] - compositions[c, v] - usage[b, v]
-                if remaining[v] < 0:
-                    fits = False
-            if not fits:
+            if not _left(remaining, counts, compositions, usage, c, b):
                 continue
             w = float(order[b])
             for v in range(10):

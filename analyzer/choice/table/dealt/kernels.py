@@ -155,6 +155,19 @@ def _results(out: Any, remaining: Any, bank_total: int, stock: int,
         out[t, 1, 1] = both
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _left(remaining: Any, counts: Any, compositions: Any, usage: Any, c: int,
+          b: int) -> bool:  # pragma: no cover - compiled
+    """The stock left (into ``remaining``) once composition ``c`` of the seats' cards and the
+    bank's holding ``b`` are dealt; False when they do not fit in ``counts``."""
+    fits = True
+    for v in range(10):
+        remaining[v] = counts[v] - compositions[c, v] - usage[b, v]
+        if remaining[v] < 0:
+            fits = False
+    return fits
+
+
 @njit(cache=True, nogil=True)
 def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, falling: Any,
              stock: int, bank: Any, q: Any, last: Any, p: int, seats: bool, banker: bool,
@@ -179,12 +192,7 @@ def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
     for c in range(size):
         base[:] = 0
         for b in range(holdings):
-            fits = True
-            for v in range(10):
-                remaining[v] = counts[v] - compositions[c, v] - usage[b, v]
-                if remaining[v] < 0:
-                    fits = False
-            if not fits:
+            if not _left(remaining, counts, compositions, usage, c, b):
                 continue
             w = order[b]
             for v in range(10):
