@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/nine odds --profile punto-banco --decks 8
 
+# --dist worksteal: a worker that runs out of tests takes the other's pending ones, so the
+# long tests (the publication, the label test) do not leave one core idle at the end.
 test: $(STAMP) browser pdftools
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # Headless Chromium for tests/present/test_browser.py: installed when missing where this is
 # root with apt-get; anywhere else (or offline) that test is skipped and says why.
