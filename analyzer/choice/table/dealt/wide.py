@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -64,7 +64,7 @@ from analyzer.processes import Apply
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BITS", "IMPROVED_METHOD", "WIDE_PEOPLE", "improve_subgame", "PURE",
+__all__ = ["BITS", "IMPROVED_METHOD", "WIDE_PEOPLE", "improve_subgame", "Progress", "PURE",
            "SubgameOutcome", "SubgameWork", "TOLERANCE", "wide_table"]
 
 #: From this many people a one-deck table is not solved to an exact equilibrium (hours of
@@ -183,6 +183,21 @@ def improve_subgame(work: SubgameWork) -> SubgameOutcome:
         start_regret, improved_regret, done, time.perf_counter() - begin)
 
 
+class Progress(Protocol):
+    """Where a run keeps its finished subgames, so a cut run resumes
+    (:class:`~analyzer.choice.table.stored.progress.WorkFolder`)."""
+
+    def load(self, work: SubgameWork) -> SubgameOutcome | None:
+        """``work``'s outcome kept by an earlier run, or None."""
+
+    def save(self, work: SubgameWork, outcome: SubgameOutcome) -> None:
+        """Keep ``outcome``."""
+
+    def runner(self) -> Callable[[SubgameWork], SubgameOutcome]:
+        """:func:`improve_subgame` that keeps each outcome as soon as it is done
+        (picklable)."""
+
+
 def _cost(key: SubgameKey) -> int:
     """Subgames with more live seats cost about 8 times more each: run them first."""
     return -key[0]
@@ -191,12 +206,14 @@ def _cost(key: SubgameKey) -> int:
 def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                strategies: Mapping[SubgameKey, Strategies] | None = None,
                iterations: int = 40, apply: Apply | None = None,
-               tolerance: float = TOLERANCE) -> TableEquilibrium:
+               tolerance: float = TOLERANCE, progress: Progress | None = None,
+               ) -> TableEquilibrium:
     """The table's play improved subgame by subgame (``strategies``, else the infinite
     deck's equilibrium as the start; ``iterations`` 0: evaluated as given; each subgame's
     improvement stops at a float regret of ``tolerance``) with every
     side's exact value and regret at ``shoe``; ``apply`` maps :func:`improve_subgame` over
-    the subgames (in this process when None)."""
+    the subgames (in this process when None); ``progress`` gives the subgames an earlier
+    run finished and keeps each one this run finishes."""
     check_players(rules, players)
     if shoe.is_infinite:
         raise AnalyzerError("an epsilon at a finite shoe: the infinite deck is solved exactly")
@@ -211,8 +228,19 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                             f"{'s' if live > 1 else ''} and naturals {removed}")
     works = [SubgameWork(rules, shoe, key, by, start[key], iterations, tolerance)
              for key in keys]
-    outcomes = (apply or _serial)(improve_subgame, works)
-    found: dict[SubgameKey, SubgameOutcome] = {o.key: o for o in outcomes}
+    found: dict[SubgameKey, SubgameOutcome] = {}
+    if progress is not None:
+        for work in works:
+            kept = progress.load(work)
+            if kept is not None:
+                found[work.key] = kept
+    todo = [work for work in works if work.key not in found]
+    outcomes = (apply or _serial)(
+        improve_subgame if progress is None else progress.runner(), todo)
+    for work, outcome in zip(todo, outcomes, strict=True):
+        if progress is not None:
+            progress.save(work, outcome)
+        found[outcome.key] = outcome
     values = combine(patterns, players, lambda key: (found[key].values, found[key].regrets),
                      rules.payoffs)
     method = (IMPROVED_METHOD.format(bits=BITS, pure=PURE) if iterations > 0 else GIVEN_METHOD)
