@@ -29,7 +29,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: Hands evaluated together in the shoe-aware model (about: whole runs each time).
-BATCH = 1024
+BATCH = 4096
 #: A shoe's hands summed together (a run), from its first hand on.
 RUN = 256
 #: Shoes whose rank moments are added up together.
