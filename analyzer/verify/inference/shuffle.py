@@ -232,7 +232,8 @@ class ShuffleTally:
         block_shoe, block_code = run_shoe[block], code[block]
         blocks = np.bincount(block_shoe, minlength=count)
         later = block_shoe > 0
-        asked = (block_shoe[later] - 1) * self.codes + block_code[later]
+        # (sorted: a search of sorted keys is twice as fast; only the count is kept)
+        asked = np.sort((block_shoe[later] - 1) * self.codes + block_code[later])
         found = np.minimum(np.searchsorted(distinct, asked), max(len(distinct) - 1, 0))
         self.carry_runs += int((distinct[found] == asked).sum()) if len(distinct) else 0
         expected = blocks[1:] * mass[:-1]
