@@ -131,10 +131,15 @@ def task_mapper(dask: str | None, workers: int) -> Iterator[Apply]:
         # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which hands every
         # freed array back to the system: the arrays of a check then cost about twice the
         # CPU (measured); the workers keep the allocator's default
+        # (and its default, spawn, has every worker import dask, numpy, numba and the
+        # checker again and rebuild what this process holds: about 1.5 s of CPU each;
+        # they start as the pool's workers do, forked on Linux)
         config: Any = importlib.import_module("dask").config
         environ = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-        with config.set({"distributed.nanny.pre-spawn-environ": environ}), \
+        start = multiprocessing.get_context().get_start_method()
+        with config.set({"distributed.nanny.pre-spawn-environ": environ,
+                         "distributed.worker.multiprocessing-method": start}), \
                 distributed.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
                                          dashboard_address=None) as cluster, \
                 distributed.Client(cluster) as client:

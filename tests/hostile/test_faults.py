@@ -408,7 +408,10 @@ def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
                               stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        while len([p for p in _descendants(parent.pid) if "spawn_main" in _command(p)]) < 2:
+        # the workers: forked on Linux (as the pool's), spawned elsewhere; not the
+        # resource tracker that a spawning cluster starts
+        while len([p for p in _descendants(parent.pid)
+                   if "resource_tracker" not in _command(p)]) < 2:
             assert time.monotonic() < deadline and parent.poll() is None
             time.sleep(0.1)
         time.sleep(1.0)  # the workers take their tasks
