@@ -214,10 +214,13 @@ class ShuffleTally:
         lookup table of its runs)."""
         run = self.run
         starts = np.flatnonzero(position + run <= ends)
-        symbols = self.run_symbol[cards]
-        code = np.zeros(len(starts), dtype=np.int64)
-        for i in range(run):
-            code = code * self.base + symbols[starts + i]
+        symbols = self.run_symbol[cards] if self.values else cards
+        # the run at every position (shifted slices, not gathers), then those in a shoe
+        along = max(len(cards) - run + 1, 0)
+        code = symbols[:along].astype(np.int64)
+        for i in range(1, run):
+            code = code * self.base + symbols[i:along + i]
+        code = code[starts]
         run_shoe = shoe[starts]
         block = (position[starts] % run) == 0
         # each shoe's distinct runs (sorted), and their probability at one position, summed
