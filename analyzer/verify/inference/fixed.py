@@ -36,9 +36,10 @@ _DIGIT = 32
 _BASE = float(1 << _DIGIT)
 _STEP = 1.0 / _BASE
 _SPLIT = math.ldexp(1.0, BITS - _DIGIT)
-#: terms below _SMALL, at most _ROWS of them, take the two-digit way (their high digits
-#: below 2**(BITS - 32 + 10), their column sums in int64)
-_SMALL = math.ldexp(1.0, 10)
+#: up to _ROWS terms a column, each below 2**(_HIGH - bits of the row count), take the
+#: two-digit way: their high digits below 2**(BITS - 32 + that), the column sums of those
+#: below 2**(BITS - 32 + _HIGH) = 2**62, in int64
+_HIGH = 34
 _ROWS = 1 << 24
 
 
@@ -56,7 +57,9 @@ def fixed_sums(terms: npt.ArrayLike) -> list[int]:
     if matrix.ndim != 2:
         matrix = matrix.reshape(matrix.shape[0] if matrix.size else 0, -1)
     size = np.abs(matrix)
-    if matrix.size and matrix.shape[0] <= _ROWS and float(size.max()) < _SMALL:  # nan: no
+    rows = matrix.shape[0]
+    if matrix.size and rows <= _ROWS and \
+            float(size.max()) < math.ldexp(1.0, _HIGH - rows.bit_length()):  # nan: no
         # |x| 2**(BITS - 32) = high + fraction (exact: x's own bits), high an integer in
         # int64 and the fraction's 32 bits rounded half to even as the grid rounds |x|
         # (high * 2**32 is even); each signed as x

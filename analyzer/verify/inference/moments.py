@@ -139,6 +139,7 @@ class ShoeMoments:
     def _add_runs(self, rows: FloatArray, stakes: FloatArray, starts: IntArray) -> None:
         """Evaluate whole runs of hands and add each run's moments up."""
         result = self.evaluator.evaluate(rows)
+        runs: list[FloatArray] = []
         for b, part in enumerate(self.evaluator.bet_slices):
             p = result[:, part]
             k = p.shape[1]
@@ -151,10 +152,14 @@ class ShoeMoments:
             variance = (p * self.nets[b] ** 2).sum(axis=1) - mean ** 2
             stake = stakes[:, b]
             scalars = np.stack([mean, variance, stake * mean, stake ** 2 * variance], axis=1)
-            runs = np.concatenate([expected, covariance,
-                                   np.add.reduceat(scalars, starts, axis=0)], axis=1)
-            for j, total in enumerate(fixed_sums(runs)):
-                self._bets[b][j] += total
+            runs.append(np.concatenate([expected, covariance,
+                                        np.add.reduceat(scalars, starts, axis=0)], axis=1))
+        totals = fixed_sums(np.concatenate(runs, axis=1))  # every bet's columns at once
+        start = 0
+        for sums in self._bets:
+            for j in range(len(sums)):
+                sums[j] += totals[start + j]
+            start += len(sums)
 
     def bet_sums(self, b: int) -> list[int]:
         """Bet ``b``'s exact sums (k expectations, k*k covariances, EV, variance, money
