@@ -570,25 +570,25 @@ def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArra
 def _paid(stake: IntArray, returned: IntArray, label: IntArray, offset: int,
           settler: Settler) -> bool:
     """Does every amount returned match the paytable (with the rounding rule)?"""
-    for j in np.unique(label).tolist():
-        multiplier = 1 + settler.label_nets[offset + j]
-        num, den = multiplier.numerator, multiplier.denominator
-        if num >= 1 << 20 or den >= 1 << 20:
-            return False
-        mask = label == j
-        s, r = stake[mask], returned[mask]
-        exact = s * num
-        good = r * den == exact
-        if den != 1:
-            floor = exact // den
-            fractional = exact % den != 0
-            if settler.rounding == "down":
-                allowed = r == floor
-            elif settler.rounding == "nearest":
-                allowed = r == (2 * exact + den) // (2 * den)
-            else:
-                allowed = (r == floor) | (r == floor + 1)
-            good |= fractional & allowed
-        if not good.all():
-            return False
-    return True
+    if not len(label):
+        return True
+    fractions = [1 + settler.label_nets[offset + j] for j in range(int(label.max()) + 1)]
+    present = np.bincount(label)
+    if any(present[j] and (m.numerator >= 1 << 20 or m.denominator >= 1 << 20)
+           for j, m in enumerate(fractions)):
+        return False
+    num = np.array([m.numerator for m in fractions], dtype=np.int64)[label]
+    den = np.array([m.denominator for m in fractions], dtype=np.int64)[label]
+    exact = stake * num
+    good = returned * den == exact
+    if (den != 1).any():  # (where den is 1 nothing is fractional)
+        floor = exact // den
+        fractional = exact % den != 0
+        if settler.rounding == "down":
+            allowed = returned == floor
+        elif settler.rounding == "nearest":
+            allowed = returned == (2 * exact + den) // (2 * den)
+        else:
+            allowed = (returned == floor) | (returned == floor + 1)
+        good |= fractional & allowed
+    return bool(good.all())
