@@ -76,7 +76,10 @@ bench: $(STAMP)
 # CERTIFY_FLAGS' Dask cluster (local: 2 workers here; or --dask ADDRESS of a real cluster).
 # Measured at 6 people on 2 cores shared at load 9-19: the exact evaluation of the infinite
 # deck's play (--infinite-play, by total) 698 s wall, 186 s CPU; the improved play (by total,
-# --jobs 2, nice 5, load 0.6-3) 834 s wall, 1,177 s CPU, epsilon 4.20e-6 (README).
+# --jobs 2, nice 5, load 0.6-3) 834 s wall, 1,177 s CPU, epsilon 4.20e-6; by cards
+# (nice -n 10 nine certify --people 6 --by cards --jobs 2, load 2.2-5.5) 1,049 s wall, 601 s
+# CPU, 4.06 GB largest resident set, epsilon 4.13e-6 (README). A cut run resumes: finished
+# subgames are kept in <certificate>.work/ and reused by the same command.
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)

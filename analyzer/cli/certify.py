@@ -26,6 +26,7 @@ from analyzer.choice.table.stored.certificate import (
     read_certificate,
     shipped_certificates,
 )
+from analyzer.choice.table.stored.progress import WorkFolder
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
@@ -152,15 +153,22 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             _refuse_foreign(path)
             begin = time.perf_counter()
             wide = people >= WIDE_PEOPLE and iterations > 0 and not infinite_play
+            work = WorkFolder(path.with_name(f"{path.stem}.work")).open() if wide else None
             if infinite_play or wide:
                 with _apply(dask, jobs) as apply:
                     table = wide_table(rules, shoe, people - 1, by,
                                        iterations=iterations if wide else 0, apply=apply,
-                                       tolerance=tolerance)
+                                       tolerance=tolerance, progress=work)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True,
                                     starts=_smaller(rules, shoe, people, by, folder))
             seconds = time.perf_counter() - begin
+            resumed = ""
+            if work is not None and work.reused:
+                earlier = sum(o.seconds for o in work.reused)
+                seconds += earlier
+                resumed = (f" ({len(work.reused)} of {len(table.subgames)} subgames finished "
+                           f"by an earlier run, {earlier:.0f} s of theirs counted)")
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if infinite_play else ''}"
                        f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}")
@@ -169,15 +177,20 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                       f"{float(table.values.max_regret):.3e}")
             how = ("improved and evaluated exactly" if wide else
                    "evaluated exactly" if infinite_play else "solved")
-            done = f"{people} people, 1 deck, by {by}: {status}, {how} in {seconds:.0f} s"
+            done = (f"{people} people, 1 deck, by {by}: {status}, {how} in {seconds:.0f} s"
+                    f"{resumed}")
             kept = _better_kept(path, rules, shoe, people, by, table.values.max_regret)
             if kept:
                 click.echo(f"{path}: kept ({kept}); {done}")
-                continue
-            write_file(path, certificate_text(table, rules, seconds, command,
-                                              INFINITE_PLAY if infinite_play or (
-                                                  people >= WIDE_PEOPLE and not wide) else ""))
-            click.echo(f"{path}: {done}")
+            else:
+                write_file(path, certificate_text(table, rules, seconds, command,
+                                                  INFINITE_PLAY if infinite_play or (
+                                                      people >= WIDE_PEOPLE and not wide)
+                                                  else ""))
+                click.echo(f"{path}: {done}")
+            if work is not None and not work.clear():
+                click.echo(f"{work.path}: left in place (it holds files this command did not "
+                           "write)")
 
 
 @contextmanager

@@ -84,3 +84,14 @@ def test_advise_at_six_people_one_deck_names_the_shipped_epsilon_never_regret_0(
     text = CliRunner().invoke(main, args).output
     assert f"no side gains more than {float(document['epsilon']):.3g} of a stake" in text
     assert "regret 0" not in text and "(exact)" not in text and "Certified" not in text
+
+
+def test_a_work_folder_it_did_not_make_is_one_line_and_untouched(tmp_path: Path) -> None:
+    work = tmp_path / "lucky9-home-6-people-1-deck-by-total.work"
+    work.mkdir()
+    (work / "plan.txt").write_text("mine\n")
+    line = _one_line_error(CliRunner().invoke(main, ["certify", "--people", "6", "--by",
+                                                     "total", "--out", str(tmp_path)]))
+    assert "by-total.work: exists and is not a nine certify work folder" in line
+    assert [p.name for p in work.iterdir()] == ["plan.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [work.name]

@@ -367,8 +367,8 @@ def endless(work):  # a check that outlasts the test (pickled by value: defined 
 
 work = [run.Work(name, "csv", "punto-banco", 8, LogOptions(), False, True)
         for name in ("a.csv", "b.csv")]
-try:
-    with stop_on_terminate(), task_mapper("local", 2) as apply:
+try:  # a second local cluster beside the first: it must not find port 8787 taken
+    with stop_on_terminate(), task_mapper("local", 1), task_mapper("local", 2) as apply:
         apply(endless, work)
 except Terminated:
     sys.exit(EXIT_TERMINATED)
@@ -402,23 +402,43 @@ def _command(pid: int) -> str:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+def _parent_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[1]
+    except OSError:
+        return "gone"
+
+
+def _workers(pid: int) -> set[int]:
+    """The worker processes under ``pid``: forked on Linux (as the pool's), spawned
+    elsewhere; not the resource tracker that a spawning cluster starts."""
+    return {p for p in _descendants(pid) if "resource_tracker" not in _command(p)}
+
+
 def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:
     pytest.importorskip("dask.distributed")
     parent = subprocess.Popen([sys.executable, "-c", DASK_SCRIPT], cwd=ROOT,
                               stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        # the workers: forked on Linux (as the pool's), spawned elsewhere; not the
-        # resource tracker that a spawning cluster starts
-        while len([p for p in _descendants(parent.pid)
-                   if "resource_tracker" not in _command(p)]) < 2:
+        while len(_workers(parent.pid)) < 3:
             assert time.monotonic() < deadline and parent.poll() is None
             time.sleep(0.1)
         time.sleep(1.0)  # the workers take their tasks
+        before = _workers(parent.pid)
+        parent.send_signal(signal.SIGTERM)
+        # no nanny starts a fresh worker for the one it sees die (the command would wait
+        # for it to start before closing: tens of seconds on a loaded machine)
+        started: dict[int, str] = {}
+        while parent.poll() is None and time.monotonic() < deadline + 30:
+            started |= {p: _parent_of(p) for p in _workers(parent.pid) - before}
+            time.sleep(0.05)
+        assert not started, (parent.pid, before, started)
         # no worker left sleeping its 120 s
-        _signal_and_reap(parent, signal.SIGTERM, 143, _descendants(parent.pid))
+        _signal_and_reap(parent, signal.SIGTERM, 143, before)
         said = parent.stderr.read()  # type: ignore[union-attr]
         assert "Traceback" not in said and "WARNING" not in said, said  # dask kept quiet
+        assert "8787" not in said and "already in use" not in said, said
     finally:
         parent.kill()
         parent.wait()

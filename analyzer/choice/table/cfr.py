@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.choice.table.subgame import Subgame
 
-__all__ = ["CfrRun", "cfr_plus", "CfrState", "float_regrets", "METHOD", "uniform"]
+__all__ = ["CfrRun", "cfr_plus", "CfrState", "float_regrets", "METHOD", "uniform",
+           "with_forced"]
 
 METHOD = ("predictive CFR+ (regret floor, last-regret prediction, alternating updates, "
           "quadratic averaging)")
@@ -53,10 +54,12 @@ def uniform(game: Subgame) -> tuple[list[Array], Array]:
     """Every side drawing with probability 1/2 (the rules' forced plays applied)."""
     seats = [np.full((2**k, len(game.seat_classes), 2), 0.5) for k in range(game.live)]
     bank = np.full((len(game.bank_classes), game.vectors, 2), 0.5)
-    return _forced(game, seats, bank)
+    return with_forced(game, seats, bank)
 
 
-def _forced(game: Subgame, seats: list[Array], bank: Array) -> tuple[list[Array], Array]:
+def with_forced(game: Subgame, seats: list[Array], bank: Array) -> tuple[list[Array], Array]:
+    """The rules' forced plays put into float action weights ``[..., stand, draw]`` (in
+    place: regret matching may have moved them)."""
     seat_forced, bank_forced = game.seat_forced(), game.bank_forced()
     if any(f is not None for f in seat_forced):
         for c, forced in enumerate(seat_forced):
@@ -89,17 +92,29 @@ def float_regrets(game: Subgame, seats: Sequence[Array], bank: Array) -> list[fl
 class CfrState:
     """Predictive CFR+ on ``game`` that can be resumed: :meth:`advance` runs more
     iterations, :meth:`snapshot` gives the average so far with its float regret (see
-    :func:`cfr_plus`)."""
+    :func:`cfr_plus`).
+
+    ``start`` seeds the first prediction; with ``inertia`` > 0 it is a *warm start*
+    instead: each side's accumulated regrets start at ``inertia`` times its information
+    sets' reach under ``start`` times the starting action weights, so the first iterations
+    play ``start`` and each side moves only as far as its regrets push it."""
 
     def __init__(self, game: Subgame, start: tuple[list[Array], Array] | None = None,
-                 alternate: bool = True) -> None:
+                 alternate: bool = True, inertia: float = 0.0) -> None:
         self.game, self.alternate = game, alternate
         seats0, bank0 = uniform(game)
         self.regret_seats = [np.zeros_like(s) for s in seats0]
         self.regret_bank = np.zeros_like(bank0)
         self.last_seats = [np.zeros_like(s) for s in seats0]
         self.last_bank = np.zeros_like(bank0)
-        if start is not None:
+        if start is not None and inertia > 0:
+            warm = [np.asarray(s, dtype=float) for s in start[0]]
+            seat_reach, bank_reach = game.reach(warm)
+            self.regret_seats = [inertia * r[..., None] * s
+                                 for r, s in zip(seat_reach, warm, strict=True)]
+            self.regret_bank = inertia * bank_reach[..., None] * np.asarray(start[1],
+                                                                             dtype=float)
+        elif start is not None:
             self.last_seats = [np.asarray(s, dtype=float) - 0.5 for s in start[0]]
             self.last_bank = np.asarray(start[1], dtype=float) - 0.5
         self.sum_seats = [np.zeros_like(s) for s in seats0]
@@ -113,7 +128,7 @@ class CfrState:
         game, ring = self.game, Float()
         for _ in range(iterations):
             t = self.done + 1
-            seats, bank = _forced(game, [_play(r, p) for r, p in zip(
+            seats, bank = with_forced(game, [_play(r, p) for r, p in zip(
                 self.regret_seats, self.last_seats, strict=True)],
                 _play(self.regret_bank, self.last_bank))
             seat_values, bank_values = game.counterfactual(ring, seats, bank,
@@ -125,7 +140,7 @@ class CfrState:
                 self.last_seats[k] = instant
                 self.sum_seats[k] += weight * play
             if self.alternate:
-                seats, _ = _forced(game, [_play(r, p) for r, p in zip(
+                seats, _ = with_forced(game, [_play(r, p) for r, p in zip(
                     self.regret_seats, self.last_seats, strict=True)], bank)
                 _, bank_values = game.counterfactual(ring, seats, bank, "bank")
             instant = bank_values - (bank_values * bank).sum(axis=-1, keepdims=True)
@@ -150,24 +165,37 @@ class CfrState:
 
 def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
              check_every: int = 100, start: tuple[list[Array], Array] | None = None,
-             alternate: bool = True) -> CfrRun:
+             alternate: bool = True, inertia: float = 0.0) -> CfrRun:
     """Run predictive CFR+ for at most ``iterations``; stop early once the average's
     largest regret is at most ``tolerance`` (checked every ``check_every`` iterations).
     ``start`` seeds the first prediction (another start finds another equilibrium when
-    there are several)."""
-    state = CfrState(game, start, alternate)
+    there are several). With ``inertia`` > 0, ``start`` is a warm start
+    (:class:`CfrState`): the average is checked every ``check_every`` iterations whatever
+    the tolerance, and the run returns whichever of ``start`` and the checked averages has
+    the smallest float regret (``iterations`` counting every iteration run)."""
+    state = CfrState(game, start, alternate, inertia)
+    warm = start is not None and inertia > 0
+    best: CfrRun | None = None
+    if warm and start is not None:
+        seats0 = [np.asarray(s, dtype=float) for s in start[0]]
+        bank0 = np.asarray(start[1], dtype=float)
+        best = CfrRun(tuple(seats0), bank0, 0, max(float_regrets(game, seats0, bank0)), 0.0)
+    checking = warm or tolerance > 0
     while state.done < iterations:
-        state.advance(min(check_every if tolerance > 0 else iterations,
-                          iterations - state.done))
-        if tolerance > 0 and state.done % check_every == 0:
+        state.advance(min(check_every if checking else iterations, iterations - state.done))
+        if checking and (state.done % check_every == 0 or state.done >= iterations):
             found = state.snapshot()
-            if found.regret <= tolerance or state.done >= iterations:
-                return found
-    return state.snapshot()
+            if best is None or not warm or found.regret < best.regret:
+                best = found
+            if found.regret <= tolerance:
+                break
+    if best is None:
+        return state.snapshot()
+    return replace(best, iterations=state.done, seconds=state.seconds)
 
 
 def _average(game: Subgame, sum_seats: Sequence[Array], sum_bank: Array,
              ) -> tuple[list[Array], Array]:
     seats = [s / np.maximum(s.sum(axis=-1, keepdims=True), 1e-300) for s in sum_seats]
     bank = sum_bank / np.maximum(sum_bank.sum(axis=-1, keepdims=True), 1e-300)
-    return _forced(game, seats, bank)
+    return with_forced(game, seats, bank)

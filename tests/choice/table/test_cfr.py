@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from analyzer.choice.table.cfr import cfr_plus, float_regrets, uniform
+import numpy as np
+
+from analyzer.choice.table.cfr import CfrState, cfr_plus, float_regrets, uniform
 from analyzer.choice.table.subgame import infinite_subgame
 from analyzer.choice.table.tree import LUCKY9
 
@@ -20,3 +22,23 @@ def test_regret_shrinks_and_the_support_shows() -> None:
 def test_early_stop_at_the_tolerance() -> None:
     run = cfr_plus(infinite_subgame(LUCKY9, 1, "total"), iterations=5000, tolerance=1e-6)
     assert run.iterations < 5000 and run.regret <= 1e-6
+
+
+def test_a_warm_start_plays_the_start_first_and_keeps_the_best_average() -> None:
+    game = infinite_subgame(LUCKY9, 2, "total")
+    near = cfr_plus(game, iterations=40)  # a rough start: its regret is not yet small
+    start = ([s.copy() for s in near.seats], near.bank.copy())
+    begin = max(float_regrets(game, *start))
+    state = CfrState(game, start, inertia=0.05)
+    state.advance(1)
+    # the first iteration plays the start wherever the start reaches (regrets seeded by it)
+    first = state.average()
+    reach, _ = game.reach(start[0])
+    for played, wanted, seen in zip(first[0], start[0], reach, strict=True):
+        assert np.allclose(played[seen > 0], wanted[seen > 0])
+    run = cfr_plus(game, 60, 1e-12, 5, start, inertia=0.05)
+    assert run.iterations == 60 and run.regret < begin / 10
+    # nothing to improve: no iteration leaves the start, which is returned as it was
+    kept = cfr_plus(game, 0, 1e-12, 5, start, inertia=0.05)
+    assert kept.iterations == 0 and kept.regret == begin
+    assert all(np.array_equal(a, b) for a, b in zip(kept.seats, start[0], strict=True))

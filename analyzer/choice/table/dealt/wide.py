@@ -8,10 +8,10 @@ exactly:
 1. start from the infinite deck's certified equilibrium, each holding played as its total
    (:func:`~analyzer.choice.table.dealt.played.infinite_strategies`);
 2. improve every subgame by *warm-started* predictive CFR+ in floats over the removed-card
-   compositions (:func:`warm_cfr`: the accumulated regrets start proportional to the
-   starting play, so the first iterations play it, and each side moves only as far as its
-   regrets at one deck push it); stop at a float regret of :data:`TOLERANCE` or after the
-   iterations given;
+   compositions (:func:`~analyzer.choice.table.cfr.cfr_plus` with an ``inertia``: the
+   accumulated regrets start proportional to the starting play, so the first iterations
+   play it, and each side moves only as far as its regrets at one deck push it); stop at a
+   float regret of :data:`TOLERANCE` or after the iterations given;
 3. round every draw probability to a multiple of ``2**-BITS`` (those within
    :data:`PURE` of 0 or 1 made pure), keep whichever of the start and the improved play has
    the smaller float regret, and evaluate it *exactly* (residues modulo primes, CRT:
@@ -41,14 +41,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from analyzer.choice.table.cfr import CfrRun, float_regrets
+from analyzer.choice.table.cfr import CfrRun, cfr_plus, float_regrets, with_forced
 from analyzer.choice.table.dealt.played import infinite_strategies
 from analyzer.choice.table.exact.evaluation import exact_regrets
-from analyzer.choice.table.exact.ring import Array, Float
+from analyzer.choice.table.exact.ring import Array
 from analyzer.choice.table.indifference import Strategies, SubgameSolution
 from analyzer.choice.table.solve import (
     SubgameKey,
@@ -59,14 +59,13 @@ from analyzer.choice.table.solve import (
     subgame_of,
     table_patterns,
 )
-from analyzer.choice.table.subgame import Subgame
 from analyzer.errors import AnalyzerError
 from analyzer.processes import Apply
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BITS", "IMPROVED_METHOD", "WIDE_PEOPLE", "improve_subgame", "PURE",
-           "SubgameOutcome", "SubgameWork", "TOLERANCE", "warm_cfr", "wide_table"]
+__all__ = ["BITS", "IMPROVED_METHOD", "WIDE_PEOPLE", "improve_subgame", "Progress", "PURE",
+           "SubgameOutcome", "SubgameWork", "TOLERANCE", "wide_table"]
 
 #: From this many people a one-deck table is not solved to an exact equilibrium (hours of
 #: CFR+ and polynomial indifference equations) but improved here, its exact epsilon stated.
@@ -143,75 +142,6 @@ def _pairs(seats: Sequence[Sequence[Sequence[Fraction]]], bank: Sequence[Sequenc
         [[float(v) for v in row] for row in bank])
 
 
-def _forced(game: Subgame, seats: list[Array], bank: Array) -> tuple[list[Array], Array]:
-    """The rules' forced plays put back (regret matching may move them)."""
-    for c, forced in enumerate(game.seat_forced()):
-        if forced is not None:
-            for s in seats:
-                s[:, c, :] = (1 - forced, forced)
-    for c, forced in enumerate(game.bank_forced()):
-        if forced is not None:
-            bank[c, :, :] = (1 - forced, forced)
-    return seats, bank
-
-
-def _matched(regret: Array) -> Array:
-    positive = np.maximum(regret, 0.0)
-    total = positive.sum(axis=-1, keepdims=True)
-    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 0.5)
-
-
-def warm_cfr(game: Subgame, start: tuple[list[Array], Array], iterations: int,
-             tolerance: float = TOLERANCE, inertia: float = INERTIA) -> CfrRun:
-    """Predictive CFR+ (alternating updates, quadratic averaging) from ``start``: each
-    side's regrets start at ``inertia`` times its information sets' reach times the
-    starting action weights, so it first plays ``start``. At most ``iterations``; stops
-    once the average's largest float regret is at most ``tolerance``."""
-    begin = time.perf_counter()
-    ring = Float()
-    seats0 = [np.array(s, dtype=float) for s in start[0]]
-    bank0 = np.array(start[1], dtype=float)
-    seat_reach, bank_reach = game.reach(seats0)
-    regret_seats = [inertia * r[..., None] * s for r, s in zip(seat_reach, seats0, strict=True)]
-    regret_bank = inertia * bank_reach[..., None] * bank0
-    last_seats = [np.zeros_like(s) for s in seats0]
-    last_bank = np.zeros_like(bank0)
-    sum_seats = [np.zeros_like(s) for s in seats0]
-    sum_bank = np.zeros_like(bank0)
-    best = (float(max(float_regrets(game, seats0, bank0))), seats0, bank0)
-    done = 0
-    for t in range(1, iterations + 1):
-        seats, bank = _forced(game, [_matched(r + p) for r, p in zip(regret_seats, last_seats,
-                                                                        strict=True)],
-                              _matched(regret_bank + last_bank))
-        seat_values, _ = game.counterfactual(ring, seats, bank, "seats")
-        weight = float(t) * t
-        for k, (values, play) in enumerate(zip(seat_values, seats, strict=True)):
-            instant = values - (values * play).sum(axis=-1, keepdims=True)
-            regret_seats[k] = np.maximum(regret_seats[k] + instant, 0.0)
-            last_seats[k] = instant
-            sum_seats[k] += weight * play
-        seats, _ = _forced(game, [_matched(r + p) for r, p in zip(regret_seats, last_seats,
-                                                                   strict=True)], bank)
-        _, bank_values = game.counterfactual(ring, seats, bank, "bank")
-        instant = bank_values - (bank_values * bank).sum(axis=-1, keepdims=True)
-        regret_bank = np.maximum(regret_bank + instant, 0.0)
-        last_bank = instant
-        sum_bank += weight * bank
-        done = t
-        if t % CHECK_EVERY == 0 or t == iterations:
-            seats, bank = _forced(game, [s / np.maximum(s.sum(axis=-1, keepdims=True), 1e-300)
-                                         for s in sum_seats],
-                                  sum_bank / np.maximum(sum_bank.sum(axis=-1, keepdims=True),
-                                                        1e-300))
-            worst = float(max(float_regrets(game, seats, bank)))
-            if worst < best[0]:
-                best = (worst, seats, bank)
-            if worst <= tolerance:
-                break
-    return CfrRun(tuple(best[1]), best[2], done, best[0], time.perf_counter() - begin)
-
-
 def _rounded(p: float) -> Fraction:
     if p <= PURE:
         return Fraction(0)
@@ -234,8 +164,9 @@ def improve_subgame(work: SubgameWork) -> SubgameOutcome:
     start_regret = improved_regret = float("nan")
     done = 0
     if work.iterations > 0:
-        start = _forced(game, *_pairs(*work.strategies))
-        run = warm_cfr(game, start, work.iterations, work.tolerance)
+        start = with_forced(game, *_pairs(*work.strategies))
+        run = cfr_plus(game, work.iterations, work.tolerance, CHECK_EVERY, start,
+                       inertia=INERTIA)
         done = run.iterations
         start_regret = float(max(float_regrets(game, *start)))
         improved = _fractions(run.seats, run.bank)
@@ -252,6 +183,21 @@ def improve_subgame(work: SubgameWork) -> SubgameOutcome:
         start_regret, improved_regret, done, time.perf_counter() - begin)
 
 
+class Progress(Protocol):
+    """Where a run keeps its finished subgames, so a cut run resumes
+    (:class:`~analyzer.choice.table.stored.progress.WorkFolder`)."""
+
+    def load(self, work: SubgameWork) -> SubgameOutcome | None:
+        """``work``'s outcome kept by an earlier run, or None."""
+
+    def save(self, work: SubgameWork, outcome: SubgameOutcome) -> None:
+        """Keep ``outcome``."""
+
+    def runner(self) -> Callable[[SubgameWork], SubgameOutcome]:
+        """:func:`improve_subgame` that keeps each outcome as soon as it is done
+        (picklable)."""
+
+
 def _cost(key: SubgameKey) -> int:
     """Subgames with more live seats cost about 8 times more each: run them first."""
     return -key[0]
@@ -260,12 +206,14 @@ def _cost(key: SubgameKey) -> int:
 def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                strategies: Mapping[SubgameKey, Strategies] | None = None,
                iterations: int = 40, apply: Apply | None = None,
-               tolerance: float = TOLERANCE) -> TableEquilibrium:
+               tolerance: float = TOLERANCE, progress: Progress | None = None,
+               ) -> TableEquilibrium:
     """The table's play improved subgame by subgame (``strategies``, else the infinite
     deck's equilibrium as the start; ``iterations`` 0: evaluated as given; each subgame's
     improvement stops at a float regret of ``tolerance``) with every
     side's exact value and regret at ``shoe``; ``apply`` maps :func:`improve_subgame` over
-    the subgames (in this process when None)."""
+    the subgames (in this process when None); ``progress`` gives the subgames an earlier
+    run finished and keeps each one this run finishes."""
     check_players(rules, players)
     if shoe.is_infinite:
         raise AnalyzerError("an epsilon at a finite shoe: the infinite deck is solved exactly")
@@ -280,8 +228,19 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                             f"{'s' if live > 1 else ''} and naturals {removed}")
     works = [SubgameWork(rules, shoe, key, by, start[key], iterations, tolerance)
              for key in keys]
-    outcomes = (apply or _serial)(improve_subgame, works)
-    found: dict[SubgameKey, SubgameOutcome] = {o.key: o for o in outcomes}
+    found: dict[SubgameKey, SubgameOutcome] = {}
+    if progress is not None:
+        for work in works:
+            kept = progress.load(work)
+            if kept is not None:
+                found[work.key] = kept
+    todo = [work for work in works if work.key not in found]
+    outcomes = (apply or _serial)(
+        improve_subgame if progress is None else progress.runner(), todo)
+    for work, outcome in zip(todo, outcomes, strict=True):
+        if progress is not None:
+            progress.save(work, outcome)
+        found[outcome.key] = outcome
     values = combine(patterns, players, lambda key: (found[key].values, found[key].regrets),
                      rules.payoffs)
     method = (IMPROVED_METHOD.format(bits=BITS, pure=PURE) if iterations > 0 else GIVEN_METHOD)
