@@ -131,12 +131,23 @@ def task_mapper(dask: str | None, workers: int) -> Iterator[Apply]:
         # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which hands every
         # freed array back to the system: the arrays of a check then cost about twice the
         # CPU (measured); the workers keep the allocator's default
+        # (and its default, spawn, has every worker import dask, numpy, numba and the
+        # checker again and rebuild what this process holds: about 1.5 s of CPU each;
+        # they start as the pool's workers do, forked on Linux), without the statistical
+        # profiler that samples each worker's threads every 10 ms (about 7% of a check's
+        # CPU), and with its memory and system monitors every 5 s, not every 0.1 and 0.5 s
+        # (the workers' CPU then matches the pool's: measured on 2 million hands)
         config: Any = importlib.import_module("dask").config
         environ = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
         # no dashboard, and its HTTP server on a free port: a second cluster on the machine
         # does not find port 8787 taken
-        with config.set({"distributed.nanny.pre-spawn-environ": environ}), \
+        start = multiprocessing.get_context().get_start_method()
+        with config.set({"distributed.nanny.pre-spawn-environ": environ,
+                         "distributed.worker.multiprocessing-method": start,
+                         "distributed.worker.profile.enabled": False,
+                         "distributed.worker.memory.monitor-interval": "5s",
+                         "distributed.admin.system-monitor.interval": "5s"}), \
                 distributed.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
                                          dashboard_address=":0",
                                          scheduler_kwargs={"dashboard": False}) as cluster, \

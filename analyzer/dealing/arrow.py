@@ -62,8 +62,9 @@ def _blocks(path: str | Path, start: int, end: int | None) -> Iterator[bytes | N
             data = carry + chunk if carry else chunk
             cut = data.rfind(b"\n") + 1 if chunk else len(data)
             block, carry = data[:cut], data[cut:]
-            if len(carry) > MAX_LINE or b"\0" in block or \
-                    block.count(b"\r") != block.count(b"\r\n"):
+            # (a search for one byte is several times faster than a count)
+            if len(carry) > MAX_LINE or b"\0" in block or (
+                    b"\r" in block and block.count(b"\r") != block.count(b"\r\n")):
                 yield None
                 return
             if block:

@@ -126,8 +126,9 @@ class TwoCardForm:
         if (size < 2).any():
             raise AnalyzerError("every shoe needs at least 2 cards for a hand's first two")
         m = counts @ self.classes
-        quadratic = ((m @ self.stacked).reshape(-1, self.results, self.classes.shape[1])
-                     * m[:, None, :]).sum(axis=2)
+        # (exact integer sums: any order gives the same floats)
+        quadratic = np.einsum("nrc,nc->nr", (m @ self.stacked).reshape(
+            -1, self.results, self.classes.shape[1]), m)
         quadratic -= m @ self.diagonals.T
         return quadratic, size * (size - 1)
 

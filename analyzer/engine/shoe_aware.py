@@ -161,6 +161,12 @@ def _grouped_plan(batch: BatchEvaluator, atoms: npt.NDArray[np.float64],
         np.repeat(np.arange(outputs, dtype=np.int64), 2).reshape(-1, 2)
     payoff = (atoms if atoms.shape[0] else batch.payoff)[:, order]
     term, column = np.nonzero(payoff.T)  # by term (so by group), then column
+    group_entry = np.searchsorted(term, np.append(first, order.size)).astype(np.int64)
+    # each group's entries by column (the kernel adds a column's entries two at a time;
+    # every sum is an exact integer, so the order does not change a float)
+    by_column = np.lexsort((term, column, np.repeat(np.arange(first.size),
+                                                    np.diff(group_entry))))
+    term, column = term[by_column], column[by_column]
     low, high = batch.half_patterns
     triples = np.unique(np.concatenate([low[:, 2:], high[:, 2:]]), axis=0)
 
@@ -173,8 +179,7 @@ def _grouped_plan(batch: BatchEvaluator, atoms: npt.NDArray[np.float64],
     return GroupedPlan(
         payoff.shape[0], np.searchsorted(pairs[:, 0], np.arange(outputs + 1)).astype(np.int64),
         np.ascontiguousarray(pairs[:, 1]), cards[order][first], low_index[order][first],
-        np.searchsorted(term, np.append(first, order.size)).astype(np.int64),
-        high_index[order][term].astype(np.int64), column.astype(np.int64),
+        group_entry, high_index[order][term].astype(np.int64), column.astype(np.int64),
         np.ascontiguousarray(payoff[column, term]), (low[:, 0] * 7 + low[:, 1]).astype(np.int64),
         triple_of(low), (high[:, 0] * 7 + high[:, 1]).astype(np.int64), triple_of(high),
         triples.astype(np.int64))

@@ -145,6 +145,41 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
     return _parse_slowly(column.to_pylist(), notation)
 
 
+_NO_BURNS = (np.zeros(0, dtype=np.int64),) * 3
+
+
+def _burns(column: pa.Array, notation: str) -> tuple[IntArray, IntArray, IntArray] | None:
+    """The rows of a burn column holding cards, how many each, and the cards in order;
+    None where a field holds a token the notation does not read. Fields of two-character
+    tokens and single spaces are read as arrays, any other one by one."""
+    offsets, data = text_buffers(column)
+    size = np.diff(offsets)
+    rows = np.flatnonzero(size)
+    count = (size[rows] + 1) // 3
+    first = np.repeat(offsets[rows] - 3 * (np.cumsum(count) - count), count) + \
+        3 * np.arange(int(count.sum()))  # each token's first byte
+    table = _TABLES.get(notation)
+    if table is None:
+        table = _TABLES[notation] = _two_char_table(notation)
+    if not ((size[rows] + 1) % 3).any() and first.size and int(data[first].max()) < 128 \
+            and int(data[first + 1].max()) < 128:
+        cards = table[data[first], data[first + 1]]
+        gaps = np.ones(first.size, dtype=bool)
+        gaps[np.cumsum(count) - 1] = False  # a space after every token but a field's last
+        if (cards >= 0).all() and (data[first[gaps] + 2] == 32).all():
+            return rows, count, cards
+    tokens_of = _TOKENS[notation]
+    found: list[tuple[int, ...]] = []
+    for text in column.take(pa.array(rows, pa.int64())).to_pylist():
+        try:
+            found.append(tuple(tokens_of[t] for t in card_tokens(text)))
+        except KeyError:
+            return None
+    held = np.array([len(f) for f in found], dtype=np.int64)
+    return rows[held > 0], held[held > 0], np.array([c for f in found for c in f],
+                                                    dtype=np.int64)
+
+
 def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
     """:func:`parse_cards` one distinct field at a time (other spellings: ``10d``, ``K♠``)."""
     tokens_of = _TOKENS[notation]
@@ -351,23 +386,15 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     banker = parse_cards(columns[single["banker_cards"]], notation)
     if player is None or banker is None:
         return None
-    burn_cards: list[tuple[int, ...]] = []
-    with_burn: list[int] = []
+    with_burn, lengths, flat_burns = _NO_BURNS
     burn_col = single.get("burn")
     if burn_col is not None:
-        burned_rows = np.flatnonzero(_lengths(columns[burn_col]))
-        tokens_of = _TOKENS[notation]
-        burns = columns[burn_col].take(pa.array(burned_rows, pa.int64())).to_pylist()
-        for i, text in zip(burned_rows.tolist(), burns, strict=True):
-            try:
-                cards = tuple(tokens_of[t] for t in card_tokens(text))
-            except KeyError:
-                return None
-            if cards:
-                if not opens[i]:
-                    return None  # a burn within a shoe: left to the reference
-                with_burn.append(i)
-                burn_cards.append(cards)
+        burns = _burns(columns[burn_col], notation)
+        if burns is None:
+            return None
+        with_burn, lengths, flat_burns = burns
+        if not opens[with_burn].all():
+            return None  # a burn within a shoe: left to the reference
     # -- the coups: rules, winner, labels --------------------------------------------------
     index = coup_lookup(model)
     tableau = model.profile.tableau
@@ -455,12 +482,10 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     sequence = hand_cards
     tested = np.ones(hand_cards.size, dtype=bool)
     burn_counts = np.zeros(n, dtype=np.int64)
-    if with_burn:
-        lengths = np.array([len(b) for b in burn_cards], dtype=np.int64)
+    if len(with_burn):
         burn_counts[with_burn] = lengths
         before = np.concatenate([[0], np.cumsum(per_hand)[:-1]])
         at = np.repeat(before[with_burn], lengths)
-        flat_burns = np.array([c for b in burn_cards for c in b], dtype=np.int64)
         sequence = np.insert(hand_cards, at, flat_burns)
         tested = np.insert(tested, at, False)
     events = per_hand + burn_counts
@@ -493,9 +518,8 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
         # rows of 52 card counts for a card-level evaluator, else ten value counts
         kinds = 52 if model.card_level else 10
         category = np.arange(52) if model.card_level else _VALUE
-        burned = np.zeros((n, kinds), dtype=np.int64)
-        for i, cards in zip(with_burn, burn_cards, strict=True):
-            burned[i] = np.bincount(category[list(cards)], minlength=kinds)
+        burned = np.bincount(np.repeat(with_burn, lengths) * kinds + category[flat_burns],
+                             minlength=n * kinds).reshape(n, kinds)
         full = np.array(model.shoe.counts if model.card_level else model.shoe.value_counts(),
                         dtype=np.int64)
         moments.add_rows(_depleted(full, np.where(order >= 0, category[order], kinds), burned,
@@ -546,25 +570,25 @@ def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArra
 def _paid(stake: IntArray, returned: IntArray, label: IntArray, offset: int,
           settler: Settler) -> bool:
     """Does every amount returned match the paytable (with the rounding rule)?"""
-    for j in np.unique(label).tolist():
-        multiplier = 1 + settler.label_nets[offset + j]
-        num, den = multiplier.numerator, multiplier.denominator
-        if num >= 1 << 20 or den >= 1 << 20:
-            return False
-        mask = label == j
-        s, r = stake[mask], returned[mask]
-        exact = s * num
-        good = r * den == exact
-        if den != 1:
-            floor = exact // den
-            fractional = exact % den != 0
-            if settler.rounding == "down":
-                allowed = r == floor
-            elif settler.rounding == "nearest":
-                allowed = r == (2 * exact + den) // (2 * den)
-            else:
-                allowed = (r == floor) | (r == floor + 1)
-            good |= fractional & allowed
-        if not good.all():
-            return False
-    return True
+    if not len(label):
+        return True
+    fractions = [1 + settler.label_nets[offset + j] for j in range(int(label.max()) + 1)]
+    present = np.bincount(label)
+    if any(present[j] and (m.numerator >= 1 << 20 or m.denominator >= 1 << 20)
+           for j, m in enumerate(fractions)):
+        return False
+    num = np.array([m.numerator for m in fractions], dtype=np.int64)[label]
+    den = np.array([m.denominator for m in fractions], dtype=np.int64)[label]
+    exact = stake * num
+    good = returned * den == exact
+    if (den != 1).any():  # (where den is 1 nothing is fractional)
+        floor = exact // den
+        fractional = exact % den != 0
+        if settler.rounding == "down":
+            allowed = returned == floor
+        elif settler.rounding == "nearest":
+            allowed = returned == (2 * exact + den) // (2 * den)
+        else:
+            allowed = (returned == floor) | (returned == floor + 1)
+        good |= fractional & allowed
+    return bool(good.all())

@@ -410,7 +410,9 @@ def _parent_of(pid: int) -> str:
 
 
 def _workers(pid: int) -> set[int]:
-    return {p for p in _descendants(pid) if "spawn_main" in _command(p)}
+    """The worker processes under ``pid``: forked on Linux (as the pool's), spawned
+    elsewhere; not the resource tracker that a spawning cluster starts."""
+    return {p for p in _descendants(pid) if "resource_tracker" not in _command(p)}
 
 
 def test_a_local_dask_cluster_ends_with_its_command_on_sigterm() -> None:

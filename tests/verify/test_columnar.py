@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from analyzer.dealing import segments as segments_module
@@ -183,6 +184,18 @@ def test_parse_cards() -> None:
     assert columnar.parse_cards(["AS ZZ"], "rank-first") is None
     assert columnar.parse_cards(["AS"], "rank-first") is None
     assert columnar.parse_cards(["AS 2H 3H 4H"], "rank-first") is None
+
+
+def test_burn_fields_as_arrays_and_one_by_one() -> None:
+    def burns(fields: list[str]) -> list[list[int]] | None:
+        found = columnar._burns(pa.array(fields, pa.string()), "rank-first")
+        return None if found is None else [a.tolist() for a in found]
+
+    # two-character tokens and single spaces: as arrays; other spellings one by one
+    assert burns(["KH AC 5S", "", "TD"]) == [[0, 2], [3, 1], [49, 3, 16, 38]]
+    assert burns(["10D KC", "", "[]", "AS"]) == [[0, 3], [2, 1], [38, 51, 0]]
+    assert burns(["KH  AC"]) == [[0], [2], [49, 3]]  # two spaces: read as the reference
+    assert burns(["KH ZZ"]) is None and burns(["", ""]) == [[], [], []]
 
 
 @pytest.mark.parametrize("kernel", ["numpy", "numba"])

@@ -34,6 +34,13 @@ BITS = 60
 ULP = 1 << BITS
 _DIGIT = 32
 _BASE = float(1 << _DIGIT)
+_STEP = 1.0 / _BASE
+_SPLIT = math.ldexp(1.0, BITS - _DIGIT)
+#: up to _ROWS terms a column, each below 2**(_HIGH - bits of the row count), take the
+#: two-digit way: their high digits below 2**(BITS - 32 + that), the column sums of those
+#: below 2**(BITS - 32 + _HIGH) = 2**62, in int64
+_HIGH = 34
+_ROWS = 1 << 24
 
 
 def fixed(value: float) -> int:
@@ -49,21 +56,37 @@ def fixed_sums(terms: npt.ArrayLike) -> list[int]:
     matrix = np.asarray(terms, dtype=np.float64)
     if matrix.ndim != 2:
         matrix = matrix.reshape(matrix.shape[0] if matrix.size else 0, -1)
+    size = np.abs(matrix)
+    rows = matrix.shape[0]
+    if matrix.size and rows <= _ROWS and \
+            float(size.max()) < math.ldexp(1.0, _HIGH - rows.bit_length()):  # nan: no
+        # |x| 2**(BITS - 32) = high + fraction (exact: x's own bits), high an integer in
+        # int64 and the fraction's 32 bits rounded half to even as the grid rounds |x|
+        # (high * 2**32 is even); each signed as x
+        scaled = size * _SPLIT
+        high = np.floor(scaled)
+        low = np.rint((scaled - high) * _BASE)
+        return [(h << _DIGIT) + lo for h, lo in zip(
+            np.copysign(high, matrix).astype(np.int64).sum(axis=0).tolist(),
+            np.copysign(low, matrix).astype(np.int64).sum(axis=0).tolist(), strict=True)]
     if not np.isfinite(matrix).all():
         raise AnalyzerError("a sum of the verifier is not finite")
     grid = np.rint(np.ldexp(matrix, BITS))
-    totals = [0] * matrix.shape[1]
-    for sign, part in ((1, np.maximum(grid, 0.0)), (-1, np.maximum(-grid, 0.0))):
-        shift = 0
-        # base 2**32 digits: each exact in a float, their column sums exact in int64
-        while part.size and part.any():
-            high = np.floor(part / _BASE)
-            digit = (part - high * _BASE).astype(np.int64).sum(axis=0).tolist()
-            for column, value in enumerate(digit):
-                if value:
-                    totals[column] += sign * (value << shift)
-            part, shift = high, shift + _DIGIT
-    return totals
+    if grid.size == 0:
+        return [0] * matrix.shape[1]
+    # signed base 2**32 digits (floor division: every digit but the top one in [0, 2**32),
+    # the top one 0 or -1), each exact in a float, their column sums exact in int64
+    digits = []
+    part = grid
+    while True:
+        high = np.floor(part * _STEP)
+        digits.append((part - high * _BASE).astype(np.int64).sum(axis=0))
+        part = high
+        if not ((part != 0.0) & (part != -1.0)).any():
+            break
+    digits.append(part.astype(np.int64).sum(axis=0))
+    return [sum(d << (_DIGIT * i) for i, d in enumerate(column))
+            for column in np.stack(digits, axis=1).tolist()]
 
 
 def to_float(total: int) -> float:

@@ -29,7 +29,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: Hands evaluated together in the shoe-aware model (about: whole runs each time).
-BATCH = 1024
+BATCH = 4096
 #: A shoe's hands summed together (a run), from its first hand on.
 RUN = 256
 #: Shoes whose rank moments are added up together.
@@ -139,6 +139,7 @@ class ShoeMoments:
     def _add_runs(self, rows: FloatArray, stakes: FloatArray, starts: IntArray) -> None:
         """Evaluate whole runs of hands and add each run's moments up."""
         result = self.evaluator.evaluate(rows)
+        runs: list[FloatArray] = []
         for b, part in enumerate(self.evaluator.bet_slices):
             p = result[:, part]
             k = p.shape[1]
@@ -151,10 +152,14 @@ class ShoeMoments:
             variance = (p * self.nets[b] ** 2).sum(axis=1) - mean ** 2
             stake = stakes[:, b]
             scalars = np.stack([mean, variance, stake * mean, stake ** 2 * variance], axis=1)
-            runs = np.concatenate([expected, covariance,
-                                   np.add.reduceat(scalars, starts, axis=0)], axis=1)
-            for j, total in enumerate(fixed_sums(runs)):
-                self._bets[b][j] += total
+            runs.append(np.concatenate([expected, covariance,
+                                        np.add.reduceat(scalars, starts, axis=0)], axis=1))
+        totals = fixed_sums(np.concatenate(runs, axis=1))  # every bet's columns at once
+        start = 0
+        for sums in self._bets:
+            for j in range(len(sums)):
+                sums[j] += totals[start + j]
+            start += len(sums)
 
     def bet_sums(self, b: int) -> list[int]:
         """Bet ``b``'s exact sums (k expectations, k*k covariances, EV, variance, money
@@ -249,10 +254,11 @@ class ShoeMoments:
                for start, _, _, categories, fixed in queue):
             # the usual queue (whole shoes of one tracker): one cumulative sum for all,
             # restarted at each shoe (integer counts: the same rows as shoe by shoe)
-            parts = [*_split_rows(_conditional(
+            rows, bounds = _conditional(
                 first_start, np.concatenate([np.asarray(q[1]) for q in queue]),
                 np.concatenate([np.asarray(q[2], dtype=bool) for q in queue]),
-                first_categories, [len(q[1]) for q in queue]), queue)]
+                first_categories, [len(q[1]) for q in queue])
+            parts = [rows[i:j] for i, j in zip(bounds[:-1], bounds[1:], strict=True)]
         else:
             parts = []
             for start, cards, tested, categories, fixed in queue:
@@ -266,47 +272,48 @@ class ShoeMoments:
                 else:
                     parts.append(_conditional(start, np.asarray(cards),
                                               np.asarray(tested, dtype=bool), categories,
-                                              [len(cards)]))
+                                              [len(cards)])[0])
         c = self.categories
         shoes = np.zeros((len(parts), c + c * c))
+        square = shoes[:, c:].reshape(len(parts), c, c)
         for i, p in enumerate(parts):
             if isinstance(p, tuple):  # k rows equal to one row
                 k, row = p
-                total = k * row
-                shoes[i, c:] = (np.diag(total) - k * np.outer(row, row)).reshape(-1)
-            else:
-                total = p.sum(axis=0)
-                shoes[i, c:] = (np.diag(total) - p.T @ p).reshape(-1)
-            shoes[i, :c] = total
+                shoes[i, :c] = k * row
+                square[i] = k * np.outer(row, row)
+            else:  # (the same floats as before: a sum in row order, numpy's p.T @ p)
+                shoes[i, :c] = p.sum(axis=0)
+                square[i] = p.T @ p
+        # diag(total) - products: -x + t is t - x exactly
+        np.negative(shoes[:, c:], out=shoes[:, c:])
+        shoes[:, c::c + 1] += shoes[:, :c]
         for j, units in enumerate(fixed_sums(shoes)):
             self._ranks[j] += units
 
 
-def _split_rows(p: FloatArray, queue: Sequence[tuple[
-        Sequence[int], Sequence[int] | IntArray, Sequence[bool] | BoolArray,
-        Sequence[int] | None, bool]]) -> list[FloatArray]:
-    """The rows of tested cards of several shoes, shoe by shoe."""
-    counts = [int(np.count_nonzero(np.asarray(q[2], dtype=bool))) for q in queue]
-    return np.split(p, np.cumsum(counts)[:-1].tolist()) if counts else []
-
-
 def _conditional(start: Sequence[int], cards: npt.NDArray[np.int64],
                  tested: npt.NDArray[np.bool_], categories: Sequence[int] | None,
-                 lengths: list[int]) -> npt.NDArray[np.float64]:
+                 lengths: list[int]) -> tuple[npt.NDArray[np.float64], list[int]]:
     """Each tested card's category distribution given the cards of its shoe before it:
-    ``cards`` are shoes of these ``lengths`` one after another, each from ``start``."""
+    ``cards`` are shoes of these ``lengths`` one after another, each from ``start``; and
+    where each shoe's rows begin (one past the last shoe's at the end)."""
     category = np.asarray(categories or [CARD_RANK[c] - 1 for c in range(52)])
-    # integer counts in int32 (a quarter of the memory of float rows; the same quotients)
-    one_hot = np.zeros((cards.size, len(start)), dtype=np.int32)
-    one_hot[np.arange(cards.size), category[cards]] = 1
-    dealt = np.cumsum(one_hot, axis=0)
-    firsts = np.cumsum([0, *lengths[:-1]])
-    # counts dealt before each shoe, taken off its rows
-    dealt -= np.repeat(np.vstack([np.zeros((1, len(start)), dtype=np.int32), dealt])[firsts],
-                       lengths, axis=0)
-    before = np.asarray(start, dtype=np.int32) - dealt + one_hot
-    del dealt, one_hot
-    left = before.sum(axis=1)
+    k, n = len(start), cards.size
+    # one row per category (cumulative sums along contiguous rows), integer counts in
+    # int32: the same quotients as any other way of counting
+    one_hot = np.zeros((k, n), dtype=np.int32)
+    one_hot[category[cards], np.arange(n)] = 1
+    dealt = np.cumsum(one_hot, axis=1, dtype=np.int32)  # through each card
+    firsts = np.cumsum([0, *lengths[:-1]], dtype=np.int64)
+    opened = np.zeros((k, len(lengths)), dtype=np.int32)  # dealt before each shoe
+    opened[:, 1:] = dealt[:, firsts[1:] - 1]
+    dealt -= one_hot
+    dealt -= np.repeat(opened, lengths, axis=1)
+    del one_hot
+    before = np.asarray(start, dtype=np.int32)[:, None] - dealt  # before each card
+    left = sum(start) - (np.arange(n) - np.repeat(firsts, lengths))
     keep = tested & (left > 0)
-    p: npt.NDArray[np.float64] = before[keep] / left[keep, None].astype(np.float64)
-    return p
+    p: npt.NDArray[np.float64] = np.ascontiguousarray(
+        (before[:, keep] / left[keep].astype(np.float64)).T)
+    kept = np.concatenate([[0], np.cumsum(keep)])
+    return p, kept[np.append(firsts, n)].tolist()

@@ -214,10 +214,13 @@ class ShuffleTally:
         lookup table of its runs)."""
         run = self.run
         starts = np.flatnonzero(position + run <= ends)
-        symbols = self.run_symbol[cards]
-        code = np.zeros(len(starts), dtype=np.int64)
-        for i in range(run):
-            code = code * self.base + symbols[starts + i]
+        symbols = self.run_symbol[cards] if self.values else cards
+        # the run at every position (shifted slices, not gathers), then those in a shoe
+        along = max(len(cards) - run + 1, 0)
+        code = symbols[:along].astype(np.int64)
+        for i in range(1, run):
+            code = code * self.base + symbols[i:along + i]
+        code = code[starts]
         run_shoe = shoe[starts]
         block = (position[starts] % run) == 0
         # each shoe's distinct runs (sorted), and their probability at one position, summed
@@ -232,7 +235,8 @@ class ShuffleTally:
         block_shoe, block_code = run_shoe[block], code[block]
         blocks = np.bincount(block_shoe, minlength=count)
         later = block_shoe > 0
-        asked = (block_shoe[later] - 1) * self.codes + block_code[later]
+        # (sorted: a search of sorted keys is twice as fast; only the count is kept)
+        asked = np.sort((block_shoe[later] - 1) * self.codes + block_code[later])
         found = np.minimum(np.searchsorted(distinct, asked), max(len(distinct) - 1, 0))
         self.carry_runs += int((distinct[found] == asked).sum()) if len(distinct) else 0
         expected = blocks[1:] * mass[:-1]
