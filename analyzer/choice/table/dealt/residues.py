@@ -1,0 +1,290 @@
+"""The exact walk's last step by total as one integer matrix, built once for every prime.
+
+The terminal step of :mod:`analyzer.choice.table.dealt.kernels` (every bank holding against
+every composition of the seats' cards) costs about a billion residue operations per prime
+at five people, most of an exact evaluation, and all but the two strategy arrays is the
+same for every prime. When the bank sees its total (few bank classes), the exact work
+builds once per subgame the integer matrix of :mod:`analyzer.choice.table.dealt.dense`,
+
+``M[c, (class, a), (d, t)] = sum over holdings b of the class of w(c, b) R_cb[t, d, a]``,
+
+in int64 (:func:`exact_matrix`: its entries are bounded exactly first, below ``2**52``),
+and each prime's pass is two small products per composition (:func:`modular_terminal`):
+the seats' ``Z`` is the bank's play times ``M``, the bank's counterfactual values minus
+``M`` times ``Q``. Each entry of ``M`` is cut into a low 26-bit limb and a signed high one
+(below ``2**26`` in absolute value), so a residue (below ``2**31``) times a limb is below
+``2**57`` and a sum of 32 of them fits int64 unreduced: one reduction per sum instead of
+one per product. The residues are the compiled walk's, exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from analyzer.choice.table.dealt.dense import _build
+from analyzer.choice.table.dealt.kernels import _add, _mul
+
+__all__ = ["exact_matrix", "LIMB", "MAX_EXACT_LIVE", "MAX_ROWS", "modular_terminal"]
+
+#: Live seats up to which the exact matrix replaces the compiled terminal step (five people:
+#: the tables of six and more keep the compiled walk).
+MAX_EXACT_LIVE = 4
+#: Most rows of ``M`` (twice the bank's classes): by total; by cards (one class per
+#: holding) the compiled walk's loop over holdings costs no more.
+MAX_ROWS = 32
+#: Bits of the low limb of an entry of ``M``; entries stay below ``2**(2 LIMB)``.
+LIMB = 26
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _bound(compositions: IntArray, counts: tuple[int, ...], stock: int) -> int:
+    """An exact bound on ``|M|``: the largest ordered ways to deal a composition of the
+    seats' cards, times the ordered pairs of the bank's two cards from what is left, times
+    ``stock**2`` (a result of a pair of third cards is at most ``stock (stock - 1)``)."""
+    cards = int(compositions[0].sum()) if len(compositions) else 0
+    size = sum(counts)
+    if math.perm(size, cards) >= 2**63:  # the int64 products below could overflow
+        return 2**63
+    table = np.asarray([[math.perm(n, c) for c in range(cards + 1)] for n in counts],
+                       dtype=np.int64)  # perm(n, c) is 0 past n
+    ways = np.ones(len(compositions), dtype=np.int64)
+    for v in range(len(counts)):  # every partial product is at most perm(size, cards)
+        ways = ways * table[v, compositions[:, v]]
+    left = size - cards
+    return int(ways.max(initial=0)) * left * (left - 1) * stock * stock
+
+
+def exact_matrix(compositions: IntArray, counts: tuple[int, ...], usage: IntArray,
+                 total: IntArray, order: IntArray, stock: int, bank_index: Any, classes: int,
+                 live: int) -> IntArray | None:
+    """``M`` exactly in int64 as ``(compositions, 2 classes, 20)``, or None when the
+    subgame has more than :data:`MAX_EXACT_LIVE` live seats, more than :data:`MAX_ROWS`
+    rows, or entries that could reach ``2**(2 LIMB)``."""
+    if live > MAX_EXACT_LIVE or 2 * classes > MAX_ROWS:
+        return None
+    if _bound(compositions, counts, stock) >= 2**(2 * LIMB):
+        return None
+    width = max(counts) + 1
+    falling = np.asarray([[math.perm(n, c) for c in range(width)] for n in counts],
+                         dtype=np.int64)
+    out = np.zeros((2 * classes, 20 * len(compositions)), dtype=np.int64)
+    _build(compositions, np.asarray(counts), usage, total, order, falling, stock,
+           np.asarray(bank_index, dtype=np.int64), out)
+    return np.ascontiguousarray(out.reshape(2 * classes, -1, 20).transpose(1, 0, 2))
+
+
+@njit(cache=True, nogil=True)
+def _terminal(matrix: Any, play: Any, q: Any, p: int, seats: bool,
+              banker: bool) -> Any:  # pragma: no cover - compiled
+    inverse = 1.0 / p
+    size, rows, _ = matrix.shape
+    vectors = play.shape[0]
+    shift = np.int64(1)
+    for _ in range(LIMB):
+        shift = _add(shift, shift, p)
+    mask = (np.int64(1) << LIMB) - 1
+    z = np.zeros((vectors if seats else 1, size if seats else 1, 20), dtype=np.int64)
+    u = np.zeros((rows, vectors), dtype=np.int64)
+    low = np.zeros((rows, 20), dtype=np.int64)
+    high = np.zeros((rows, 20), dtype=np.int64)
+    a = np.zeros(20, dtype=np.int64)
+    b = np.zeros(20, dtype=np.int64)
+    x = np.zeros(20, dtype=np.int64)
+    for c in range(size):
+        for r in range(rows):
+            for i in range(20):
+                low[r, i] = matrix[c, r, i] & mask
+                high[r, i] = matrix[c, r, i] >> LIMB
+        if seats:
+            for v in range(vectors):
+                a[:] = 0
+                b[:] = 0
+                for r in range(rows):
+                    s = play[v, r]
+                    for i in range(20):
+                        a[i] += s * low[r, i]
+                        b[i] += s * high[r, i]
+                for i in range(20):
+                    z[v, c, i] = _add(a[i] % p, _mul(b[i] % p, shift, p, inverse), p)
+        if banker:
+            for v in range(vectors):
+                for i in range(20):
+                    x[i] = q[v, c, i % 10, i // 10]
+                for r in range(rows):
+                    sa = np.int64(0)
+                    sb = np.int64(0)
+                    for i in range(20):
+                        sa += low[r, i] * x[i]
+                        sb += high[r, i] * x[i]
+                    u[r, v] = _add(u[r, v], _add(sa % p, _mul(sb % p, shift, p, inverse), p),
+                                   p)
+    return z, u
+
+
+def modular_terminal(matrix: IntArray, bank: IntArray, q: IntArray, p: int, seats: bool,
+                     banker: bool) -> tuple[IntArray, IntArray]:
+    """``Z[v, c, d, t]`` (``seats``) and the bank's counterfactual values per class
+    ``[class, v, a]`` (``banker``) modulo ``p``, from ``M``, the bank's play residues
+    ``bank[class, v, a]`` and ``Q[v, c, t, d]`` (see the module docstring)."""
+    classes, vectors, _ = bank.shape
+    play = np.ascontiguousarray(bank.transpose(1, 0, 2)).reshape(vectors, 2 * classes)
+    z, u = _terminal(matrix, play, q if banker else np.zeros((1, 1, 10, 2), np.int64), p,
+                     seats, banker)
+    bank_values = ((p - u) % p).reshape(classes, 2, vectors).transpose(0, 2, 1)
+    return z.reshape(z.shape[0], z.shape[1], 2, 10), np.ascontiguousarray(bank_values)
+
+
+#: Bits of the low half of a strategy weight's residue in the lazy walk.
+HALF = 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _join(low: Any, high: Any, p: int, shift: Any, inverse: float) -> Any:  # pragma: no cover
+    """``low + high 2**HALF`` modulo ``p`` (``shift`` is ``2**HALF`` modulo ``p``)."""
+    return _add(low % p, _mul(high % p, shift, p, inverse), p)
+
+
+@njit(cache=True, nogil=True)
+def forward_residues(nxt: Any, starts: Any, total: Any, coef: Any, live: int, p: int,
+                     with_q: bool) -> Any:  # pragma: no cover - compiled
+    """:func:`~analyzer.choice.table.dealt.kernels.forward` in residues, reduced lazily:
+    each weight is cut into halves below ``2**16`` so a residue times a half is below
+    ``2**47``; a composition is reached from at most one composition per holding (50), so
+    the sums into it stay far inside int64 and are reduced once, at the end of the level."""
+    inverse = 1.0 / p
+    shift = np.int64(1 << HALF) % p
+    mask = (np.int64(1) << HALF) - 1
+    sizes = starts[1:] - starts[:-1]
+    offsets = np.zeros(live + 2, dtype=np.int64)
+    for j in range(live + 1):
+        offsets[j + 1] = offsets[j] + (1 << j) * sizes[j]
+    holdings = nxt.shape[1]
+    weights = np.zeros(offsets[live + 1], dtype=np.int64)
+    weights[0] = 1
+    q = np.zeros((1, sizes[0], 10, 2), dtype=np.int64)
+    for j in range(live):
+        here, there = sizes[j], sizes[j + 1]
+        rows = (2 << j) if with_q else 1
+        low = np.zeros((2 << j) * there, dtype=np.int64)
+        high = np.zeros((2 << j) * there, dtype=np.int64)
+        q_low = np.zeros((rows, there if with_q else 1, 10, 2), dtype=np.int64)
+        q_high = np.zeros((rows, there if with_q else 1, 10, 2), dtype=np.int64)
+        for e in range(1 << j):
+            for c in range(here):
+                x = weights[offsets[j] + e * here + c]
+                carried = False
+                if with_q:
+                    for t in range(10):
+                        if q[e, c, t, 0] != 0 or q[e, c, t, 1] != 0:
+                            carried = True
+                if x == 0 and not carried:
+                    continue
+                for h in range(holdings):
+                    to = nxt[starts[j] + c, h]
+                    if to < 0:
+                        continue
+                    for d in range(2):
+                        s = coef[j, e, h, d]
+                        if s == 0:
+                            continue
+                        s_low, s_high = s & mask, s >> HALF
+                        at = (2 * e + d) * there + to
+                        low[at] += x * s_low
+                        high[at] += x * s_high
+                        if with_q:
+                            row = 2 * e + d
+                            if carried:
+                                for t in range(10):
+                                    for dd in range(2):
+                                        q_low[row, to, t, dd] += q[e, c, t, dd] * s_low
+                                        q_high[row, to, t, dd] += q[e, c, t, dd] * s_high
+                            q_low[row, to, total[h], d] += x * s_low
+                            q_high[row, to, total[h], d] += x * s_high
+        for at in range(low.shape[0]):
+            weights[offsets[j + 1] + at] = _join(low[at], high[at], p, shift, inverse)
+        q = np.zeros(q_low.shape, dtype=np.int64)
+        if with_q:
+            for row in range(rows):
+                for c in range(there):
+                    for t in range(10):
+                        for dd in range(2):
+                            q[row, c, t, dd] = _join(q_low[row, c, t, dd],
+                                                     q_high[row, c, t, dd], p, shift, inverse)
+    return weights, offsets, q
+
+
+@njit(cache=True, nogil=True)
+def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any,
+                      z: Any, weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover
+    """Every live seat's counterfactual values ``[e, h, d]`` in residues, flat (seat 0
+    first). Where :func:`~analyzer.choice.table.dealt.kernels.backward` folds the later
+    seats' play once per seat, this folds each level once for every seat: a seat ``k``
+    below level ``j`` reads the result at its own choice, a bit of the earlier choices
+    there, so folding both halves of ``Z`` (stood, drew) serves them all. Sums are reduced
+    lazily as in :func:`forward_residues` (at most 100 terms per entry)."""
+    inverse = 1.0 / p
+    shift = np.int64(1 << HALF) % p
+    mask = (np.int64(1) << HALF) - 1
+    sizes = starts[1:] - starts[:-1]
+    holdings = nxt.shape[1]
+    size = 0
+    for k in range(live):
+        size += (1 << k) * holdings * 2
+    out = np.zeros(size, dtype=np.int64)
+    later = z  # F at level j + 1: [row, c, b, t]
+    low = np.zeros(20, dtype=np.int64)
+    high = np.zeros(20, dtype=np.int64)
+    at = size
+    for j in range(live - 1, -1, -1):
+        # seat j's values from F at level j + 1, read at its own choice
+        here = sizes[j]
+        at -= (1 << j) * holdings * 2
+        for e in range(1 << j):
+            for c in range(here):
+                x = weights[offsets[j] + e * here + c]
+                if x == 0:
+                    continue
+                for h in range(holdings):
+                    to = nxt[starts[j] + c, h]
+                    if to < 0:
+                        continue
+                    y = _mul(x, order[h], p, inverse)
+                    for d in range(2):
+                        i = at + (e * holdings + h) * 2 + d
+                        out[i] = _add(out[i], _mul(y, later[2 * e + d, to, d, total[h]], p,
+                                                   inverse), p)
+        if j == 0:
+            break
+        # F at level j from level j + 1: both halves, for the seats before j
+        folded = np.zeros((1 << j, here, 2, 10), dtype=np.int64)
+        for v in range(1 << j):
+            for c in range(here):
+                low[:] = 0
+                high[:] = 0
+                for h in range(holdings):
+                    to = nxt[starts[j] + c, h]
+                    if to < 0:
+                        continue
+                    for d in range(2):
+                        s = coef[j, v, h, d]
+                        if s == 0:
+                            continue
+                        s_low, s_high = s & mask, s >> HALF
+                        row = 2 * v + d
+                        for b in range(2):
+                            for t in range(10):
+                                value = later[row, to, b, t]
+                                low[10 * b + t] += s_low * value
+                                high[10 * b + t] += s_high * value
+                for b in range(2):
+                    for t in range(10):
+                        folded[v, c, b, t] = _join(low[10 * b + t], high[10 * b + t], p,
+                                                   shift, inverse)
+        later = folded
+    return out
