@@ -117,8 +117,16 @@ class DealtSubgame(Subgame):
         nxt, starts = self.levels.stacked_next()
         want_seats, want_bank = sides != "bank", sides != "seats"
         lazy = bool(prime) and not unit  # exact values: the residue walk (.residues)
-        weights, offsets, q = (residues.forward_residues if lazy else kernels.forward)(
-            nxt, starts, holdings.total, coef, m, prime, want_bank and not unit)
+        if lazy:
+            if "sources" not in self._passes:
+                self._passes["sources"] = residues.sources(self.levels)
+            weights, offsets, q = residues.forward_residues(
+                *self._passes["sources"], starts, holdings.total, coef, m, prime, want_bank)
+        else:
+            weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
+                                                  want_bank and not unit)
+        z: Any
+        u: Any
         if matrix is not None and prime:
             z, u = residues.modular_terminal(matrix, np.asarray(bank), q, prime, want_seats,
                                              want_bank)

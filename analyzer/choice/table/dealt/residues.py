@@ -11,10 +11,11 @@ builds once per subgame the integer matrix of :mod:`analyzer.choice.table.dealt.
 in int64 (:func:`exact_matrix`: its entries are bounded exactly first, below ``2**52``),
 and each prime's pass is two small products per composition (:func:`modular_terminal`):
 the seats' ``Z`` is the bank's play times ``M``, the bank's counterfactual values minus
-``M`` times ``Q``. Each entry of ``M`` is cut into a low 26-bit limb and a signed high one
-(below ``2**26`` in absolute value), so a residue (below ``2**31``) times a limb is below
-``2**57`` and a sum of 32 of them fits int64 unreduced: one reduction per sum instead of
-one per product. The residues are the compiled walk's, exactly.
+``M`` times ``Q``. Each entry of ``M`` (and the seats' side's sums and differences of two,
+below ``2**53``) is cut into a low 26-bit limb and a signed high one (below ``2**27`` in
+absolute value), so a residue (below ``2**31``) times a limb is below ``2**58`` and a sum
+of up to 20 of them fits int64 unreduced: one reduction per sum instead of one per
+product. The residues are the compiled walk's, exactly.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ __all__ = ["exact_matrix", "LIMB", "MAX_EXACT_LIVE", "MAX_ROWS", "modular_termin
 #: the tables of six and more keep the compiled walk).
 MAX_EXACT_LIVE = 4
 #: Most rows of ``M`` (twice the bank's classes): by total; by cards (one class per
-#: holding) the compiled walk's loop over holdings costs no more.
-MAX_ROWS = 32
+#: holding) the compiled walk's loop over holdings costs no more. A seat's sum runs over
+#: one term per class and one more, at most 20 (see the module docstring).
+MAX_ROWS = 36
 #: Bits of the low limb of an entry of ``M``; entries stay below ``2**(2 LIMB)``.
 LIMB = 26
 
@@ -84,6 +86,7 @@ def _terminal(matrix: Any, play: Any, q: Any, p: int, seats: bool,
               banker: bool) -> Any:  # pragma: no cover - compiled
     inverse = 1.0 / p
     size, rows, _ = matrix.shape
+    classes = rows // 2
     vectors = play.shape[0]
     shift = np.int64(1)
     for _ in range(LIMB):
@@ -96,23 +99,42 @@ def _terminal(matrix: Any, play: Any, q: Any, p: int, seats: bool,
     a = np.zeros(20, dtype=np.int64)
     b = np.zeros(20, dtype=np.int64)
     x = np.zeros(20, dtype=np.int64)
+    whole = np.zeros(vectors, dtype=np.int64)
+    for v in range(vectors):  # the bank's scale: its two weights' sum, the same everywhere
+        whole[v] = _add(play[v, 0], play[v, 1], p)
     for c in range(size):
-        for r in range(rows):
-            for i in range(20):
-                low[r, i] = matrix[c, r, i] & mask
-                high[r, i] = matrix[c, r, i] >> LIMB
         if seats:
+            # the seats' side as the standing bank's (every class) plus, per class, the
+            # drawing weight times drawing less standing: classes where it stands cost nothing
+            for i in range(20):
+                standing = np.int64(0)
+                for k in range(classes):
+                    standing += matrix[c, 2 * k, i]
+                low[0, i] = standing & mask
+                high[0, i] = standing >> LIMB
+                for k in range(classes):
+                    delta = matrix[c, 2 * k + 1, i] - matrix[c, 2 * k, i]
+                    low[k + 1, i] = delta & mask
+                    high[k + 1, i] = delta >> LIMB
             for v in range(vectors):
-                a[:] = 0
-                b[:] = 0
-                for r in range(rows):
-                    s = play[v, r]
+                s = whole[v]
+                for i in range(20):
+                    a[i] = s * low[0, i]
+                    b[i] = s * high[0, i]
+                for k in range(classes):
+                    s = play[v, 2 * k + 1]
+                    if s == 0:
+                        continue
                     for i in range(20):
-                        a[i] += s * low[r, i]
-                        b[i] += s * high[r, i]
+                        a[i] += s * low[k + 1, i]
+                        b[i] += s * high[k + 1, i]
                 for i in range(20):
                     z[v, c, i] = _add(a[i] % p, _mul(b[i] % p, shift, p, inverse), p)
         if banker:
+            for r in range(rows):
+                for i in range(20):
+                    low[r, i] = matrix[c, r, i] & mask
+                    high[r, i] = matrix[c, r, i] >> LIMB
             for v in range(vectors):
                 for i in range(20):
                     x[i] = q[v, c, i % 10, i // 10]
@@ -150,13 +172,38 @@ def _join(low: Any, high: Any, p: int, shift: Any, inverse: float) -> Any:  # pr
     return _add(low % p, _mul(high % p, shift, p, inverse), p)
 
 
+def sources(levels: Any) -> tuple[IntArray, IntArray, IntArray]:
+    """The transitions reversed: for every composition (numbered across levels as in
+    ``Levels.stacked_next``), the compositions of the level below and the holdings that
+    reach it -- ``first[g] .. first[g + 1]`` index ``source`` and ``holding``."""
+    starts = np.zeros(len(levels.compositions) + 1, dtype=np.int64)
+    for j, level in enumerate(levels.compositions):
+        starts[j + 1] = starts[j] + len(level)
+    targets, source, holding = [], [], []
+    for j, nxt in enumerate(levels.next):
+        rows, columns = np.nonzero(nxt >= 0)
+        targets.append(starts[j + 1] + nxt[rows, columns])
+        source.append(rows)
+        holding.append(columns)
+    if not targets:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(starts[-1] + 1, dtype=np.int64), empty, empty
+    flat = np.concatenate(targets)
+    order = np.argsort(flat, kind="stable")
+    first = np.searchsorted(flat[order], np.arange(starts[-1] + 1)).astype(np.int64)
+    return (first, np.concatenate(source)[order].astype(np.int64),
+            np.concatenate(holding)[order].astype(np.int64))
+
+
 @njit(cache=True, nogil=True)
-def forward_residues(nxt: Any, starts: Any, total: Any, coef: Any, live: int, p: int,
+def forward_residues(first: Any, source: Any, holding: Any, starts: Any, total: Any,
+                     coef: Any, live: int, p: int,
                      with_q: bool) -> Any:  # pragma: no cover - compiled
-    """:func:`~analyzer.choice.table.dealt.kernels.forward` in residues, reduced lazily:
-    each weight is cut into halves below ``2**16`` so a residue times a half is below
-    ``2**47``; a composition is reached from at most one composition per holding (50), so
-    the sums into it stay far inside int64 and are reduced once, at the end of the level."""
+    """:func:`~analyzer.choice.table.dealt.kernels.forward` in residues, pulled: every
+    composition gathers from the (composition, holding) pairs below that reach it (at
+    most one per holding, :func:`sources`), so its sums stay in registers. Each weight is
+    cut into halves below ``2**16``: a residue times a half is below ``2**47`` and the at
+    most 100 terms of a sum fit int64 unreduced, reduced once."""
     inverse = 1.0 / p
     shift = np.int64(1 << HALF) % p
     mask = (np.int64(1) << HALF) - 1
@@ -164,59 +211,48 @@ def forward_residues(nxt: Any, starts: Any, total: Any, coef: Any, live: int, p:
     offsets = np.zeros(live + 2, dtype=np.int64)
     for j in range(live + 1):
         offsets[j + 1] = offsets[j] + (1 << j) * sizes[j]
-    holdings = nxt.shape[1]
     weights = np.zeros(offsets[live + 1], dtype=np.int64)
     weights[0] = 1
-    q = np.zeros((1, sizes[0], 10, 2), dtype=np.int64)
+    q = np.zeros((1, sizes[0], 20), dtype=np.int64)  # [e, c, 2 t + d]
+    low = np.zeros(20, dtype=np.int64)
+    high = np.zeros(20, dtype=np.int64)
     for j in range(live):
         here, there = sizes[j], sizes[j + 1]
-        rows = (2 << j) if with_q else 1
-        low = np.zeros((2 << j) * there, dtype=np.int64)
-        high = np.zeros((2 << j) * there, dtype=np.int64)
-        q_low = np.zeros((rows, there if with_q else 1, 10, 2), dtype=np.int64)
-        q_high = np.zeros((rows, there if with_q else 1, 10, 2), dtype=np.int64)
+        q_next = np.zeros(((2 << j) if with_q else 1, there if with_q else 1, 20),
+                          dtype=np.int64)
         for e in range(1 << j):
-            for c in range(here):
-                x = weights[offsets[j] + e * here + c]
-                carried = False
-                if with_q:
-                    for t in range(10):
-                        if q[e, c, t, 0] != 0 or q[e, c, t, 1] != 0:
-                            carried = True
-                if x == 0 and not carried:
-                    continue
-                for h in range(holdings):
-                    to = nxt[starts[j] + c, h]
-                    if to < 0:
-                        continue
-                    for d in range(2):
+            for d in range(2):
+                row = 2 * e + d
+                for to in range(there):
+                    g = starts[j + 1] + to
+                    w_low = np.int64(0)
+                    w_high = np.int64(0)
+                    if with_q:
+                        low[:] = 0
+                        high[:] = 0
+                    for k in range(first[g], first[g + 1]):
+                        h = holding[k]
                         s = coef[j, e, h, d]
                         if s == 0:
                             continue
+                        c = source[k]
+                        x = weights[offsets[j] + e * here + c]
                         s_low, s_high = s & mask, s >> HALF
-                        at = (2 * e + d) * there + to
-                        low[at] += x * s_low
-                        high[at] += x * s_high
+                        w_low += x * s_low
+                        w_high += x * s_high
                         if with_q:
-                            row = 2 * e + d
-                            if carried:
-                                for t in range(10):
-                                    for dd in range(2):
-                                        q_low[row, to, t, dd] += q[e, c, t, dd] * s_low
-                                        q_high[row, to, t, dd] += q[e, c, t, dd] * s_high
-                            q_low[row, to, total[h], d] += x * s_low
-                            q_high[row, to, total[h], d] += x * s_high
-        for at in range(low.shape[0]):
-            weights[offsets[j + 1] + at] = _join(low[at], high[at], p, shift, inverse)
-        q = np.zeros(q_low.shape, dtype=np.int64)
-        if with_q:
-            for row in range(rows):
-                for c in range(there):
-                    for t in range(10):
-                        for dd in range(2):
-                            q[row, c, t, dd] = _join(q_low[row, c, t, dd],
-                                                     q_high[row, c, t, dd], p, shift, inverse)
-    return weights, offsets, q
+                            for i in range(20):
+                                low[i] += q[e, c, i] * s_low
+                                high[i] += q[e, c, i] * s_high
+                            low[2 * total[h] + d] += x * s_low
+                            high[2 * total[h] + d] += x * s_high
+                    weights[offsets[j + 1] + row * there + to] = _join(w_low, w_high, p,
+                                                                       shift, inverse)
+                    if with_q:
+                        for i in range(20):
+                            q_next[row, to, i] = _join(low[i], high[i], p, shift, inverse)
+        q = q_next
+    return weights, offsets, q.reshape((q.shape[0], q.shape[1], 10, 2))
 
 
 @njit(cache=True, nogil=True)

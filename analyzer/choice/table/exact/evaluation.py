@@ -75,13 +75,23 @@ class Integers:
 
 
 def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "all",
-              ) -> tuple[list[int], list[int]]:
+             ) -> tuple[list[int], list[int]]:
     """Exact counterfactual values as integers: every seat's flattened in order, then the
     bank's (or only the entries ``pick(seat arrays, bank array)`` returns; ``sides`` says
     which sides the subgame must compute, see ``Subgame.counterfactual``), and the scale
-    of each side (seats then bank)."""
+    of each side (seats then bank).
+
+    A side's values do not involve its own strategy: they are integers over ``base_scale``
+    times the *other* sides' scales, at most ``live`` times that in absolute value. So
+    without ``pick`` each side gets only the primes its own bound needs (a pure seat facing
+    mixed play needs the most), and a prime only the sides that need it."""
     everyone = math.prod(profile.seat_scales) * profile.bank_scale
-    moduli = primes_for(max(game.live, 1) * game.base_scale * everyone, signed=True)
+    live = max(game.live, 1)
+    seat_scale = [game.base_scale * everyone // s for s in profile.seat_scales]
+    bank_scale = game.base_scale * everyone // profile.bank_scale
+    if pick is None and sides == "all":
+        return _by_side(game, profile, [*seat_scale, bank_scale]), [*seat_scale, bank_scale]
+    moduli = primes_for(live * game.base_scale * everyone, signed=True)
     results = []
     for prime in moduli:
         ring = Modular(prime)
@@ -92,9 +102,32 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "a
                                           + [bank_values.reshape(-1)]))
         else:
             results.append(np.asarray(pick(seat_values, bank_values), dtype=np.int64))
-    seat_scale = [game.base_scale * everyone // s for s in profile.seat_scales]
-    bank_scale = game.base_scale * everyone // profile.bank_scale
     return crt(np.stack(results), moduli), [*seat_scale, bank_scale]
+
+
+def _by_side(game: Subgame, profile: Integers, scales: Sequence[int]) -> list[int]:
+    """Every side's values (seats, then the bank, flattened) by CRT over the primes its own
+    bound ``live * scale`` needs: the first primes of one list, so a prime's pass computes
+    only the sides still short of primes."""
+    live = max(game.live, 1)
+    needed = [len(primes_for(live * scale, signed=True)) for scale in scales]
+    moduli = primes_for(live * max(scales), signed=True)
+    found: list[list[Any]] = [[] for _ in scales]
+    for i, prime in enumerate(moduli):
+        seats, bank = any(n > i for n in needed[:-1]), needed[-1] > i
+        ring = Modular(prime)
+        seat_values, bank_values = game.counterfactual(
+            ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
+            "all" if seats and bank else "seats" if seats else "bank")
+        for k, values in enumerate(seat_values):
+            if needed[k] > i:
+                found[k].append(values.reshape(-1))
+        if bank:
+            found[-1].append(bank_values.reshape(-1))
+    out: list[int] = []
+    for k, residues in enumerate(found):
+        out.extend(crt(np.stack(residues), moduli[:needed[k]]))
+    return out
 
 
 def exact_counterfactual(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
