@@ -120,8 +120,9 @@ class DealtSubgame(Subgame):
         if lazy:
             if "sources" not in self._passes:
                 self._passes["sources"] = residues.sources(self.levels)
+            first, source, holding = self._passes["sources"]
             weights, offsets, q = residues.forward_residues(
-                *self._passes["sources"], starts, holdings.total, coef, m, prime, want_bank)
+                first, source, holding, starts, holdings.total, coef, m, prime, want_bank)
         else:
             weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
                                                   want_bank and not unit)
