@@ -85,20 +85,17 @@ class DealtSubgame(Subgame):
         return self._passes["dense"]
 
     def exact(self) -> Any:
-        """The exact terminal matrix (:mod:`.residues`, built once), or None when it is not
-        used (more than four live seats, too large); :meth:`release` lets it go."""
-        if "exact" not in self._passes:
-            holdings = self.levels.holdings
-            self._passes["exact"] = residues.exact_matrix(
-                self.levels.compositions[self.live], self.counts, holdings.usage,
-                holdings.total, holdings.order, self.stock, self.bank_index,
-                len(self.bank_classes), self.live)
-        return self._passes["exact"]
+        """The exact terminal matrix (:mod:`.residues`; one subgame's is kept at a time), or
+        None when it is not used (more than four live seats, too large)."""
+        holdings = self.levels.holdings
+        return residues.kept_matrix(self, lambda: residues.exact_matrix(
+            self.levels.compositions[self.live], self.counts, holdings.usage, holdings.total,
+            holdings.order, self.stock, self.bank_index, len(self.bank_classes), self.live))
 
     def release(self) -> None:
         """Drop the terminal matrices, float and exact (hundreds of MB at five people)."""
         self._passes.pop("dense", None)
-        self._passes.pop("exact", None)
+        residues.let_go(self)
 
     def _walk(self, ring: Ring, seats: Sequence[Array], bank: Array, sides: str,
               unit: bool = False, matrix: Any = None) -> tuple[list[Array], Array]:
