@@ -85,12 +85,23 @@ class DealtSubgame(Subgame):
         return self._passes["dense"]
 
     def exact(self) -> Any:
-        """The exact terminal matrix (:mod:`.residues`; one subgame's is kept at a time), or
-        None when it is not used (more than four live seats, too large)."""
+        """The exact terminal tables (:mod:`.residues`; one subgame's are kept at a time): by
+        total the matrix ``M``, by cards every pair's weight and results, or None when
+        neither is used (more than four live seats)."""
         holdings = self.levels.holdings
-        return residues.kept_matrix(self, lambda: residues.exact_matrix(
-            self.levels.compositions[self.live], self.counts, holdings.usage, holdings.total,
-            holdings.order, self.stock, self.bank_index, len(self.bank_classes), self.live))
+        compositions = self.levels.compositions[self.live]
+
+        def build() -> Any:
+            found = residues.exact_matrix(
+                compositions, self.counts, holdings.usage, holdings.total, holdings.order,
+                self.stock, self.bank_index, len(self.bank_classes), self.live)
+            if found is not None:
+                return "matrix", found
+            pairs = residues.pair_tables(compositions, self.counts, holdings.usage,
+                                         holdings.total, holdings.order, self.stock, self.live)
+            return None if pairs is None else ("pairs", pairs)
+
+        return residues.kept_matrix(self, build)
 
     def release(self) -> None:
         """Drop the terminal matrices, float and exact (hundreds of MB at five people)."""
@@ -125,9 +136,12 @@ class DealtSubgame(Subgame):
                                                   want_bank and not unit)
         z: Any
         u: Any
-        if matrix is not None and prime:
-            z, u = residues.modular_terminal(matrix, np.asarray(bank), q, prime, want_seats,
-                                             want_bank)
+        if matrix is not None and prime and matrix[0] == "matrix":
+            z, u = residues.modular_terminal(matrix[1], np.asarray(bank), q, prime,
+                                             want_seats, want_bank)
+        elif matrix is not None and prime:
+            z, u = residues.terminal_residues(*matrix[1], bank_rows, q, prime, want_seats,
+                                              want_bank, _whole(bank_rows, prime))
         elif matrix is not None:
             z = dense_seats(matrix, np.asarray(bank)) if want_seats else np.zeros(0)
             u = dense_bank(matrix, q) if want_bank else np.zeros(0)
@@ -161,7 +175,8 @@ class DealtSubgame(Subgame):
         seat_values, bank_values = self._walk(ring, seats, bank, sides, matrix=matrix)
         classes, banks = len(self.seat_classes), len(self.bank_classes)
         seat_out = [self._classes(ring, v, 1, self.seat_index, classes) for v in seat_values]
-        bank_out = (np.zeros(0) if sides == "seats" else bank_values if matrix is not None
+        per_class = matrix is not None and (not isinstance(ring, Modular) or matrix[0] == "matrix")
+        bank_out = (np.zeros(0) if sides == "seats" else bank_values if per_class
                     else self._classes(ring, bank_values, 0, self.bank_index, banks))
         if not isinstance(ring, Modular):
             scale = float(self.base_scale)

@@ -30,10 +30,11 @@ import numpy.typing as npt
 from numba import njit
 
 from analyzer.choice.table.dealt.dense import _build
-from analyzer.choice.table.dealt.kernels import _add, _mul
+from analyzer.choice.table.dealt.kernels import _add, _fix, _left, _mul, _results
 
-__all__ = ["BLOCK", "exact_matrix", "kept_matrix", "let_go", "LIMB", "MAX_EXACT_LIVE",
-           "MAX_ROWS", "modular_terminal"]
+__all__ = ["backward_residues", "BLOCK", "exact_matrix", "forward_residues", "kept_matrix",
+           "let_go", "LIMB", "MAX_EXACT_LIVE", "MAX_ROWS", "modular_terminal", "pair_tables",
+           "sources", "SPAN", "terminal_residues"]
 
 #: Live seats up to which the exact matrix replaces the compiled terminal step (five people:
 #: the tables of six and more keep the compiled walk).
@@ -357,3 +358,139 @@ def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, 
                                                    shift, inverse)
         later = folded
     return out
+
+
+#: Compositions between two reductions of the bank's sums in :func:`terminal_residues`
+#: (each adds at most one term below ``2**47`` per cell).
+SPAN = 2**14
+
+
+@njit(cache=True, nogil=True)
+def _pairs(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, falling: Any,
+           stock: int, weights: Any, results: Any) -> None:  # pragma: no cover - compiled
+    remaining = np.zeros(10, dtype=np.int64)
+    table = np.zeros((10, 2, 2), dtype=np.int64)
+    for c in range(compositions.shape[0]):
+        for b in range(usage.shape[0]):
+            if not _left(remaining, counts, compositions, usage, c, b):
+                continue
+            w = order[b]
+            for v in range(10):
+                w *= falling[v, compositions[c, v] + usage[b, v]]
+            weights[c, b] = w
+            _results(table, remaining, total[b], stock, False)
+            for t in range(10):
+                for d in range(2):
+                    for a in range(2):
+                        results[c, b, 2 * t + d, a] = table[t, d, a]
+
+
+def pair_tables(compositions: IntArray, counts: tuple[int, ...], usage: IntArray,
+                total: IntArray, order: IntArray, stock: int,
+                live: int) -> tuple[IntArray, npt.NDArray[np.int16]] | None:
+    """Every (composition of the seats' cards, bank holding) pair's exact weight (0 where
+    they do not fit the shoe) and results of the third cards ``[2 t + d, a]`` (int16), for
+    :func:`terminal_residues`; None past :data:`MAX_EXACT_LIVE` live seats, or where a weight
+    could overflow int64 or a result int16."""
+    cards = 2 * (live + 1)
+    if (live > MAX_EXACT_LIVE or 2 * math.perm(sum(counts), cards) >= 2**63
+            or stock * stock >= 2**15):
+        return None
+    width = max(counts) + 1
+    falling = np.asarray([[math.perm(n, c) for c in range(width)] for n in counts],
+                         dtype=np.int64)
+    weights = np.zeros((len(compositions), len(usage)), dtype=np.int64)
+    results = np.zeros((len(compositions), len(usage), 20, 2), dtype=np.int16)
+    _pairs(compositions, np.asarray(counts), usage, total, order, falling, stock, weights,
+           results)
+    return weights, results
+
+
+@njit(cache=True, nogil=True)
+def terminal_residues(weights: Any, results: Any, bank: Any, q: Any, p: int, seats: bool,
+                      banker: bool, whole: Any) -> Any:  # pragma: no cover - compiled
+    """:func:`~analyzer.choice.table.dealt.kernels.terminal` in residues when the bank sees
+    its cards (no exact matrix), from :func:`pair_tables`: the same ``Z`` and bank values,
+    with the bank's sums laid out along the choice vectors (so they run in vector
+    registers) and reduced lazily -- a sum of 20 residues times results (below
+    ``2**46.3``) reduced once, then times the deal's weight cut into 16-bit halves and
+    added unreduced for :data:`SPAN` compositions."""
+    inverse = 1.0 / p
+    shift = np.int64(1 << HALF) % p
+    mask = (np.int64(1) << HALF) - 1
+    size, holdings = weights.shape
+    vectors = bank.shape[1]
+    z = np.zeros((vectors if seats else 1, size if seats else 1, 20), dtype=np.int64)
+    u_low = np.zeros((holdings, 2, vectors), dtype=np.int64)
+    u_high = np.zeros((holdings, 2, vectors), dtype=np.int64)
+    spread = np.zeros((20, vectors), dtype=np.int64)  # q at c: [2 t + d, v]
+    acc = np.zeros(vectors, dtype=np.int64)
+    y = np.zeros(vectors, dtype=np.int64)
+    stand = np.zeros(20, dtype=np.int64)  # [10 d + t]
+    delta = np.zeros(20, dtype=np.int64)
+    base = np.zeros(20, dtype=np.int64)
+    for c in range(size):
+        if banker:
+            for v in range(vectors):
+                for t in range(10):
+                    for d in range(2):
+                        spread[2 * t + d, v] = q[v, c, t, d]
+        base[:] = 0
+        for b in range(holdings):
+            if weights[c, b] == 0:
+                continue
+            w = weights[c, b] % p
+            if seats:
+                for d in range(2):
+                    for t in range(10):
+                        stand[10 * d + t] = results[c, b, 2 * t + d, 0]
+                        delta[10 * d + t] = (np.int64(results[c, b, 2 * t + d, 1])
+                                             - results[c, b, 2 * t + d, 0])
+                if whole >= 0:
+                    yd = _mul(whole, w, p, inverse)
+                    for i in range(20):
+                        base[i] += yd * stand[i]
+                    for v in range(vectors):
+                        y[v] = _mul(bank[b, v, 1], w, p, inverse)
+                    for v in range(vectors):
+                        if y[v] == 0:
+                            continue
+                        for i in range(20):
+                            z[v, c, i] += y[v] * delta[i]
+                else:
+                    for v in range(vectors):
+                        y0 = _mul(bank[b, v, 0], w, p, inverse)
+                        y1 = _mul(bank[b, v, 1], w, p, inverse)
+                        for i in range(20):
+                            z[v, c, i] += y0 * stand[i] + y1 * (stand[i] + delta[i])
+            if banker:
+                w_low, w_high = w & mask, w >> HALF
+                for a in range(2):
+                    acc[:] = 0
+                    for i in range(20):
+                        r = np.int64(results[c, b, i, a])
+                        if r == 0:
+                            continue
+                        for v in range(vectors):
+                            acc[v] += spread[i, v] * r
+                    for v in range(vectors):
+                        x = _fix(acc[v], p, inverse)
+                        u_low[b, a, v] += x * w_low
+                        u_high[b, a, v] += x * w_high
+        if seats:
+            for v in range(vectors):
+                for i in range(20):
+                    z[v, c, i] = _fix(z[v, c, i] + base[i], p, inverse)
+        if banker and (c + 1) % SPAN == 0:
+            for b in range(holdings):
+                for a in range(2):
+                    for v in range(vectors):
+                        u_low[b, a, v] = u_low[b, a, v] % p
+                        u_high[b, a, v] = u_high[b, a, v] % p
+    u = np.zeros((holdings, vectors, 2), dtype=np.int64)
+    for b in range(holdings):
+        for a in range(2):
+            for v in range(vectors):
+                x = _join(u_low[b, a, v], u_high[b, a, v], p, shift, inverse)
+                u[b, v, a] = (p - x) % p  # the bank's net is minus the seats'
+    return z.reshape((z.shape[0], z.shape[1], 2, 10)), u
