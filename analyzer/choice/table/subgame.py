@@ -470,7 +470,7 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
                         third=third, seat_index=index, bank_index=index)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _joint_tables(rules: ChoiceRules, counts: tuple[int, ...], live: int,
                   shoe: str) -> tuple[Any, Any, int, int]:
     """What :func:`finite_subgame` deals, whatever the sides see (so a table checked by

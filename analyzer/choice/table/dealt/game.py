@@ -140,8 +140,9 @@ class DealtSubgame(Subgame):
             z, u = residues.modular_terminal(matrix[1], np.asarray(bank), q, prime,
                                              want_seats, want_bank)
         elif matrix is not None and prime:
-            z, u = residues.terminal_residues(*matrix[1], bank_rows, q, prime, want_seats,
-                                              want_bank, _whole(bank_rows, prime))
+            pair_weights, pair_results = matrix[1]
+            z, u = residues.terminal_residues(pair_weights, pair_results, bank_rows, q, prime,
+                                              want_seats, want_bank, _whole(bank_rows, prime))
         elif matrix is not None:
             z = dense_seats(matrix, np.asarray(bank)) if want_seats else np.zeros(0)
             u = dense_bank(matrix, q) if want_bank else np.zeros(0)

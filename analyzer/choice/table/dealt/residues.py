@@ -125,7 +125,9 @@ def _terminal(matrix: Any, play: Any, q: Any, p: int, seats: bool,
     high = np.zeros((rows, 20), dtype=np.int64)
     a = np.zeros(20, dtype=np.int64)
     b = np.zeros(20, dtype=np.int64)
-    x = np.zeros(20, dtype=np.int64)
+    x = np.zeros((20, vectors), dtype=np.int64)
+    sa = np.zeros(vectors, dtype=np.int64)
+    sb = np.zeros(vectors, dtype=np.int64)
     whole = np.zeros(vectors, dtype=np.int64)
     for v in range(vectors):  # the bank's scale: its two weights' sum, the same everywhere
         whole[v] = _add(play[v, 0], play[v, 1], p)
@@ -164,22 +166,22 @@ def _terminal(matrix: Any, play: Any, q: Any, p: int, seats: bool,
                         b[i] += s * high[k + 1, i]
                 for i in range(20):
                     z[v, c, i] = _add(a[i] % p, _mul(b[i] % p, shift, p, inverse), p)
-        if banker:
+        if banker:  # along the choice vectors: vector registers
+            for i in range(20):
+                for v in range(vectors):
+                    x[i, v] = q[v, c, i % 10, i // 10]
             for r in range(rows):
+                sa[:] = 0
+                sb[:] = 0
                 for i in range(20):
-                    low[r, i] = matrix[c, r, i] & mask
-                    high[r, i] = matrix[c, r, i] >> LIMB
-            for v in range(vectors):
-                for i in range(20):
-                    x[i] = q[v, c, i % 10, i // 10]
-                for r in range(rows):
-                    sa = np.int64(0)
-                    sb = np.int64(0)
-                    for i in range(20):
-                        sa += low[r, i] * x[i]
-                        sb += high[r, i] * x[i]
-                    u[r, v] = _add(u[r, v], _add(sa % p, _mul(sb % p, shift, p, inverse), p),
-                                   p)
+                    m_low = matrix[c, r, i] & mask
+                    m_high = matrix[c, r, i] >> LIMB
+                    for v in range(vectors):
+                        sa[v] += m_low * x[i, v]
+                        sb[v] += m_high * x[i, v]
+                for v in range(vectors):
+                    u[r, v] = _add(u[r, v], _add(sa[v] % p, _mul(sb[v] % p, shift, p, inverse),
+                                                 p), p)
     return z, u
 
 
