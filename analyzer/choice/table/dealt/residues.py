@@ -89,6 +89,14 @@ def _bound(compositions: IntArray, counts: tuple[int, ...], stock: int) -> int:
     return int(ways.max(initial=0)) * left * (left - 1) * stock * stock
 
 
+def _falling(counts: tuple[int, ...], cards: int) -> IntArray:
+    """``perm(n, c)`` for every count ``n`` and ``c`` up to the cards a deal takes (no
+    further: a deep shoe's full table overflows int64), exact in int64."""
+    width = min(max(counts), cards) + 1
+    return np.asarray([[math.perm(n, c) for c in range(width)] for n in counts],
+                      dtype=np.int64)
+
+
 def exact_matrix(compositions: IntArray, counts: tuple[int, ...], usage: IntArray,
                  total: IntArray, order: IntArray, stock: int, bank_index: Any, classes: int,
                  live: int) -> IntArray | None:
@@ -99,9 +107,7 @@ def exact_matrix(compositions: IntArray, counts: tuple[int, ...], usage: IntArra
         return None
     if _bound(compositions, counts, stock) >= 2**(2 * LIMB):
         return None
-    width = max(counts) + 1
-    falling = np.asarray([[math.perm(n, c) for c in range(width)] for n in counts],
-                         dtype=np.int64)
+    falling = _falling(counts, 2 * (live + 1))
     out = np.zeros((2 * classes, 20 * len(compositions)), dtype=np.int64)
     _build(compositions, np.asarray(counts), usage, total, order, falling, stock,
            np.asarray(bank_index, dtype=np.int64), out)
@@ -398,9 +404,7 @@ def pair_tables(compositions: IntArray, counts: tuple[int, ...], usage: IntArray
     if (live > MAX_EXACT_LIVE or 2 * math.perm(sum(counts), cards) >= 2**63
             or stock * stock >= 2**15):
         return None
-    width = max(counts) + 1
-    falling = np.asarray([[math.perm(n, c) for c in range(width)] for n in counts],
-                         dtype=np.int64)
+    falling = _falling(counts, 2 * (live + 1))
     weights = np.zeros((len(compositions), len(usage)), dtype=np.int64)
     results = np.zeros((len(compositions), len(usage), 20, 2), dtype=np.int16)
     _pairs(compositions, np.asarray(counts), usage, total, order, falling, stock, weights,

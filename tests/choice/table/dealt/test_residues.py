@@ -54,9 +54,16 @@ def _compiled(g: DealtSubgame, profile: Integers,
                              ring.prime) for k in range(m)], u
 
 
-@pytest.mark.parametrize(("by", "tabled"), [("total", "matrix"), ("cards", "pairs")])
-def test_the_residue_walk_gives_the_compiled_walks_residues(by: str, tabled: str) -> None:
-    game = dealt_subgame(LUCKY9, (15, 4, 4, 4, 4, 4, 4, 4, 4, 3), 3, by, "test")
+TWO_DECKS = tuple(2 * n for n in ONE_DECK)
+
+
+@pytest.mark.parametrize(("counts", "by", "tabled"), [
+    ((15, 4, 4, 4, 4, 4, 4, 4, 4, 3), "total", "matrix"),
+    ((15, 4, 4, 4, 4, 4, 4, 4, 4, 3), "cards", "pairs"),
+    (TWO_DECKS, "total", "pairs")])  # two decks: the matrix's bound is past 2**52
+def test_the_residue_walk_gives_the_compiled_walks_residues(counts: tuple[int, ...], by: str,
+                                                            tabled: str) -> None:
+    game = dealt_subgame(LUCKY9, counts, 3, by, "test")
     profile = _profile(game, 7)
     ring = Modular(PRIME)
     seat_play = [ring.encode(a) for a in profile.seats]
