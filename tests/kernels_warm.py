@@ -37,11 +37,13 @@ def _engine() -> None:
 
 
 def _table() -> None:
-    """The dealt table walk in both rings: residues (exact) and floats."""
-    game = dealt_subgame(LUCKY9, (4, 0, 0, 0, 4, 4, 0, 0, 0, 0), 1, "total", "warm-up")
-    seats = [[[Fraction(1, 2)] * len(game.seat_classes)]]
-    bank = [[Fraction(1, 2)] * 2 for _ in game.bank_classes]
-    exact_counterfactual(game, seats, bank)
+    """The dealt table walk in both rings: residues (exact; by total through the exact
+    matrix, by cards through the pair tables) and floats."""
+    for by in ("cards", "total"):
+        game = dealt_subgame(LUCKY9, (4, 0, 0, 0, 4, 4, 0, 0, 0, 0), 1, by, "warm-up")
+        seats = [[[Fraction(1, 2)] * len(game.seat_classes)]]
+        bank = [[Fraction(1, 2)] * 2 for _ in game.bank_classes]
+        exact_counterfactual(game, seats, bank)
     game.counterfactual(Float(), [np.full((1, len(game.seat_classes), 2), 0.5)],
                         np.full((len(game.bank_classes), 2, 2), 0.5))
 

@@ -318,14 +318,15 @@ def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bo
 
 def _computed(shoe: str, people: int) -> bool:
     """Solved and certified at the shoe: every size at the infinite deck, 2-3 people at any
-    finite shoe, 4 people at one deck (the shipped certificates)."""
-    return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people == 4)
+    finite shoe, 4 and 5 people at one deck (the shipped certified certificates, by cards:
+    what solve and advise play at a finite shoe by default)."""
+    return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people in (4, 5))
 
 
 def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at() -> None:
     """Every table size 2-9 at every shoe option: solve (text, card, JSON), advise for a
     seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe,
-    4 at one deck and every size at the infinite deck are computed there (exact, certified),
+    4-5 at one deck and every size at the infinite deck are computed there (exact, certified),
     larger tables at a finite shoe are the infinite deck's equilibrium and say so. One test,
     so the infinite-deck subgames are solved once."""
     for shoe, options in _SHOES.values():

@@ -459,6 +459,23 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
     card removal, conditional on the bank and every live seat holding no natural."""
     if not 1 <= live <= MAX_JOINT_SEATS:
         raise AnalyzerError(f"exact card removal covers at most {MAX_JOINT_SEATS} live seats")
+    ways, third, pair, total_ways = _joint_tables(rules, tuple(int(c) for c in counts), live,
+                                                  shoe)
+    holdings = [h for h in HANDS if sum(h) % 10 not in rules.naturals]
+    classes = info_classes(rules, by)
+    index = tuple(next(c for c, cls in enumerate(classes) if h in cls.hands) for h in holdings)
+    return JointSubgame(rules=rules, live=live, by=by, shoe=shoe, seat_classes=classes,
+                        bank_classes=classes,
+                        base_scale=total_ways * pair * rules.payoffs.scale, ways=ways,
+                        third=third, seat_index=index, bank_index=index)
+
+
+@lru_cache(maxsize=64)
+def _joint_tables(rules: ChoiceRules, counts: tuple[int, ...], live: int,
+                  shoe: str) -> tuple[Any, Any, int, int]:
+    """What :func:`finite_subgame` deals, whatever the sides see (so a table checked by
+    cards and by total builds it once): the ways of every joint holding, the results of
+    the third cards, the ordered pairs of third cards and the ways in all."""
     n = np.asarray(counts, dtype=np.int64)
     size = int(n.sum())
     if 8 * size ** (2 * (live + 1)) >= 2**63:
@@ -512,10 +529,5 @@ def finite_subgame(rules: ChoiceRules, counts: Sequence[int], live: int, by: str
     if live == 2:
         diagonal = diagonal[:, :, None, :]
     third[..., 1, 1] = (weighted * remaining).sum(-1) - (remaining * diagonal).sum(-1)
-    classes = info_classes(rules, by)
-    index = tuple(next(c for c, cls in enumerate(classes) if h in cls.hands) for h in holdings)
-    total_ways = int(ways.sum(dtype=object))
-    return JointSubgame(rules=rules, live=live, by=by, shoe=shoe, seat_classes=classes,
-                        bank_classes=classes, base_scale=total_ways * pair * payoffs.scale,
-                        ways=ways,
-                        third=third, seat_index=index, bank_index=index)
+    ways.flags.writeable = third.flags.writeable = False  # shared by every model of sight
+    return ways, third, pair, int(ways.sum(dtype=object))

@@ -35,7 +35,6 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.engine.modular import primes_for, reconstruct
 from analyzer.rules.choice_rules import HANDS, ChoiceRules
 
 __all__ = ["falling_table", "Holdings", "Levels", "live_ways"]
@@ -123,32 +122,30 @@ def falling_table(counts: Sequence[int]) -> list[list[int]]:
 
 @lru_cache(maxsize=256)
 def live_ways(rules: ChoiceRules, counts: tuple[int, ...], hands: int) -> int:
-    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts``:
-    multiplicities per composition in int64 (at most ``100**hands``), then the sum of
-    multiplicity times falling factorials over the final compositions, exact by residues
-    and CRT (the count is below the ordered ways to deal that many cards at all)."""
-    if hands == 0:
-        return 1
-    levels = Levels.of(rules, counts, hands)
-    order = levels.holdings.order
-    ways = np.ones(1, dtype=np.int64)
-    for j in range(hands):
-        nxt = levels.next[j]
-        out = np.zeros(len(levels.compositions[j + 1]), dtype=np.int64)
-        rows, columns = np.nonzero(nxt >= 0)
-        np.add.at(out, nxt[rows, columns], ways[rows] * order[columns])
-        ways = out
-    # one exact sum: residues modulo enough primes (every product reduced), then CRT
-    table = falling_table(counts)
-    width = max(len(row) for row in table)
-    final = levels.compositions[-1]
-    residues = []
-    moduli = primes_for(math.perm(sum(counts), 2 * hands))
-    for prime in moduli:
-        falling = np.asarray([[v % prime for v in row] + [0] * (width - len(row))
-                              for row in table], dtype=np.int64)
-        product = ways % prime
-        for v in range(10):
-            product = product * falling[v, final[:, v]] % prime
-        residues.append([int(product.sum()) % prime])
-    return int(reconstruct(np.asarray(residues, dtype=np.int64), moduli)[0])
+    """Ordered ways to deal ``hands`` two-card hands, none natural, from ``counts``, by
+    inclusion and exclusion: the deals where a given ``j`` of the hands are natural (any
+    ``j`` of them, the deal being exchangeable) number the ordered ways to deal ``j``
+    natural hands times the ordered ways to deal the other ``2 (hands - j)`` cards from what
+    is left, so ``sum over j of (-1)**j C(hands, j) naturals(j) perm(N - 2 j, 2 hands - 2 j)``;
+    ``naturals(j)`` walks the few compositions of natural cards (exact integers throughout)."""
+    size = sum(counts)
+    naturals = [(a, b) for a, b in HANDS if (a + b) % 10 in rules.naturals]
+    ways, states = 0, {tuple(counts): 1}
+    for j in range(hands + 1):
+        dealt = sum(states.values())  # ordered ways to deal j natural hands
+        ways += (-1) ** j * math.comb(hands, j) * dealt * math.perm(size - 2 * j,
+                                                                    2 * (hands - j))
+        if j == hands:
+            break
+        following: dict[tuple[int, ...], int] = {}
+        for rest, count in states.items():
+            for a, b in naturals:
+                pairs = rest[a] * (rest[a] - 1) if a == b else 2 * rest[a] * rest[b]
+                if pairs:
+                    left = list(rest)
+                    left[a] -= 1
+                    left[b] -= 1
+                    key = tuple(left)
+                    following[key] = following.get(key, 0) + count * pairs
+        states = following
+    return ways

@@ -38,16 +38,18 @@ FloatArray = npt.NDArray[np.float64]
 
 @njit(cache=True, nogil=True)
 def _build(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, falling: Any,
-           stock: int, bank_class: Any, classes: int) -> Any:  # pragma: no cover - compiled
+           stock: int, bank_class: Any, out: Any) -> None:  # pragma: no cover - compiled
+    """``M`` into ``out`` (zeros, ``(2 classes, 20 compositions)``), in the falling
+    factorials' arithmetic: float64 for the search, exact int64 for
+    :mod:`analyzer.choice.table.dealt.residues`."""
     size, holdings = compositions.shape[0], usage.shape[0]
-    out = np.zeros((2 * classes, 20 * size))
     remaining = np.zeros(10, dtype=np.int64)
     table = np.zeros((10, 2, 2), dtype=np.int64)
     for c in range(size):
         for b in range(holdings):
             if not _left(remaining, counts, compositions, usage, c, b):
                 continue
-            w = float(order[b])
+            w = order[b] * falling[0, 0]  # falling[v, 0] is 1: the arithmetic's one
             for v in range(10):
                 w *= falling[v, compositions[c, v] + usage[b, v]]
             _results(table, remaining, total[b], stock, False)
@@ -57,7 +59,6 @@ def _build(compositions: Any, counts: Any, usage: Any, total: Any, order: Any, f
                     column = 20 * c + 10 * d + t
                     out[row, column] += w * table[t, d, 0]
                     out[row + 1, column] += w * table[t, d, 1]
-    return out
 
 
 def dense_matrix(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
@@ -66,8 +67,10 @@ def dense_matrix(compositions: Any, counts: Any, usage: Any, total: Any, order: 
     """``M`` (see the module docstring), or None when it would exceed :data:`DENSE_BYTES`."""
     if 2 * classes * 20 * len(compositions) * 8 > DENSE_BYTES:
         return None
-    return np.asarray(_build(compositions, np.asarray(counts), usage, total, order, falling,
-                             stock, np.asarray(bank_index, dtype=np.int64), classes))
+    out = np.zeros((2 * classes, 20 * len(compositions)))
+    _build(compositions, np.asarray(counts), usage, total, order, falling, stock,
+           np.asarray(bank_index, dtype=np.int64), out)
+    return out
 
 
 def dense_seats(matrix: FloatArray, bank: FloatArray) -> FloatArray:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.choice.table.dealt import kernels
+from analyzer.choice.table.dealt import kernels, residues
 from analyzer.choice.table.dealt.compositions import Levels, falling_table, live_ways
 from analyzer.choice.table.dealt.dense import dense_bank, dense_matrix, dense_seats
 from analyzer.choice.table.exact.evaluation import Integers
@@ -84,15 +84,35 @@ class DealtSubgame(Subgame):
                 len(self.bank_classes))
         return self._passes["dense"]
 
+    def exact(self) -> Any:
+        """The exact terminal tables (:mod:`.residues`; one subgame's are kept at a time): by
+        total the matrix ``M``, by cards every pair's weight and results, or None when
+        neither is used (more than four live seats)."""
+        holdings = self.levels.holdings
+        compositions = self.levels.compositions[self.live]
+
+        def build() -> Any:
+            found = residues.exact_matrix(
+                compositions, self.counts, holdings.usage, holdings.total, holdings.order,
+                self.stock, self.bank_index, len(self.bank_classes), self.live)
+            if found is not None:
+                return "matrix", found
+            pairs = residues.pair_tables(compositions, self.counts, holdings.usage,
+                                         holdings.total, holdings.order, self.stock, self.live)
+            return None if pairs is None else ("pairs", pairs)
+
+        return residues.kept_matrix(self, build)
+
     def release(self) -> None:
-        """Drop the float search's terminal matrix (hundreds of MB at five people)."""
+        """Drop the terminal matrices, float and exact (hundreds of MB at five people)."""
         self._passes.pop("dense", None)
+        residues.let_go(self)
 
     def _walk(self, ring: Ring, seats: Sequence[Array], bank: Array, sides: str,
               unit: bool = False, matrix: Any = None) -> tuple[list[Array], Array]:
         """Counterfactual values per holding (unnormalised): seats ``(2**k, H, 2)``, the
-        bank ``(H, vectors, 2)`` -- per bank class ``(classes, vectors, 2)`` when the float
-        terminal ``matrix`` is given."""
+        bank ``(H, vectors, 2)`` -- per bank class ``(classes, vectors, 2)`` when a
+        terminal ``matrix`` is given (the float one, or with residues the exact one)."""
         falling, order = self.arrays(ring)
         prime = ring.prime if isinstance(ring, Modular) else 0
         holdings = self.levels.holdings
@@ -104,24 +124,44 @@ class DealtSubgame(Subgame):
         bank_rows = np.ascontiguousarray(np.asarray(bank)[np.asarray(self.bank_index)])
         nxt, starts = self.levels.stacked_next()
         want_seats, want_bank = sides != "bank", sides != "seats"
-        weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
-                                              want_bank and not unit)
-        if matrix is not None:
+        lazy = bool(prime) and not unit  # exact values: the residue walk (.residues)
+        if lazy:
+            if "sources" not in self._passes:
+                self._passes["sources"] = residues.sources(self.levels)
+            first, source, holding = self._passes["sources"]
+            weights, offsets, q = residues.forward_residues(
+                first, source, holding, starts, holdings.total, coef, m, prime, want_bank)
+        else:
+            weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
+                                                  want_bank and not unit)
+        z: Any
+        u: Any
+        if matrix is not None and prime and matrix[0] == "matrix":
+            z, u = residues.modular_terminal(matrix[1], np.asarray(bank), q, prime,
+                                             want_seats, want_bank)
+        elif matrix is not None and prime:
+            pair_weights, pair_results = matrix[1]
+            z, u = residues.terminal_residues(pair_weights, pair_results, bank_rows, q, prime,
+                                              want_seats, want_bank, _whole(bank_rows, prime))
+        elif matrix is not None:
             z = dense_seats(matrix, np.asarray(bank)) if want_seats else np.zeros(0)
             u = dense_bank(matrix, q) if want_bank else np.zeros(0)
-            seat_values = [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z,
-                                            weights, offsets, prime)
-                           for k in range(m)] if want_seats else []
-            return seat_values, u
-        last = weights[offsets[m]:offsets[m + 1]].reshape(2**m, -1)
-        z, u = kernels.terminal(self.levels.compositions[m], np.asarray(self.counts),
-                                holdings.usage, holdings.total, order, falling, self.stock,
-                                bank_rows, q, last, prime, want_seats, want_bank, unit,
-                                _whole(bank_rows, prime))
-        seat_values = [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z,
-                                        weights, offsets, prime)
-                       for k in range(m)] if want_seats else []
-        return seat_values, u
+        else:
+            last = weights[offsets[m]:offsets[m + 1]].reshape(2**m, -1)
+            z, u = kernels.terminal(self.levels.compositions[m], np.asarray(self.counts),
+                                    holdings.usage, holdings.total, order, falling,
+                                    self.stock, bank_rows, q, last, prime, want_seats,
+                                    want_bank, unit, _whole(bank_rows, prime))
+        if not want_seats:
+            return [], u
+        if lazy:
+            flat = residues.backward_residues(m, nxt, starts, holdings.total, order, coef, z,
+                                              weights, offsets, prime)
+            cuts = np.cumsum([0] + [2**k * len(index) * 2 for k in range(m)])
+            return [flat[cuts[k]:cuts[k + 1]].reshape(2**k, len(index), 2)
+                    for k in range(m)], u
+        return [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z, weights,
+                                 offsets, prime) for k in range(m)], u
 
     def _classes(self, ring: Ring, values: Array, axis: int, index: tuple[int, ...],
                  classes: int) -> Array:
@@ -132,11 +172,12 @@ class DealtSubgame(Subgame):
 
     def counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
                        sides: str = "all") -> tuple[list[Array], Array]:
-        matrix = None if isinstance(ring, Modular) else self.dense()
+        matrix = self.exact() if isinstance(ring, Modular) else self.dense()
         seat_values, bank_values = self._walk(ring, seats, bank, sides, matrix=matrix)
         classes, banks = len(self.seat_classes), len(self.bank_classes)
         seat_out = [self._classes(ring, v, 1, self.seat_index, classes) for v in seat_values]
-        bank_out = (np.zeros(0) if sides == "seats" else bank_values if matrix is not None
+        per_class = matrix is not None and (not isinstance(ring, Modular) or matrix[0] == "matrix")
+        bank_out = (np.zeros(0) if sides == "seats" else bank_values if per_class
                     else self._classes(ring, bank_values, 0, self.bank_index, banks))
         if not isinstance(ring, Modular):
             scale = float(self.base_scale)

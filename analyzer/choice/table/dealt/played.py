@@ -39,7 +39,7 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["infinite_rules", "infinite_strategies", "MAX_AT_SHOE_PEOPLE", "played_at"]
 
 #: Largest table a finite-shoe answer plays the infinite deck's equilibrium at the shoe for,
-#: exactly, by default (about 2 s of CPU at 4 people; 5 people take about 18 s, 6 minutes).
+#: exactly, by default (about 1.2 s of CPU at 4 people; 5 people take about 6 s, 6 minutes).
 MAX_AT_SHOE_PEOPLE = 4
 
 

@@ -3,8 +3,9 @@
 A profile's draw probabilities become integer action weights over one scale per side
 (:class:`Integers`); :func:`evaluate` runs the subgame's counterfactual pass once per prime
 (residues in int64, :mod:`analyzer.choice.table.exact.ring`) and rebuilds the exact integers by CRT,
-with enough primes for the bound ``live * base_scale * product of the strategy scales``
-(every normalised counterfactual value is at most the number of seats in absolute value).
+with enough primes for each side's bound: every normalised counterfactual value is at most
+the number of seats times the largest net of a hand in absolute value, over ``base_scale``
+times the other sides' strategy scales (a side's own strategy does not enter its values).
 :func:`exact_regrets` is the certificate: each side's exact value and regret -- the sum over
 its information sets of the best action's counterfactual value minus the played one's --
 so a profile is an exact equilibrium of the subgame when every regret is 0.
@@ -75,13 +76,24 @@ class Integers:
 
 
 def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "all",
-              ) -> tuple[list[int], list[int]]:
+             ) -> tuple[list[int], list[int]]:
     """Exact counterfactual values as integers: every seat's flattened in order, then the
     bank's (or only the entries ``pick(seat arrays, bank array)`` returns; ``sides`` says
     which sides the subgame must compute, see ``Subgame.counterfactual``), and the scale
-    of each side (seats then bank)."""
+    of each side (seats then bank).
+
+    A side's values do not involve its own strategy: they are integers over ``base_scale``
+    times the *other* sides' scales, at most ``live`` times the largest net of a hand
+    (:func:`_largest_net`) times that in absolute value. So without ``pick`` each side gets
+    only the primes its own bound needs (a pure seat facing mixed play needs the most), and
+    a prime only the sides that need it."""
     everyone = math.prod(profile.seat_scales) * profile.bank_scale
-    moduli = primes_for(max(game.live, 1) * game.base_scale * everyone, signed=True)
+    most = max(game.live, 1) * _largest_net(game)
+    seat_scale = [game.base_scale * everyone // s for s in profile.seat_scales]
+    bank_scale = game.base_scale * everyone // profile.bank_scale
+    if pick is None and sides == "all":
+        return _by_side(game, profile, [*seat_scale, bank_scale]), [*seat_scale, bank_scale]
+    moduli = primes_for(most * game.base_scale * everyone, signed=True)
     results = []
     for prime in moduli:
         ring = Modular(prime)
@@ -92,9 +104,38 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "a
                                           + [bank_values.reshape(-1)]))
         else:
             results.append(np.asarray(pick(seat_values, bank_values), dtype=np.int64))
-    seat_scale = [game.base_scale * everyone // s for s in profile.seat_scales]
-    bank_scale = game.base_scale * everyone // profile.bank_scale
     return crt(np.stack(results), moduli), [*seat_scale, bank_scale]
+
+
+def _largest_net(game: Subgame) -> int:
+    """A bound on a seat's net per unit staked on one non-natural hand: 1 at even money,
+    the winning payout (rounded up) when it pays more."""
+    return max(1, math.ceil(game.rules.payoffs.win))
+
+
+def _by_side(game: Subgame, profile: Integers, scales: Sequence[int]) -> list[int]:
+    """Every side's values (seats, then the bank, flattened) by CRT over the primes its own
+    bound (``live`` times the largest net times its scale) needs: the first primes of one
+    list, so a prime's pass computes only the sides still short of primes."""
+    most = max(game.live, 1) * _largest_net(game)
+    needed = [len(primes_for(most * scale, signed=True)) for scale in scales]
+    moduli = primes_for(most * max(scales), signed=True)
+    found: list[list[Any]] = [[] for _ in scales]
+    for i, prime in enumerate(moduli):
+        seats, bank = any(n > i for n in needed[:-1]), needed[-1] > i
+        ring = Modular(prime)
+        seat_values, bank_values = game.counterfactual(
+            ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
+            "all" if seats and bank else "seats" if seats else "bank")
+        for k, values in enumerate(seat_values):
+            if needed[k] > i:
+                found[k].append(values.reshape(-1))
+        if bank:
+            found[-1].append(bank_values.reshape(-1))
+    out: list[int] = []
+    for k, residues in enumerate(found):
+        out.extend(crt(np.stack(residues), moduli[:needed[k]]))
+    return out
 
 
 def exact_counterfactual(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
