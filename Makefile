@@ -80,7 +80,10 @@ bench: $(STAMP)
 # --jobs 2, nice 5, load 0.6-3) 834 s wall, 1,177 s CPU, epsilon 4.20e-6; by cards
 # (nice -n 10 nine certify --people 6 --by cards --jobs 2, load 2.2-5.5) 1,049 s wall, 601 s
 # CPU, 4.06 GB largest resident set, epsilon 4.13e-6 (README). A cut run resumes: finished
-# subgames are kept in <certificate>.work/ and reused by the same command.
+# subgames are kept in <certificate>.work/ and reused by the same command. 7 people by total
+# (nice -n 10, --jobs 2, load 3.5-8.9) did not finish in a session: measured per subgame,
+# everything but the subgame of six live seats is about 20 CPU-minutes, that one 15-35 more
+# (991 s of CPU in 49 minutes without finishing), 7.1 GB in one worker (README).
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)
