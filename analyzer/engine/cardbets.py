@@ -48,6 +48,7 @@ from analyzer.engine.enumeration import (
     INT64_LIMIT,
     PUNTO_BANCO_NATURALS,
     Coup,
+    CoupTable,
     Tally,
     coup_features,
     coups,
@@ -259,6 +260,34 @@ class CardTally:
     banker: HandClasses
 
 
+#: Rows settled at a time by :func:`_settle_rows` (their feature columns are held only
+#: for one run of rows: 5 string and integer columns of 231,620 rows took 21 MB at once).
+SETTLE_ROWS = 1 << 16
+
+
+def _settle_rows(bet: Bet, table: CoupTable, row: IntArray,
+                 player: tuple[HandClasses, IntArray],
+                 banker: tuple[HandClasses, IntArray]) -> tuple[IntArray, list[Any]]:
+    """The result code of each (coup row, Player class, Banker class) entry, and the labels:
+    settled in runs of :data:`SETTLE_ROWS` entries (conditions read one entry at a time)."""
+    parts: list[IntArray] = []
+    labels: list[Any] = []
+    for start in range(0, max(row.shape[0], 1), SETTLE_ROWS):
+        stop = min(start + SETTLE_ROWS, row.shape[0])
+        features: dict[str, npt.NDArray[Any]] = {}
+        for name in bet.features:
+            if FEATURES[name].level == "coup":
+                features[name] = table.features[name][row[start:stop]]
+            else:
+                hand, (classes, chosen) = (("player", player) if name.startswith("player_")
+                                           else ("banker", banker))
+                column = pair_feature_columns(hand)[name][classes.representative]
+                features[name] = column[chosen[start:stop]]
+        codes, labels = settle_codes(bet, features)
+        parts.append(np.broadcast_to(np.asarray(codes, dtype=np.int64), (stop - start,)))
+    return np.concatenate(parts), labels
+
+
 @cache
 def card_tally(tableau: Tableau, bet: Bet) -> CardTally:
     """Compile a card-level bet: settle every (coup, Player class, Banker class) once."""
@@ -273,18 +302,8 @@ def card_tally(tableau: Tableau, bet: Bet) -> CardTally:
     order, banker_class = _expand(np.arange(row.shape[0], dtype=np.int64), banker_vp[row],
                                   banker)
     row, player_class = row[order], player_class[order]
-    features: dict[str, npt.NDArray[Any]] = {}
-    for name in bet.features:
-        if FEATURES[name].level == "coup":
-            features[name] = table.features[name][row]
-        else:
-            hand, classes, chosen = (("player", player, player_class)
-                                     if name.startswith("player_") else
-                                     ("banker", banker, banker_class))
-            column = pair_feature_columns(hand)[name][classes.representative]
-            features[name] = column[chosen]
-    codes, labels = settle_codes(bet, features)
-    codes = np.asarray(codes, dtype=np.int64)
+    codes, labels = _settle_rows(bet, table, row, (player, player_class),
+                                 (banker, banker_class))
     # groups: (result, Player class, Banker class), each with its set of coup rows
     group_code = (codes * player.size + player_class) * banker.size + banker_class
     order = np.argsort(group_code, kind="stable")
