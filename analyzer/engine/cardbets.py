@@ -48,6 +48,7 @@ from analyzer.engine.enumeration import (
     INT64_LIMIT,
     PUNTO_BANCO_NATURALS,
     Coup,
+    CoupTable,
     Tally,
     coup_features,
     coups,
@@ -68,6 +69,8 @@ __all__ = ["card_atoms", "card_bet_ways", "card_coup_features", "card_denominato
            "joint_card_counts", "card_feature_columns", "pair_feature_columns", "VALUE_PAIRS"]
 
 IntArray = npt.NDArray[np.int64]
+#: Entry indices of a compiled card-level bet (int32: hundreds of thousands of entries).
+Entries = npt.NDArray[np.int32]
 
 #: Infinite deck: card-level counts are over 13**6 * CARD_SCALE (each card is 1/52).
 INFINITE_CARD_SCALE = 4**4
@@ -222,17 +225,20 @@ def _hand_classes(bet: Bet, hand: str) -> HandClasses:
                        np.bincount(of_pair, minlength=unique.shape[0]).astype(np.int64))
 
 
-def _expand(rows: IntArray, row_value_pair: IntArray,
-            classes: HandClasses) -> tuple[IntArray, IntArray]:
-    """Repeat each row once per class of its value pair: (row index, class) per entry."""
-    order = np.argsort(classes.value_pair, kind="stable")
+def _expand(rows: Entries, row_value_pair: IntArray,
+            classes: HandClasses) -> tuple[Entries, Entries]:
+    """Repeat each row once per class of its value pair: (row index, class) per entry, as
+    int32 (a few hundred thousand entries: half the transient memory of int64)."""
+    order = np.argsort(classes.value_pair, kind="stable").astype(np.int32)
     per_value = np.bincount(classes.value_pair, minlength=len(VALUE_PAIRS))
-    offset = np.concatenate([[0], np.cumsum(per_value)[:-1]])
+    offset = np.concatenate([[0], np.cumsum(per_value)[:-1]]).astype(np.int32)
     repeats = per_value[row_value_pair]
     expanded = np.repeat(rows, repeats)
-    starts = np.repeat(np.cumsum(repeats) - repeats, repeats)
-    within = np.arange(expanded.shape[0]) - starts
-    return expanded, order[offset[np.repeat(row_value_pair, repeats)] + within]
+    starts = np.repeat((np.cumsum(repeats) - repeats).astype(np.int32), repeats)
+    within = np.arange(expanded.shape[0], dtype=np.int32) - starts
+    del starts
+    chosen = offset[np.repeat(row_value_pair.astype(np.int32), repeats)] + within
+    return expanded, order[chosen]
 
 
 @dataclass(frozen=True)
@@ -259,6 +265,33 @@ class CardTally:
     banker: HandClasses
 
 
+#: Rows settled at a time by :func:`_settle_rows` (their feature columns are held only
+#: for one run of rows: 5 string and integer columns of 231,620 rows took 21 MB at once).
+SETTLE_ROWS = 1 << 16
+
+
+def _settle_rows(bet: Bet, table: CoupTable, row: Entries, player: tuple[HandClasses, Entries],
+                 banker: tuple[HandClasses, Entries]) -> tuple[IntArray, list[Any]]:
+    """The result code of each (coup row, Player class, Banker class) entry, and the labels:
+    settled in runs of :data:`SETTLE_ROWS` entries (conditions read one entry at a time)."""
+    parts: list[IntArray] = []
+    labels: list[Any] = []
+    for start in range(0, max(row.shape[0], 1), SETTLE_ROWS):
+        stop = min(start + SETTLE_ROWS, row.shape[0])
+        features: dict[str, npt.NDArray[Any]] = {}
+        for name in bet.features:
+            if FEATURES[name].level == "coup":
+                features[name] = table.features[name][row[start:stop]]
+            else:
+                hand, (classes, chosen) = (("player", player) if name.startswith("player_")
+                                           else ("banker", banker))
+                column = pair_feature_columns(hand)[name][classes.representative]
+                features[name] = column[chosen[start:stop]]
+        codes, labels = settle_codes(bet, features)
+        parts.append(np.broadcast_to(np.asarray(codes, dtype=np.int64), (stop - start,)))
+    return np.concatenate(parts), labels
+
+
 @cache
 def card_tally(tableau: Tableau, bet: Bet) -> CardTally:
     """Compile a card-level bet: settle every (coup, Player class, Banker class) once."""
@@ -266,29 +299,19 @@ def card_tally(tableau: Tableau, bet: Bet) -> CardTally:
     term_set = terms(tableau)
     player = _hand_classes(bet, "player")
     banker = _hand_classes(bet, "banker")
-    rows = np.arange(len(table), dtype=np.int64)
+    rows = np.arange(len(table), dtype=np.int32)
     player_vp = _VALUE_PAIR_INDEX[table.player[:, 0], table.player[:, 1]]
     banker_vp = _VALUE_PAIR_INDEX[table.banker[:, 0], table.banker[:, 1]]
     row, player_class = _expand(rows, player_vp, player)
-    order, banker_class = _expand(np.arange(row.shape[0], dtype=np.int64), banker_vp[row],
+    order, banker_class = _expand(np.arange(row.shape[0], dtype=np.int32), banker_vp[row],
                                   banker)
     row, player_class = row[order], player_class[order]
-    features: dict[str, npt.NDArray[Any]] = {}
-    for name in bet.features:
-        if FEATURES[name].level == "coup":
-            features[name] = table.features[name][row]
-        else:
-            hand, classes, chosen = (("player", player, player_class)
-                                     if name.startswith("player_") else
-                                     ("banker", banker, banker_class))
-            column = pair_feature_columns(hand)[name][classes.representative]
-            features[name] = column[chosen]
-    codes, labels = settle_codes(bet, features)
-    codes = np.asarray(codes, dtype=np.int64)
+    codes, labels = _settle_rows(bet, table, row, (player, player_class),
+                                 (banker, banker_class))
     # groups: (result, Player class, Banker class), each with its set of coup rows
     group_code = (codes * player.size + player_class) * banker.size + banker_class
-    order = np.argsort(group_code, kind="stable")
-    group_code, row = group_code[order], row[order]
+    by_group = np.argsort(group_code, kind="stable")
+    group_code, row = group_code[by_group], row[by_group]
     group_start = np.flatnonzero(np.r_[True, group_code[1:] != group_code[:-1]])
     # identify equal row sets by two random 64-bit fingerprints and the size
     generator = np.random.default_rng(20261129)

@@ -22,7 +22,7 @@ the value weights (4, 1, 1, ..., 1) out of 13 and the denominator 13**6.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -38,6 +38,7 @@ from analyzer.rules.profile import Tableau
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["compile_tally", "Coup", "coup_features", "coup_ways", "coups", "CoupTable", "deal",
+           "FeatureColumns",
            "denominator", "INFINITE_BASE", "INFINITE_VALUE_WEIGHTS", "INT64_LIMIT", "IntArray",
            "PUNTO_BANCO_NATURALS", "SEQUENCE_LENGTH", "Tally", "term_weights", "Terms", "terms"]
 
@@ -155,7 +156,7 @@ class CoupTable:
     player: IntArray
     banker: IntArray
     arrangements: IntArray
-    features: dict[str, npt.NDArray[Any]] = field(compare=False)
+    features: Mapping[str, npt.NDArray[Any]] = field(compare=False)
     naturals: frozenset[int] = PUNTO_BANCO_NATURALS
 
     def __len__(self) -> int:
@@ -168,44 +169,77 @@ class CoupTable:
         return Coup(player, banker, int(self.arrangements[row]), self.naturals)
 
 
-def _feature_columns(player: IntArray, banker: IntArray,
-                     naturals: frozenset[int]) -> dict[str, npt.NDArray[Any]]:
-    """The columns of :func:`coup_features`, computed for every row at once."""
-    player_cards = 2 + (player[:, 2] >= 0)
-    banker_cards = 2 + (banker[:, 2] >= 0)
-    player_total = np.where(player >= 0, player, 0).sum(axis=1) % 10
-    banker_total = np.where(banker >= 0, banker, 0).sum(axis=1) % 10
-    player_two = (player[:, 0] + player[:, 1]) % 10
-    banker_two = (banker[:, 0] + banker[:, 1]) % 10
-    winner = np.where(player_total > banker_total, "player",
-                      np.where(banker_total > player_total, "banker", "tie"))
-    two_card = (player_cards == 2) & (banker_cards == 2)
-    player_natural = two_card & np.isin(player_two, sorted(naturals))
-    banker_natural = two_card & np.isin(banker_two, sorted(naturals))
-    return {
-        "winner": winner,
-        "player_total": player_total,
-        "banker_total": banker_total,
-        "player_two_card_total": player_two,
-        "banker_two_card_total": banker_two,
-        "player_cards": player_cards,
-        "banker_cards": banker_cards,
-        "player_natural": player_natural,
-        "banker_natural": banker_natural,
-        "natural": player_natural | banker_natural,
-        "margin": np.abs(player_total - banker_total),
-        "winning_total": np.where(winner == "player", player_total, banker_total),
-        "winning_cards": np.where(winner == "player", player_cards, banker_cards),
-        "cards_dealt": player_cards + banker_cards,
-        "player_third": player[:, 2],
-        "banker_third": banker[:, 2],
-        "player_pair_value": player[:, 0] == player[:, 1],
-        "banker_pair_value": banker[:, 0] == banker[:, 1],
-        "player_low_value": np.minimum(player[:, 0], player[:, 1]),
-        "banker_low_value": np.minimum(banker[:, 0], banker[:, 1]),
-        "player_high_value": np.maximum(player[:, 0], player[:, 1]),
-        "banker_high_value": np.maximum(banker[:, 0], banker[:, 1]),
-    }
+class FeatureColumns(Mapping[str, npt.NDArray[Any]]):
+    """The columns of :func:`coup_features` for every row of a :class:`CoupTable`, each
+    computed the first time it is read and kept: a run reads a few of the 22 (0.8 MB
+    each at 103,411 rows), so the others are never held."""
+
+    def __init__(self, player: IntArray, banker: IntArray, naturals: frozenset[int]) -> None:
+        self._player, self._banker, self._naturals = player, banker, naturals
+        self._held: dict[str, npt.NDArray[Any]] = {}
+
+    def __getitem__(self, name: str) -> npt.NDArray[Any]:
+        held = self._held.get(name)
+        if held is None:
+            if name not in _COLUMNS:
+                raise KeyError(name)
+            held = self._held[name] = _COLUMNS[name](self, self._player, self._banker,
+                                                     self._naturals)
+        return held
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_COLUMNS)
+
+    def __len__(self) -> int:
+        return len(_COLUMNS)
+
+
+def _total(hand: IntArray) -> IntArray:
+    total: IntArray = np.where(hand >= 0, hand, 0).sum(axis=1) % 10
+    return total
+
+
+def _winner(f: FeatureColumns) -> npt.NDArray[Any]:
+    player_total, banker_total = f["player_total"], f["banker_total"]
+    return np.where(player_total > banker_total, "player",
+                    np.where(banker_total > player_total, "banker", "tie"))
+
+
+def _natural(f: FeatureColumns, hand: str, naturals: frozenset[int]) -> npt.NDArray[Any]:
+    two_card = (f["player_cards"] == 2) & (f["banker_cards"] == 2)
+    natural: npt.NDArray[Any] = two_card & np.isin(f[f"{hand}_two_card_total"],
+                                                   sorted(naturals))
+    return natural
+
+
+_Column = Callable[[FeatureColumns, IntArray, IntArray, frozenset[int]], npt.NDArray[Any]]
+#: How each column of :class:`FeatureColumns` is computed (from the others it names).
+_COLUMNS: dict[str, _Column] = {
+    "winner": lambda f, p, b, n: _winner(f),
+    "player_total": lambda f, p, b, n: _total(p),
+    "banker_total": lambda f, p, b, n: _total(b),
+    "player_two_card_total": lambda f, p, b, n: (p[:, 0] + p[:, 1]) % 10,
+    "banker_two_card_total": lambda f, p, b, n: (b[:, 0] + b[:, 1]) % 10,
+    "player_cards": lambda f, p, b, n: 2 + (p[:, 2] >= 0),
+    "banker_cards": lambda f, p, b, n: 2 + (b[:, 2] >= 0),
+    "player_natural": lambda f, p, b, n: _natural(f, "player", n),
+    "banker_natural": lambda f, p, b, n: _natural(f, "banker", n),
+    "natural": lambda f, p, b, n: f["player_natural"] | f["banker_natural"],
+    "margin": lambda f, p, b, n: np.abs(f["player_total"] - f["banker_total"]),
+    "winning_total": lambda f, p, b, n: np.where(f["winner"] == "player", f["player_total"],
+                                                 f["banker_total"]),
+    "winning_cards": lambda f, p, b, n: np.where(f["winner"] == "player", f["player_cards"],
+                                                 f["banker_cards"]),
+    "cards_dealt": lambda f, p, b, n: f["player_cards"] + f["banker_cards"],
+    "player_third": lambda f, p, b, n: p[:, 2],
+    "banker_third": lambda f, p, b, n: b[:, 2],
+    "player_pair_value": lambda f, p, b, n: p[:, 0] == p[:, 1],
+    "banker_pair_value": lambda f, p, b, n: b[:, 0] == b[:, 1],
+    "player_low_value": lambda f, p, b, n: np.minimum(p[:, 0], p[:, 1]),
+    "banker_low_value": lambda f, p, b, n: np.minimum(b[:, 0], b[:, 1]),
+    "player_high_value": lambda f, p, b, n: np.maximum(p[:, 0], p[:, 1]),
+    "banker_high_value": lambda f, p, b, n: np.maximum(b[:, 0], b[:, 1]),
+}
 
 
 @cache
@@ -234,7 +268,7 @@ def coups(tableau: Tableau) -> CoupTable:
     table = np.array(rows, dtype=np.int64)
     player, banker = table[:, 0:3], table[:, 3:6]
     return CoupTable(player, banker, table[:, 6],
-                     _feature_columns(player, banker, tableau.naturals), tableau.naturals)
+                     FeatureColumns(player, banker, tableau.naturals), tableau.naturals)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +20,7 @@ from analyzer.rules.bets import net_payout, settle_codes
 from analyzer.rules.profile import Bet, Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BetModel", "CoupIndex", "Model", "build_model", "coup_lookup"]
+__all__ = ["BetModel", "CODES", "coup_code", "CoupIndex", "Model", "build_model", "coup_lookup"]
 
 
 # -- the compiled model of a profile ---------------------------------------------------------
@@ -87,14 +88,29 @@ def build_model(profile: Profile | str, decks: int | None = None) -> Model:
     return _compile(profile, profile.default_decks if decks is None else decks)
 
 
+#: Index of each (low, high) first-two-cards pair of values 0-9 (low * 11 + high): 0-54;
+#: 55 for any other (a value of 10, or not lowest first): a cell no coup fills.
+_PAIRS = np.full(121, 55, dtype=np.int64)
+_PAIRS[[low * 11 + high for low in range(10) for high in range(low, 10)]] = np.arange(55)
+#: Cells of :attr:`CoupIndex.rows`.
+CODES = 56 * 11 * 56 * 11
+
+
+def coup_code(p1: Any, p2: Any, p3: Any, b1: Any, b2: Any, b3: Any) -> Any:
+    """The cell of :attr:`CoupIndex.rows` of a coup's point values (ints or int64 arrays
+    alike): each hand's first two lowest first, a third card 0-9 or 10 when not drawn."""
+    return ((_PAIRS[p1 * 11 + p2] * 11 + p3) * 56 + _PAIRS[b1 * 11 + b2]) * 11 + b3
+
+
 @dataclass(frozen=True, eq=False)
 class CoupIndex:
     """Every legal coup of a tableau, found by its point values in a flat array.
 
-    A coup's code is its six values in base 11 (P1 P2 P3 B1 B2 B3, each hand's first two
-    lowest first, 10 for a third card not drawn): 11**6 int32 cells, about 7 MB, where a
-    dictionary of tuples would take ten times that. ``codes[bet][row]`` is each bet's
-    result label and ``winners[row]`` the winner.
+    A coup's code (:meth:`codes`) is its six values P1 P2 P3 B1 B2 B3, each hand's first
+    two lowest first as one of their 55 pairs (a 56th for a pair no tableau deals), a third
+    card 0-9 or 10 when not drawn: 56 * 11 * 56 * 11 int32 cells, 1.5 MB (the six values in
+    base 11 took 7 MB; a dictionary of tuples ten times that). ``codes[bet][row]`` is each
+    bet's result label and ``winners[row]`` the winner.
 
     >>> index = coup_lookup(build_model("punto-banco", 8))
     >>> row = index.row((9, 0), (4, 3))
@@ -114,7 +130,7 @@ class CoupIndex:
         b1, b2 = (banker[0], banker[1]) if banker[0] <= banker[1] else (banker[1], banker[0])
         p3 = player[2] if len(player) == 3 else 10
         b3 = banker[2] if len(banker) == 3 else 10
-        found = int(self.rows[((((p1 * 11 + p2) * 11 + p3) * 11 + b1) * 11 + b2) * 11 + b3])
+        found = int(self.rows[coup_code(p1, p2, p3, b1, b2, b3)])
         return found if found >= 0 else None
 
 
@@ -126,12 +142,13 @@ def coup_lookup(model: Model) -> CoupIndex:
     table = coups(tableau)
     digits = np.concatenate([table.player, table.banker], axis=1)
     digits = np.where(digits < 0, 10, digits)
-    code = np.zeros(len(table), dtype=np.int64)
-    for column in range(6):
-        code = code * 11 + digits[:, column]
-    rows = np.full(11**6, -1, dtype=np.int32)
+    code = coup_code(*(digits[:, column].astype(np.int64) for column in range(6)))
+    rows = np.full(CODES, -1, dtype=np.int32)
     rows[code] = np.arange(len(table), dtype=np.int32)
     if model.card_level:
         return CoupIndex(rows, [], [])
     codes = [np.asarray(settle_codes(b.bet, table.features)[0]).tolist() for b in model.bets]
-    return CoupIndex(rows, codes, [str(w) for w in table.features["winner"].tolist()])
+    # one str object per winner name, shared by the rows (not one per row: 5.7 MB more)
+    names, winner = np.unique(table.features["winner"], return_inverse=True)
+    shared = [str(name) for name in names.tolist()]
+    return CoupIndex(rows, codes, [shared[w] for w in winner.reshape(-1).tolist()])

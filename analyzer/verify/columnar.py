@@ -52,7 +52,7 @@ from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import card_feature_columns
 from analyzer.engine.enumeration import coups
-from analyzer.engine.lookup import CoupIndex, Model, coup_lookup
+from analyzer.engine.lookup import CoupIndex, Model, coup_code, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
@@ -403,8 +403,7 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     bv = np.where(banker >= 0, _VALUE[banker], 10)
     p1, p2 = np.minimum(pv[:, 0], pv[:, 1]), np.maximum(pv[:, 0], pv[:, 1])
     b1, b2 = np.minimum(bv[:, 0], bv[:, 1]), np.maximum(bv[:, 0], bv[:, 1])
-    code = ((((p1 * 11 + p2) * 11 + pv[:, 2]) * 11 + b1) * 11 + b2) * 11 + bv[:, 2]
-    row = index.rows[code].astype(np.int64)
+    row = index.rows[coup_code(p1, p2, pv[:, 2], b1, b2, bv[:, 2])].astype(np.int64)
     if (row < 0).any():
         return None  # a coup the tableau does not deal (a rule violation)
     coup_table = coups(tableau)

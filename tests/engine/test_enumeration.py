@@ -10,7 +10,14 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.engine.enumeration import coup_ways, coups, deal, denominator, terms
+from analyzer.engine.enumeration import (
+    FeatureColumns,
+    coup_ways,
+    coups,
+    deal,
+    denominator,
+    terms,
+)
 from analyzer.engine.odds import odds
 from analyzer.rules.cards import DECK, Card, parse_cards
 from analyzer.rules.profile import load_profile
@@ -127,3 +134,16 @@ def test_natural_features_follow_the_profiles_naturals(tmp_path: Path) -> None:
     eights = deal(load_profile(str(path)).tableau, [4, 3, 4, 3, 9, 9])  # type: ignore[arg-type]
     assert eights.features["player_two_card_total"] == 8
     assert not eights.features["player_natural"]
+
+
+def test_feature_columns_match_each_coups_features_and_are_built_when_read() -> None:
+    """Every column of the coup table equals :func:`Coup.features` row by row (a sample of
+    rows), and a fresh table holds only the columns read and those they are built from."""
+    fresh = FeatureColumns(coups(TABLEAU).player, coups(TABLEAU).banker, TABLEAU.naturals)
+    assert fresh["margin"].shape == (len(coups(TABLEAU)),)
+    assert set(fresh._held) == {"margin", "player_total", "banker_total"}
+    table = coups(TABLEAU)
+    for row in range(0, len(table), 997):
+        expected = table.coup(row).features
+        assert {name: table.features[name][row].item() for name in table.features} == \
+            {name: expected[name] for name in table.features}, row
