@@ -81,9 +81,9 @@ bench: $(STAMP)
 # (nice -n 10 nine certify --people 6 --by cards --jobs 2, load 2.2-5.5) 1,049 s wall, 601 s
 # CPU, 4.06 GB largest resident set, epsilon 4.13e-6 (README). A cut run resumes: finished
 # subgames are kept in <certificate>.work/ and reused by the same command. 7 people by total
-# (nice -n 10, --jobs 2, load 3.5-8.9) did not finish in a session: measured per subgame,
-# everything but the subgame of six live seats is about 20 CPU-minutes, that one 15-35 more
-# (991 s of CPU in 49 minutes without finishing), 7.1 GB in one worker (README).
+# (nice -n 10, --jobs 2, load 3.5-8.9, then resumed with nice -n 19 --jobs 1 at load 2):
+# about 42 CPU-minutes in all (20 for 246 subgames, 21 for the one of six live seats), 7.5 GB
+# in one process, epsilon 7.50e-7 (README).
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)
