@@ -99,12 +99,12 @@ def bead_format(path: str | Path, fmt: str | None, options: LogOptions) -> str |
     if not head:
         return None
     if not _is_beads(head[0], options):  # a header line: an outcome column, no cards?
-        header = next(csv.reader([head[0]], delimiter=sniff_delimiter(
-            head[0], fmt or "csv", options.delimiter)))
         try:
+            header = next(csv.reader([head[0]], delimiter=sniff_delimiter(
+                head[0], fmt or "csv", options.delimiter)))
             found = find_columns(header, options, path, cards=False)
             single, split = found.single, found.split
-        except AnalyzerError:
+        except (AnalyzerError, csv.Error):  # e.g. a lone carriage return: no header of beads
             single, split = {}, {}
         cards = {"player_cards", "banker_cards"} & (set(single) | set(split))
         if "outcome" in single and not cards:

@@ -73,7 +73,10 @@ def _parse(line: bytes, fmt: str, hand_column: int | None,
                      number if type(number) is int else None)
     if hand_column is None:
         return _Line("", "", None)
-    row = next(csv.reader([text.rstrip("\r\n")], delimiter=delimiter), [])
+    try:
+        row = next(csv.reader([text.rstrip("\r\n")], delimiter=delimiter), [])
+    except csv.Error:  # e.g. a lone carriage return: a malformed record, the reader's to report
+        return _Line("", "", None)
     if hand_column >= len(row):
         return _Line("", "", None)
     text = row[hand_column]  # as the reader takes it: ASCII digits only

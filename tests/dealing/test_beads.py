@@ -50,3 +50,12 @@ def test_lines_shoes_and_problems(tmp_path: Path) -> None:
     assert [r.shoe for r in records[:3]] == ["A", "A", "B"]  # type: ignore[union-attr]
     assert records[2].outcomes == ("banker", "banker", "tie")  # type: ignore[union-attr]
     assert isinstance(records[3], Problem) and records[3].line == 5
+
+
+def test_a_header_the_csv_module_cannot_read_is_no_bead_header(tmp_path: Path) -> None:
+    """A lone carriage return inside the first line (found by the fuzz test): the csv
+    module refuses the line; it is not a bead road's header, and the hand-log reader then
+    names the file and line in one error."""
+    path = tmp_path / "log.csv"
+    path.write_bytes(b"\rhoe,hand,player_cards,banker_cards,winner\n1,1,7D 6D,KC 9S,B\n")
+    assert bead_format(path, None, LogOptions()) is None

@@ -70,3 +70,16 @@ def test_a_run_reads_its_own_lines_through_the_input_layer(
     lines = path.read_text(encoding="utf-8").splitlines()
     assert list(segments.segment_lines(path, runs[1], False)) == \
         lines[runs[1].lines_before:runs[2].lines_before]
+
+
+def test_a_line_the_csv_module_cannot_read_opens_no_shoe(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone carriage return inside a line (the csv module refuses it): the line cannot
+    open a run, so a log made only of such lines is one run, whole (the reader reports
+    each line), never an internal error."""
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, "csv")
+    header, *rows = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join([header, *(b"\r" + row if row else row for row in rows)]))
+    assert segments.find_segments(path, "csv", 3, 1) == [
+        segments.Segment(0, path.stat().st_size, 0)]
