@@ -128,20 +128,18 @@ def task_mapper(dask: str | None, workers: int) -> Iterator[Apply]:
         return lambda f, items: list(client.gather(client.map(f, items, pure=False)))
 
     if dask == "local":
-        # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which hands every
-        # freed array back to the system: the arrays of a check then cost about twice the
-        # CPU (measured); the workers keep the allocator's default
-        # (and its default, spawn, has every worker import dask, numpy, numba and the
-        # checker again and rebuild what this process holds: about 1.5 s of CPU each;
-        # they start as the pool's workers do, forked on Linux), without the statistical
-        # profiler that samples each worker's threads every 10 ms (about 7% of a check's
-        # CPU), and with its memory and system monitors every 5 s, not every 0.1 and 0.5 s
-        # (the workers' CPU then matches the pool's: measured on 2 million hands)
+        # Measured settings of the local workers: Dask starts them with
+        # MALLOC_TRIM_THRESHOLD_=65536, which hands every freed array back to the system (a
+        # check's arrays then cost about twice the CPU), so they keep the allocator's
+        # default; they start as the pool's workers do (forked on Linux), not spawned (each
+        # importing dask, numpy, numba and the checker again: about 1.5 s of CPU); no
+        # statistical profiler (it samples each worker's threads every 10 ms: about 7% of a
+        # check's CPU); memory and system monitors every 5 s, not 0.1 and 0.5 s. The
+        # workers' CPU then matches the pool's (2 million hands). No dashboard, and the
+        # scheduler's HTTP server on a free port: a second cluster does not find 8787 taken.
         config: Any = importlib.import_module("dask").config
         environ = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-        # no dashboard, and its HTTP server on a free port: a second cluster on the machine
-        # does not find port 8787 taken
         start = multiprocessing.get_context().get_start_method()
         with config.set({"distributed.nanny.pre-spawn-environ": environ,
                          "distributed.worker.multiprocessing-method": start,

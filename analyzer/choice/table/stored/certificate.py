@@ -40,7 +40,7 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
-           "check_certificate", "KIND", "profile_sha256", "read_certificate",
+           "check_certificate", "fraction_field", "KIND", "profile_sha256", "read_certificate",
            "shipped_certificates", "shipped_epsilon", "shipped_strategies"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
@@ -119,7 +119,8 @@ class Certificate:
     command: str = ""
 
 
-def _fraction(text: Any, where: str) -> Fraction:
+def fraction_field(text: Any, where: str) -> Fraction:
+    """A fraction written as a string in a stored file, or a one-line error naming ``where``."""
     if not isinstance(text, str):
         raise AnalyzerError(f"{where}: a fraction as a string expected, got {text!r}")
     try:
@@ -158,15 +159,15 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
             at = f"{where}: subgames[{i}]"
             key = (int(entry["live"]), tuple(sorted((int(a), int(b))
                                                     for a, b in entry["removed"])))
-            seats = [[[_fraction(v, at) for v in row] for row in rows]
+            seats = [[[fraction_field(v, at) for v in row] for row in rows]
                      for rows in entry["seats"]]
-            bank = [[_fraction(v, at) for v in row] for row in entry["bank"]]
+            bank = [[fraction_field(v, at) for v in row] for row in entry["bank"]]
             strategies[key] = (seats, bank)
         found = Certificate(
             where, people, shoe.describe(), by, bool(document["certified"]),
-            _fraction(document["max_regret"], f"{where}: max_regret"),
-            tuple(_fraction(v, f"{where}: seat_values") for v in document["seat_values"]),
-            _fraction(document["bank_value"], f"{where}: bank_value"),
+            fraction_field(document["max_regret"], f"{where}: max_regret"),
+            tuple(fraction_field(v, f"{where}: seat_values") for v in document["seat_values"]),
+            fraction_field(document["bank_value"], f"{where}: bank_value"),
             float(document["solve_seconds"]), str(document["profile_sha256"]), strategies,
             str(document["command"]))
     except KeyError as missing:

@@ -24,14 +24,13 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from analyzer.choice.table.dealt.wide import SubgameOutcome, SubgameWork, improve_subgame
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey
-from analyzer.choice.table.stored.certificate import profile_sha256
+from analyzer.choice.table.stored.certificate import fraction_field, profile_sha256
 from analyzer.engine.plan_cache import source_digest
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
@@ -48,7 +47,8 @@ MARKER = "nine-certify-work.txt"
 #: The modules whose source decides a subgame's improved strategies and exact figures.
 _SOURCES = ("choice/table/dealt/wide.py", "choice/table/cfr.py", "choice/table/subgame.py",
             "choice/table/dealt/game.py", "choice/table/dealt/kernels.py",
-            "choice/table/dealt/compositions.py", "choice/table/exact/evaluation.py",
+            "choice/table/dealt/compositions.py", "choice/table/dealt/residues.py",
+            "choice/table/dealt/dense.py", "choice/table/exact/evaluation.py",
             "choice/table/exact/ring.py", "choice/table/solve.py", "rules/choice_rules.py")
 
 
@@ -74,13 +74,6 @@ def work_fingerprint(work: SubgameWork) -> str:
 def _name(work: SubgameWork) -> str:
     naturals = "_".join(f"{a}{b}" for a, b in work.key[1]) or "none"
     return f"{work.key[0]}-live-{naturals}-{work_fingerprint(work)[:16]}.json"
-
-
-def _fraction(text: Any, where: str) -> Fraction:
-    try:
-        return Fraction(str(text))
-    except (ValueError, ZeroDivisionError):
-        raise AnalyzerError(f"{where}: {text!r} is not a fraction") from None
 
 
 def _number(value: float) -> float | None:
@@ -145,11 +138,11 @@ class WorkFolder:
         try:
             record = {k: document[k] for k in ("live", "removed", "seats", "bank")}
             sha = document["strategies_sha256"]
-            seats = tuple(tuple(tuple(_fraction(v, where) for v in row) for row in rows)
+            seats = tuple(tuple(tuple(fraction_field(v, where) for v in row) for row in rows)
                           for rows in record["seats"])
-            bank = tuple(tuple(_fraction(v, where) for v in row) for row in record["bank"])
-            values = tuple(_fraction(v, where) for v in document["values"])
-            regrets = tuple(_fraction(v, where) for v in document["regrets"])
+            bank = tuple(tuple(fraction_field(v, where) for v in row) for row in record["bank"])
+            values = tuple(fraction_field(v, where) for v in document["values"])
+            regrets = tuple(fraction_field(v, where) for v in document["regrets"])
             numbers = (_read_number(document["start_regret"]),
                        _read_number(document["float_regret"]),
                        int(document["iterations"]), float(document["seconds"]))
