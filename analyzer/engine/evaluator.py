@@ -74,7 +74,9 @@ class BatchEvaluator:
 
     Two implementations (see :mod:`analyzer.engine.backend`): numpy, ``chunk`` shoes at a
     time (the reference: 64 keeps the intermediates in cache), and the fused kernel of
-    :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 64.
+    :mod:`analyzer.engine.kernels`, the same arithmetic in the same order per block of 64:
+    the same floats up to eight decks, where every sum is an exact integer; above, equal
+    to rounding only, since a BLAS build may order the final dot product's sums its own way.
     """
 
     #: The profile whose tableau the terms are of.

@@ -61,8 +61,10 @@ class ValueForm:
     (:class:`analyzer.engine.evaluator.BatchEvaluator`, in numpy or its fused kernel).
     With the kernels loaded the terms are grouped by (cards, low half)
     (:func:`analyzer.engine.kernels.grouped_values`): up to :data:`EXACT_CARDS` cards every
-    sum is an exact integer, so both give the same floats; above, the batch kernel (the
-    numpy arithmetic in the same order) does, so a result never depends on the kernel.
+    sum is an exact integer, so both give the same floats; above, every kernel choice
+    takes the numpy path (the fused batch kernel's order matches numpy's but not every
+    BLAS build's: on AVX-512 OpenBLAS they differ in the last bits), so a result never
+    depends on the kernel.
 
     ``compact`` evaluates fewer columns: identical columns once, and each bet's most
     likely label (on the full shoe) as one minus the bet's other labels. That label's
@@ -103,20 +105,32 @@ class ValueForm:
         ``kernel``: see :mod:`analyzer.engine.backend` (every choice gives the same floats).
         """
         n = value_counts.shape[0]
-        if backend.use_kernels(kernel, "shoe-aware", n):
+        large = value_counts.sum(axis=1) > EXACT_CARDS
+        if backend.use_kernels(kernel, "shoe-aware", n) and not large.all():
             from analyzer.engine import kernels
 
-            if n and value_counts.sum(axis=1).max() <= EXACT_CARDS:
-                out = kernels.grouped_values(value_counts, self.plan)
-            else:
-                out = self.batch.evaluate(value_counts, kernel="numba")
+            out = np.empty((n, self.batch.payoff.shape[0]))
+            out[~large] = kernels.grouped_values(value_counts[~large], self.plan)
+            if large.any():
+                out[large] = self._reference(value_counts[large])
         else:
-            out = self.batch.evaluate(value_counts, kernel="numpy")
+            out = self._reference(value_counts)
         if self.expand is not None:
             out = np.concatenate([out, np.zeros((n, 1))], axis=1)[:, self.expand]
             for part, label in self.complements:
                 out[:, part.start + label] = 1.0 - out[:, part].sum(axis=1)
         return out
+
+    def _reference(self, value_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The numpy path, in whole blocks of the batch evaluator's chunk (the last one
+        padded with copies of the first row), so that a row's floats never depend on the
+        rows evaluated beside it: BLAS may sum a narrower product in another order."""
+        n = value_counts.shape[0]
+        chunk = self.batch.chunk
+        padded = np.empty((-(-n // chunk) * chunk, 10))
+        padded[:n] = value_counts
+        padded[n:] = value_counts[0] if n else 1.0
+        return self.batch.evaluate(padded, kernel="numpy")[:n]
 
 
 class GroupedPlan(NamedTuple):
