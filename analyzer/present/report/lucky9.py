@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.choice.table.stored.certificate import FLOAT_EVALUATION, upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from analyzer.choice.table.summary import TableSummary
 
 __all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
-           "render_edges",
+           "render_edges", "rounding_json",
            "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
            "table_summary_json"]
@@ -294,10 +295,20 @@ def epsilon_sentence(certificate: Certificate) -> str:
     return (f"At {certificate.shoe}, {certificate.people} people, by {certificate.by}: the "
             f"shipped certificate {name} (`{certificate.command}`) gives {play}: the "
             f"bank {percent(certificate.bank_value, 4)} per hand; not an equilibrium "
-            f"there: no side gains more than {float(certificate.max_regret):.3g} of a stake "
-            f"by deviating alone (its largest exact regret, "
-            f"{fraction_text(certificate.max_regret)}); figures as the file states them, "
-            f"re-derived exactly by `nine certify --check {name}`, not by this command")
+            f"there: no side gains more than {_epsilon_words(certificate)}; figures as the "
+            f"file states them, re-derived by `nine certify --check {name}`, not by this "
+            "command")
+
+
+def _epsilon_words(certificate: Certificate) -> str:
+    """A certificate's epsilon and how it was computed, in words."""
+    if certificate.rounding is not None:
+        return (f"{upward(certificate.epsilon_at_most):.3g} of a stake by deviating alone "
+                f"(its largest regret evaluated in floats, {float(certificate.max_regret):.4g}, "
+                f"plus the rounding bound {upward(certificate.rounding.max_regret):.1g}; not "
+                "exact)")
+    return (f"{float(certificate.max_regret):.3g} of a stake by deviating alone (its largest "
+            f"exact regret, {fraction_text(certificate.max_regret)})")
 
 
 def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
@@ -309,11 +320,22 @@ def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
             "by": certificate.by, "solved_at": certificate.shoe,
             "values_at": certificate.shoe, "certified": certificate.certified,
             "max_regret": fraction_text(certificate.max_regret),
-            "epsilon": float(certificate.max_regret),
+            "epsilon": float(certificate.max_regret), **rounding_json(certificate),
             "bank": _value(certificate.bank_value),
             "seats": [_value(v) for v in certificate.seat_values],
             "written_by": certificate.command,
             "checked_by": f"nine certify --check {name} (not by this command)"}
+
+
+def rounding_json(certificate: Certificate) -> dict[str, Any]:
+    """How a certificate's figures were evaluated, in JSON: exactly, or in floats with the
+    rounding bound of its epsilon."""
+    if certificate.rounding is None:
+        return {"evaluation": "exact"}
+    return {"evaluation": FLOAT_EVALUATION,
+            "rounding_bound": fraction_text(certificate.rounding.max_regret),
+            "rounding_bound_float": upward(certificate.rounding.max_regret),
+            "epsilon_at_most": upward(certificate.epsilon_at_most)}
 
 
 def _value(value: Fraction) -> dict[str, Any]:
