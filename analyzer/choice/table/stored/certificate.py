@@ -191,6 +191,7 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
     for field, expected, written, asked in checks:
         if document.get(field) != expected:
             raise AnalyzerError(f"{where}: written for {written}, {asked}")
+    rounding = _read_rounding(document, where)
     try:
         subgames = document["subgames"]
         strategies: dict[SubgameKey, Strategies] = {}
@@ -208,7 +209,7 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
             tuple(fraction_field(v, f"{where}: seat_values") for v in document["seat_values"]),
             fraction_field(document["bank_value"], f"{where}: bank_value"),
             float(document["solve_seconds"]), str(document["profile_sha256"]), strategies,
-            str(document["command"]), *_read_rounding(document, where))
+            str(document["command"]), *rounding)
     except KeyError as missing:
         raise AnalyzerError(f"{where}: field {missing} missing") from None
     except (TypeError, ValueError, AttributeError):
@@ -225,15 +226,20 @@ def _read_rounding(document: dict[str, Any], where: str) -> tuple[TableValues | 
     if document["evaluation"] != FLOAT_EVALUATION:
         raise AnalyzerError(f"{where}: evaluation must be {FLOAT_EVALUATION!r}")
     at = f"{where}: rounding"
-    found = document["rounding"]
-    bounds = TableValues(tuple(fraction_field(v, at) for v in found["seat_values"]),
-                         fraction_field(found["bank_value"], at),
-                         tuple(fraction_field(v, at) for v in found["seat_regrets"]),
-                         fraction_field(found["bank_regret"], at))
-    if fraction_field(document["rounding_bound"], f"{where}: rounding_bound") != (
-            bounds.max_regret):
+    try:
+        found = document["rounding"]
+        bounds = TableValues(tuple(fraction_field(v, at) for v in found["seat_values"]),
+                             fraction_field(found["bank_value"], at),
+                             tuple(fraction_field(v, at) for v in found["seat_regrets"]),
+                             fraction_field(found["bank_regret"], at))
+        stated = fraction_field(document["rounding_bound"], f"{where}: rounding_bound")
+        float_from = int(document["float_from_live_seats"])
+    except (KeyError, TypeError):
+        raise AnalyzerError(f"{where}: a float evaluation needs rounding (seat_values, "
+                            "bank_value, seat_regrets, bank_regret), rounding_bound and "
+                            "float_from_live_seats") from None
+    if stated != bounds.max_regret:
         raise AnalyzerError(f"{where}: rounding_bound is not the largest regret's bound")
-    float_from = int(document["float_from_live_seats"])
     if float_from < 1:
         raise AnalyzerError(f"{where}: float_from_live_seats must be a positive integer")
     return bounds, float_from
