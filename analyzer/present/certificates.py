@@ -12,18 +12,21 @@ certified; ``nine certify --check FILE`` derives them again.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from analyzer.choice.table.stored.certificate import Certificate, upward
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 from analyzer.present.report.lucky9 import rounding_json
+
+if TYPE_CHECKING:
+    from analyzer.choice.table.stored.certificate import Certificate
 
 __all__ = ["render_certificates"]
 
 
 def _status(certificate: Certificate) -> str:
     if certificate.rounding is not None:
-        return (f"epsilon <= {upward(certificate.epsilon_at_most):.3g} (float evaluation, "
-                f"rounding bound {upward(certificate.rounding.max_regret):.1g})")
+        bound, most = certificate.upper_floats()
+        return f"epsilon <= {most:.3g} (float evaluation, rounding bound {bound:.1g})"
     return ("certified (every exact regret 0)" if certificate.certified
             else f"epsilon {float(certificate.max_regret):.3g}")
 

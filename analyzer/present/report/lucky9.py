@@ -19,7 +19,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.choice.table.stored.certificate import FLOAT_EVALUATION, upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
@@ -303,10 +302,10 @@ def epsilon_sentence(certificate: Certificate) -> str:
 def _epsilon_words(certificate: Certificate) -> str:
     """A certificate's epsilon and how it was computed, in words."""
     if certificate.rounding is not None:
-        return (f"{upward(certificate.epsilon_at_most):.3g} of a stake by deviating alone "
-                f"(its largest regret evaluated in floats, {float(certificate.max_regret):.4g}, "
-                f"plus the rounding bound {upward(certificate.rounding.max_regret):.1g}; not "
-                "exact)")
+        bound, most = certificate.upper_floats()
+        return (f"{most:.3g} of a stake by deviating alone (its largest regret evaluated in "
+                f"floats, {float(certificate.max_regret):.4g}, plus the rounding bound "
+                f"{bound:.1g}; not exact)")
     return (f"{float(certificate.max_regret):.3g} of a stake by deviating alone (its largest "
             f"exact regret, {fraction_text(certificate.max_regret)})")
 
@@ -331,11 +330,11 @@ def rounding_json(certificate: Certificate) -> dict[str, Any]:
     """How a certificate's figures were evaluated, in JSON: exactly, or in floats with the
     rounding bound of its epsilon."""
     if certificate.rounding is None:
-        return {"evaluation": "exact"}
-    return {"evaluation": FLOAT_EVALUATION,
+        return {"evaluation": certificate.evaluation}
+    bound, most = certificate.upper_floats()
+    return {"evaluation": certificate.evaluation,
             "rounding_bound": fraction_text(certificate.rounding.max_regret),
-            "rounding_bound_float": upward(certificate.rounding.max_regret),
-            "epsilon_at_most": upward(certificate.epsilon_at_most)}
+            "rounding_bound_float": bound, "epsilon_at_most": most}
 
 
 def _value(value: Fraction) -> dict[str, Any]:

@@ -43,7 +43,7 @@ times an integer (strategy weights below that are refused) and a term multiplies
 >>> seats = [[[Fraction(1, 2)] * 9 for _ in range(2**k)] for k in range(2)]
 >>> bank = [[Fraction(1, 3)] * 4 for _ in range(9)]
 >>> found = float_evaluation(game, seats, bank)
->>> 0 < max(found.regret_bounds) < Fraction(1, 10**12)
+>>> 0 < max(found.regret_bounds) < Fraction(1, 10**10)
 True
 """
 

@@ -152,6 +152,17 @@ class Certificate:
     float_from: int = 0
 
     @property
+    def evaluation(self) -> str:
+        """How its figures were computed: ``exact``, or :data:`FLOAT_EVALUATION`."""
+        return "exact" if self.rounding is None else FLOAT_EVALUATION
+
+    def upper_floats(self) -> tuple[float, float]:
+        """Its epsilon's bound and the epsilon at most, as floats rounded upward (0 and the
+        epsilon when exact)."""
+        bound = self.rounding.max_regret if self.rounding else Fraction(0)
+        return upward(bound), upward(self.epsilon_at_most)
+
+    @property
     def epsilon_at_most(self) -> Fraction:
         """What no side gains more than by deviating alone: the largest regret, plus its
         rounding bound when evaluated in floats."""
