@@ -83,7 +83,9 @@ bench: $(STAMP)
 # subgames are kept in <certificate>.work/ and reused by the same command. 7 people by total
 # (nice -n 10, --jobs 2, load 3.5-8.9, then resumed with nice -n 19 --jobs 1 at load 2):
 # about 42 CPU-minutes in all (20 for 246 subgames, 21 for the one of six live seats), 7.5 GB
-# in one process, epsilon 7.50e-7 (README).
+# in one process, epsilon 7.50e-7 (README). From 8 people the subgames of 6+ live seats are
+# evaluated in floats with a rigorous rounding bound (--float-from; the file says "epsilon <=",
+# never certified); the 8-person run is estimated, not measured, in the README.
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)

@@ -122,7 +122,10 @@ def _children_cpu() -> float:
 def _wide(found: Certificate) -> None:
     """A certificate of 6+ people: its epsilon; the 6-person one by total checked again
     exactly over two processes (one exact full evaluation at 6 people)."""
-    status = (f"epsilon {float(found.max_regret):.3g} (largest exact regret, "
+    how = ("largest exact regret" if found.rounding is None else
+           f"at most {float(found.epsilon_at_most):.4g}: largest float regret, rounding bound "
+           f"{float(found.rounding.max_regret):.1g}")
+    status = (f"epsilon {float(found.max_regret):.3g} ({how}, "
               f"written by `{found.command}` in {found.solve_seconds:.0f} s wall)")
     if (found.people, found.by) != (6, "total") or os.environ.get("NINE_BENCH_WIDE") == "0":
         print(f"  {found.people} people, 1 deck, by {found.by}: {status}, as the file states")

@@ -2,7 +2,10 @@
 its certificate file, or check certificate files again
 (:mod:`analyzer.choice.table.stored.certificate`). Tables of :data:`WIDE_PEOPLE` or more people
 get the best play found and its exact epsilon (:mod:`analyzer.choice.table.dealt.wide`), their
-subgames spread over processes (``--jobs``) or a Dask cluster (``--dask``)."""
+subgames spread over processes (``--jobs``) or a Dask cluster (``--dask``); from
+:data:`FLOAT_PEOPLE` people the largest subgames are evaluated in floats with a rigorous
+rounding bound (``--float-from``, :mod:`analyzer.choice.table.dealt.rounding`): the file then
+says "epsilon at most X", never exact or certified."""
 
 from __future__ import annotations
 
@@ -14,9 +17,16 @@ from pathlib import Path
 
 import click
 
-from analyzer.choice.table.dealt.wide import TOLERANCE, WIDE_PEOPLE, wide_table
+from analyzer.choice.table.dealt.wide import (
+    FLOAT_FROM,
+    FLOAT_METHOD,
+    FLOAT_PEOPLE,
+    TOLERANCE,
+    WIDE_PEOPLE,
+    wide_table,
+)
 from analyzer.choice.table.indifference import Strategies
-from analyzer.choice.table.solve import check_players, solve_table
+from analyzer.choice.table.solve import TableEquilibrium, check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
     CERTIFICATES,
     KIND,
@@ -25,6 +35,7 @@ from analyzer.choice.table.stored.certificate import (
     check_certificate,
     read_certificate,
     shipped_certificates,
+    upward,
 )
 from analyzer.choice.table.stored.progress import WorkFolder
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS
@@ -40,6 +51,10 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["certify", "INFINITE_PLAY"]
 
+#: The same, evaluated in floats with a rounding bound (8 people).
+INFINITE_PLAY_FLOAT = ("the infinite deck's certified equilibrium by total, each holding played "
+                       "as its total, evaluated at one deck (an epsilon-certificate: not an "
+                       "equilibrium there)")
 #: How an epsilon-certificate's strategies were found.
 INFINITE_PLAY = ("the infinite deck's certified equilibrium by total, each holding played as "
                  "its total, evaluated exactly at one deck (an epsilon-certificate: not an "
@@ -54,17 +69,28 @@ def _refuse_foreign(path: Path) -> None:
 
 
 def _better_kept(path: Path, rules: ChoiceRules, shoe: Shoe, people: int, by: str,
-                 regret: Fraction) -> str:
-    """Why the certificate already at ``path`` stays (certified, or a smaller epsilon than
-    ``regret``), or "" when the new one replaces it."""
-    if regret == 0 or not path.is_file():
+                 regret: Fraction, exact: bool) -> str:
+    """Why the certificate already at ``path`` stays (certified, or an epsilon -- plus its
+    rounding bound when evaluated in floats -- not larger than ``regret``, this run's
+    epsilon or bound on it), or "" when the new one replaces it."""
+    if (regret == 0 and exact) or not path.is_file():
         return ""
     old = read_certificate(path, rules, shoe, people, by)
     if old.certified:
         return "it is certified; this solve is not"
-    if old.max_regret <= regret:
-        return f"its largest exact regret {float(old.max_regret):.3e} is not larger"
+    if old.epsilon_at_most <= regret:
+        return f"its epsilon (at most {float(old.epsilon_at_most):.3e}) is not larger"
     return ""
+
+
+def _float_from(asked: int | None, people: int, wide: bool) -> int | None:
+    """The live seats from which a run evaluates subgames in floats (None: all exactly)."""
+    if asked is None:
+        return FLOAT_FROM if wide and people >= FLOAT_PEOPLE else None
+    if asked and not wide:
+        raise AnalyzerError(f"--float-from: {people} people are solved exactly (floats only "
+                            f"for {WIDE_PEOPLE}+ people or --infinite-play)")
+    return asked or None
 
 
 def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
@@ -98,6 +124,14 @@ def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
                    "(0: the infinite deck's play evaluated as it is).")
 @click.option("--tolerance", default=TOLERANCE, show_default=True, type=click.FloatRange(0, 1),
               help=f"{WIDE_PEOPLE}+ people: a subgame's improvement stops at this float regret.")
+@click.option("--float-from", "float_from", default=None, type=click.IntRange(0, 8),
+              help=f"Evaluate the subgames of this many live seats or more in floats with a "
+                   f"rounding bound, the others exactly (0: all exactly) [default: "
+                   f"{FLOAT_FROM} from {FLOAT_PEOPLE} people, else 0]; with --check, check "
+                   "an exact file that way (its figures within the bound).")
+@click.option("--improve-live", "improve_live", default=None, type=click.IntRange(1, 8),
+              help="Improve only the subgames of at most this many live seats; the others "
+                   "are evaluated as the infinite deck's play [default: all].")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Subgames evaluated in this many processes at once.")
 @click.option("--dask", default=None, metavar="local|ADDRESS",
@@ -110,7 +144,8 @@ def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
 @friendly
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             out_dir: str | None, checks: tuple[str, ...], infinite_play: bool,
-            iterations: int, tolerance: float, jobs: int, dask: str | None, listing: bool,
+            iterations: int, tolerance: float, float_from: int | None,
+            improve_live: int | None, jobs: int, dask: str | None, listing: bool,
             fmt: str) -> None:
     """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
@@ -119,8 +154,10 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
     play is improved subgame by subgame (warm-started CFR+ in floats, rounded) and not
     claimed an equilibrium. Either way every side's exact regret is computed at one deck:
     the file gives the strategies, the values, the largest regret (0: certified, else the
-    epsilon) and the SHA-256 of the profile. Minutes per table; --check re-derives a file's
-    figures (with --jobs/--dask: subgame by subgame in parallel).
+    epsilon) and the SHA-256 of the profile. From 8 people the largest subgames are
+    evaluated in floats with a rigorous rounding bound instead (the file says "epsilon at
+    most", never certified). Minutes per table; --check re-derives a file's figures (with
+    --jobs/--dask: subgame by subgame in parallel).
     """
     rules = load_profile(profile).choice_rules()
     shoe = Shoe.decks(1)
@@ -132,11 +169,10 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             found = read_certificate(name, rules, shoe, None, None)
             begin = time.perf_counter()
             with _apply(dask, jobs) as apply:
-                table = check_certificate(found, rules, apply)
-            status = ("certified (every exact regret 0)" if table.certified else
-                      "not an equilibrium: no side gains more than "
-                      f"{float(table.values.max_regret):.3e} of a stake by deviating alone "
-                      "(largest exact regret)")
+                table = check_certificate(found, rules, apply, float_from or 0)
+            status = _status(table)
+            if table.rounding is not None and found.rounding is None:
+                status += " (the file's exact figures lie within that bound; checked in floats)"
             click.echo(f"{name}: PASS, {found.people} people, 1 deck, by {found.by}: {status}, "
                        f"checked again in {time.perf_counter() - begin:.1f} s")
         return
@@ -153,12 +189,14 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             _refuse_foreign(path)
             begin = time.perf_counter()
             wide = people >= WIDE_PEOPLE and iterations > 0 and not infinite_play
+            floats = _float_from(float_from, people, wide or infinite_play)
             work = WorkFolder(path.with_name(f"{path.stem}.work")).open() if wide else None
             if infinite_play or wide:
                 with _apply(dask, jobs) as apply:
                     table = wide_table(rules, shoe, people - 1, by,
                                        iterations=iterations if wide else 0, apply=apply,
-                                       tolerance=tolerance, progress=work)
+                                       tolerance=tolerance, progress=work, float_from=floats,
+                                       improve_live=improve_live if wide else None)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True,
                                     starts=_smaller(rules, shoe, people, by, folder))
@@ -171,26 +209,45 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                            f"by an earlier run, {earlier:.0f} s of theirs counted)")
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if infinite_play else ''}"
-                       f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}")
-            status = ("certified (every exact regret 0)" if table.certified else
-                      "NOT certified, an epsilon-certificate: largest exact regret "
-                      f"{float(table.values.max_regret):.3e}")
-            how = ("improved and evaluated exactly" if wide else
-                   "evaluated exactly" if infinite_play else "solved")
+                       f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}"
+                       f"{f' --improve-live {improve_live}' if wide and improve_live else ''}"
+                       f"{f' --float-from {floats}' if floats else ''}")
+            status = _status(table)
+            how = ("solved" if not (wide or infinite_play) else
+                   ("improved and " if wide else "")
+                   + ("evaluated exactly" if floats is None else
+                      f"evaluated in floats from {floats} live seats (exactly below)"))
             done = (f"{people} people, 1 deck, by {by}: {status}, {how} in {seconds:.0f} s"
                     f"{resumed}")
-            kept = _better_kept(path, rules, shoe, people, by, table.values.max_regret)
+            bound = table.rounding.max_regret if table.rounding else Fraction(0)
+            kept = _better_kept(path, rules, shoe, people, by, table.values.max_regret + bound,
+                                table.rounding is None)
             if kept:
                 click.echo(f"{path}: kept ({kept}); {done}")
             else:
-                write_file(path, certificate_text(table, rules, seconds, command,
-                                                  INFINITE_PLAY if infinite_play or (
-                                                      people >= WIDE_PEOPLE and not wide)
-                                                  else ""))
+                given = infinite_play or (people >= WIDE_PEOPLE and not wide)
+                method = ("" if not given else INFINITE_PLAY if floats is None else
+                          INFINITE_PLAY_FLOAT + FLOAT_METHOD.format(live=floats))
+                write_file(path, certificate_text(table, rules, seconds, command, method,
+                                                  floats or 0))
                 click.echo(f"{path}: {done}")
             if work is not None and not work.clear():
                 click.echo(f"{work.path}: left in place (it holds files this command did not "
                            "write)")
+
+
+def _status(table: TableEquilibrium) -> str:
+    """A table's certificate status in words: certified, an exact epsilon, or a float
+    epsilon with its rounding bound."""
+    regret = table.values.max_regret
+    if table.rounding is not None:
+        bound = table.rounding.max_regret
+        return (f"NOT certified, evaluated in floats: largest regret {float(regret):.3e}, "
+                f"rounding bound {float(bound):.1e}: no side gains more than "
+                f"{upward(regret + bound):.4e} of a stake by deviating alone")
+    return ("certified (every exact regret 0)" if table.certified else
+            "NOT certified, an epsilon-certificate: no side gains more than "
+            f"{float(regret):.3e} of a stake by deviating alone (largest exact regret)")
 
 
 @contextmanager

@@ -95,3 +95,15 @@ def test_a_work_folder_it_did_not_make_is_one_line_and_untouched(tmp_path: Path)
     assert "by-total.work: exists and is not a nine certify work folder" in line
     assert [p.name for p in work.iterdir()] == ["plan.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [work.name]
+
+
+def test_floats_where_a_table_is_solved_exactly_or_in_the_joint_tables_is_one_line(
+        tmp_path: Path) -> None:
+    exact = CliRunner().invoke(main, ["certify", "--people", "4", "--by", "total",
+                                      "--float-from", "3", "--out", str(tmp_path)])
+    assert "--float-from: 4 people are solved exactly" in _one_line_error(exact)
+    joint = CliRunner().invoke(main, ["certify", "--people", "4", "--by", "total",
+                                      "--infinite-play", "--float-from", "2",
+                                      "--out", str(tmp_path)])
+    assert "--float-from 2: subgames of up to 2 live seats" in _one_line_error(joint)
+    assert not list(tmp_path.glob("*.json"))

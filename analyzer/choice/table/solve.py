@@ -340,6 +340,9 @@ class TableEquilibrium:
     seconds: float  #: Wall time of the solve, in seconds.
     note: str  #: What is left free among the equilibria, in words.
     payoffs: Payoffs = field(default_factory=Payoffs)  #: The house rules a hand settles by.
+    #: Values and regrets evaluated in floats at ``shoe`` (not ``exact``): bounds on their
+    #: distance from the exact ones (:mod:`analyzer.choice.table.dealt.rounding`); else None.
+    rounding: TableValues | None = None
 
     @property
     def seat_values(self) -> tuple[Fraction, ...]:

@@ -64,6 +64,7 @@ from analyzer.present.report.lucky9 import (
     render_table_cards,
     render_table_evaluation,
     render_table_summary,
+    rounding_json,
     table_evaluation_json,
     table_summary_json,
 )
@@ -83,7 +84,8 @@ __all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "deci
            "equilibrium_json", "FORMATS", "formula_json", "fraction_text", "JSON", "json_text",
            "odds_json", "payout_edges_json", "payout_json", "payout_text", "percent",
            "removal_json", "render_advice",
-           "render_edges", "render_equilibrium", "render_evaluation", "render_formula",
+           "render_edges", "rounding_json", "render_equilibrium", "render_evaluation",
+           "render_formula",
            "render_features", "render_junit", "render_odds", "render_payout",
            "render_payout_edges", "render_profiles", "render_removal",
            "render_session", "render_shoe", "render_strategy_card", "render_table_cards",

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from analyzer.choice.table.summary import TableSummary
 
 __all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
-           "render_edges",
+           "render_edges", "rounding_json",
            "render_table_cards",
            "render_table_evaluation", "render_table_summary", "table_evaluation_json",
            "table_summary_json"]
@@ -294,10 +294,20 @@ def epsilon_sentence(certificate: Certificate) -> str:
     return (f"At {certificate.shoe}, {certificate.people} people, by {certificate.by}: the "
             f"shipped certificate {name} (`{certificate.command}`) gives {play}: the "
             f"bank {percent(certificate.bank_value, 4)} per hand; not an equilibrium "
-            f"there: no side gains more than {float(certificate.max_regret):.3g} of a stake "
-            f"by deviating alone (its largest exact regret, "
-            f"{fraction_text(certificate.max_regret)}); figures as the file states them, "
-            f"re-derived exactly by `nine certify --check {name}`, not by this command")
+            f"there: no side gains more than {_epsilon_words(certificate)}; figures as the "
+            f"file states them, re-derived by `nine certify --check {name}`, not by this "
+            "command")
+
+
+def _epsilon_words(certificate: Certificate) -> str:
+    """A certificate's epsilon and how it was computed, in words."""
+    if certificate.rounding is not None:
+        bound, most = certificate.upper_floats()
+        return (f"{most:.3g} of a stake by deviating alone (its largest regret evaluated in "
+                f"floats, {float(certificate.max_regret):.4g}, plus the rounding bound "
+                f"{bound:.1g}; not exact)")
+    return (f"{float(certificate.max_regret):.3g} of a stake by deviating alone (its largest "
+            f"exact regret, {fraction_text(certificate.max_regret)})")
 
 
 def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
@@ -309,11 +319,22 @@ def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
             "by": certificate.by, "solved_at": certificate.shoe,
             "values_at": certificate.shoe, "certified": certificate.certified,
             "max_regret": fraction_text(certificate.max_regret),
-            "epsilon": float(certificate.max_regret),
+            "epsilon": float(certificate.max_regret), **rounding_json(certificate),
             "bank": _value(certificate.bank_value),
             "seats": [_value(v) for v in certificate.seat_values],
             "written_by": certificate.command,
             "checked_by": f"nine certify --check {name} (not by this command)"}
+
+
+def rounding_json(certificate: Certificate) -> dict[str, Any]:
+    """How a certificate's figures were evaluated, in JSON: exactly, or in floats with the
+    rounding bound of its epsilon."""
+    if certificate.rounding is None:
+        return {"evaluation": certificate.evaluation}
+    bound, most = certificate.upper_floats()
+    return {"evaluation": certificate.evaluation,
+            "rounding_bound": fraction_text(certificate.rounding.max_regret),
+            "rounding_bound_float": bound, "epsilon_at_most": most}
 
 
 def _value(value: Fraction) -> dict[str, Any]:

@@ -47,29 +47,40 @@ import numpy as np
 
 from analyzer.choice.table.cfr import CfrRun, cfr_plus, float_regrets, with_forced
 from analyzer.choice.table.dealt.played import infinite_strategies
+from analyzer.choice.table.dealt.rounding import float_evaluation
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.exact.ring import Array
 from analyzer.choice.table.indifference import Strategies, SubgameSolution
 from analyzer.choice.table.solve import (
+    Pattern,
     SubgameKey,
     SubgameResult,
     TableEquilibrium,
+    TableValues,
     check_players,
     combine,
     subgame_of,
     table_patterns,
 )
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.errors import AnalyzerError
 from analyzer.processes import Apply
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BITS", "IMPROVED_METHOD", "WIDE_PEOPLE", "improve_subgame", "Progress", "PURE",
-           "SubgameOutcome", "SubgameWork", "TOLERANCE", "wide_table"]
+__all__ = ["BITS", "FLOAT_FROM", "FLOAT_METHOD", "FLOAT_PEOPLE", "IMPROVED_METHOD", "WIDE_PEOPLE",
+           "improve_subgame", "Progress", "PURE", "rounding_bounds", "SubgameOutcome",
+           "SubgameWork", "TOLERANCE", "wide_table"]
 
 #: From this many people a one-deck table is not solved to an exact equilibrium (hours of
 #: CFR+ and polynomial indifference equations) but improved here, its exact epsilon stated.
 WIDE_PEOPLE = 6
+#: From this many people ``nine certify`` evaluates the largest subgames in floats with a
+#: rounding bound (:mod:`.rounding`): an exact evaluation of 8 people is about 10 CPU-hours.
+FLOAT_PEOPLE = 8
+#: Live seats from which a float run evaluates a subgame in floats by default (fewer: exactly,
+#: minutes each at 8 people).
+FLOAT_FROM = 6
 #: Draw probabilities are rounded to multiples of ``2**-BITS`` (each side's scale stays a
 #: power of two, so an exact evaluation needs few primes).
 BITS = 24
@@ -92,6 +103,10 @@ IMPROVED_METHOD = (
     "removed-card compositions, rounded to multiples of 2^-{bits} (pure within {pure:g}), "
     "then evaluated exactly at the shoe (residues and CRT): an epsilon-certificate, every "
     "side's exact regret stated, not an equilibrium unless every regret is 0")
+#: Said of a table whose largest subgames were evaluated in floats.
+FLOAT_METHOD = ("; the subgames of {live} or more live seats evaluated in floats with a "
+                "rigorous rounding bound (the others exactly): every side's value and regret "
+                "within the stated bound of the exact ones, not exact")
 #: How strategies given to :func:`wide_table` without improving were evaluated.
 GIVEN_METHOD = ("given strategies, every side's exact value and best response computed at "
                 "the shoe subgame by subgame")
@@ -112,6 +127,8 @@ class SubgameWork:
     strategies: Strategies
     iterations: int
     tolerance: float = TOLERANCE
+    #: ``exact`` (residues and CRT) or ``float`` (:func:`.rounding.float_evaluation`).
+    evaluation: str = "exact"
 
 
 @dataclass(frozen=True)
@@ -129,6 +146,10 @@ class SubgameOutcome:
     float_regret: float
     iterations: int
     seconds: float
+    #: Bounds on the distance of ``values`` and ``regrets`` from the exact ones (a float
+    #: evaluation); empty when they are exact.
+    value_bounds: tuple[Fraction, ...] = ()
+    regret_bounds: tuple[Fraction, ...] = ()
 
 
 def _pairs(seats: Sequence[Sequence[Sequence[Fraction]]], bank: Sequence[Sequence[Fraction]],
@@ -157,7 +178,8 @@ def _fractions(seats: Sequence[Array], bank: Array) -> Strategies:
 
 
 def improve_subgame(work: SubgameWork) -> SubgameOutcome:
-    """One subgame improved (see the module docstring) and evaluated exactly."""
+    """One subgame improved (see the module docstring) and evaluated exactly, or in floats
+    with a rounding bound (``work.evaluation``)."""
     begin = time.perf_counter()
     game = subgame_of(work.rules, work.shoe, work.key, work.by)
     chosen: Strategies = work.strategies
@@ -175,12 +197,20 @@ def improve_subgame(work: SubgameWork) -> SubgameOutcome:
             chosen = improved
         else:
             improved_regret = start_regret
-    values, regrets, _ = exact_regrets(game, chosen[0], chosen[1])
+    value_bounds: tuple[Fraction, ...] = ()
+    regret_bounds: tuple[Fraction, ...] = ()
+    if work.evaluation == "float":
+        found = float_evaluation(game, chosen[0], chosen[1])
+        values, regrets = found.values, found.regrets
+        value_bounds, regret_bounds = found.value_bounds, found.regret_bounds
+    else:
+        values, regrets, _ = exact_regrets(game, chosen[0], chosen[1])
     return SubgameOutcome(
         work.key, tuple(tuple(tuple(Fraction(v) for v in row) for row in rows)
                         for rows in chosen[0]),
         tuple(tuple(Fraction(v) for v in row) for row in chosen[1]), values, regrets,
-        start_regret, improved_regret, done, time.perf_counter() - begin)
+        start_regret, improved_regret, done, time.perf_counter() - begin, value_bounds,
+        regret_bounds)
 
 
 class Progress(Protocol):
@@ -207,14 +237,22 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                strategies: Mapping[SubgameKey, Strategies] | None = None,
                iterations: int = 40, apply: Apply | None = None,
                tolerance: float = TOLERANCE, progress: Progress | None = None,
+               float_from: int | None = None, improve_live: int | None = None,
                ) -> TableEquilibrium:
     """The table's play improved subgame by subgame (``strategies``, else the infinite
     deck's equilibrium as the start; ``iterations`` 0: evaluated as given; each subgame's
     improvement stops at a float regret of ``tolerance``) with every
     side's exact value and regret at ``shoe``; ``apply`` maps :func:`improve_subgame` over
     the subgames (in this process when None); ``progress`` gives the subgames an earlier
-    run finished and keeps each one this run finishes."""
+    run finished and keeps each one this run finishes. ``float_from``: subgames of that many
+    live seats or more are evaluated in floats with a rounding bound (:mod:`.rounding`; the
+    table's ``rounding`` states the bounds, and it is not ``exact``); ``improve_live``:
+    subgames of more live seats are evaluated as given, not improved."""
     check_players(rules, players)
+    if float_from is not None and float_from <= MAX_JOINT_SEATS:
+        raise AnalyzerError(f"--float-from {float_from}: subgames of up to {MAX_JOINT_SEATS} "
+                            "live seats are always evaluated exactly (at least "
+                            f"{MAX_JOINT_SEATS + 1})")
     if shoe.is_infinite:
         raise AnalyzerError("an epsilon at a finite shoe: the infinite deck is solved exactly")
     begin = time.perf_counter()
@@ -226,7 +264,10 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         live, removed = missing[0]
         raise AnalyzerError(f"no strategies given for the subgame of {live} live seat"
                             f"{'s' if live > 1 else ''} and naturals {removed}")
-    works = [SubgameWork(rules, shoe, key, by, start[key], iterations, tolerance)
+    works = [SubgameWork(rules, shoe, key, by, start[key],
+                         0 if improve_live is not None and key[0] > improve_live else iterations,
+                         tolerance,
+                         "float" if float_from is not None and key[0] >= float_from else "exact")
              for key in keys]
     found: dict[SubgameKey, SubgameOutcome] = {}
     if progress is not None:
@@ -244,6 +285,9 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     values = combine(patterns, players, lambda key: (found[key].values, found[key].regrets),
                      rules.payoffs)
     method = (IMPROVED_METHOD.format(bits=BITS, pure=PURE) if iterations > 0 else GIVEN_METHOD)
+    floats = any(o.regret_bounds for o in found.values())
+    if floats:
+        method += FLOAT_METHOD.format(live=float_from)
     results = []
     for key in sorted(keys):
         outcome = found[key]
@@ -259,10 +303,34 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     return TableEquilibrium(
         profile=rules.name, title=rules.name, shoe=shoe.describe(),
         solved_at=shoe.describe(), by=by, players=players,
-        model="exact card removal (an epsilon-certificate: every side's exact regret stated)",
-        exact=True, patterns=tuple(patterns), subgames=tuple(results), values=values,
+        model=("card removal at the shoe, evaluated in floats with a rounding bound (every "
+               "side's regret within the stated bound)" if floats else
+               "exact card removal (an epsilon-certificate: every side's exact regret stated)"),
+        exact=not floats, patterns=tuple(patterns), subgames=tuple(results), values=values,
         method=method, iterations=sum(o.iterations for o in found.values()),
         seconds=time.perf_counter() - begin,
-        note="not an equilibrium unless every regret is 0: the largest exact regret is the "
-             "epsilon no side can beat by deviating alone", payoffs=rules.payoffs)
+        note=("not an equilibrium: no side gains more than the largest float regret plus its "
+              "rounding bound by deviating alone" if floats else
+              "not an equilibrium unless every regret is 0: the largest exact regret is the "
+              "epsilon no side can beat by deviating alone"), payoffs=rules.payoffs,
+        rounding=rounding_bounds(patterns, players, found) if floats else None)
+
+
+def rounding_bounds(patterns: Sequence[Pattern], players: int,
+                    found: Mapping[SubgameKey, SubgameOutcome]) -> TableValues:
+    """Bounds on the distance of a table's values and regrets from the exact ones, from its
+    subgames' (none where a subgame is exact): each pattern's chance times its subgame's
+    bounds; the bank's value is minus the seats' sum, so its bound is theirs summed."""
+    seats, regrets, bank_regret = [Fraction(0)] * players, [Fraction(0)] * players, Fraction(0)
+    for pattern in patterns:
+        if pattern.bank is not None or not pattern.live:
+            continue
+        outcome = found[pattern.key]
+        if not outcome.regret_bounds:
+            continue
+        for position, j in enumerate(pattern.live):
+            seats[j] += pattern.probability * outcome.value_bounds[position]
+            regrets[j] += pattern.probability * outcome.regret_bounds[position]
+        bank_regret += pattern.probability * outcome.regret_bounds[-1]
+    return TableValues(tuple(seats), sum(seats, Fraction(0)), tuple(regrets), bank_regret)
 

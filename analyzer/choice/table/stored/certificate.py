@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,7 +33,7 @@ from typing import Any
 from analyzer import __version__
 from analyzer.choice.table.dealt.wide import WIDE_PEOPLE, wide_table
 from analyzer.choice.table.indifference import Strategies
-from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, solve_table
+from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, TableValues, solve_table
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
 from analyzer.processes import Apply
@@ -40,11 +41,14 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
-           "check_certificate", "fraction_field", "KIND", "profile_sha256", "read_certificate",
-           "shipped_certificates", "shipped_epsilon", "shipped_strategies"]
+           "check_certificate", "FLOAT_EVALUATION", "fraction_field", "KIND", "profile_sha256",
+           "read_certificate", "shipped_certificates", "shipped_epsilon", "shipped_strategies",
+           "upward"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
 KIND = "nine table certificate"
+#: The ``evaluation`` a certificate evaluated in floats states (an exact one states none).
+FLOAT_EVALUATION = "float evaluation with rounding bound"
 #: Where the shipped certificates live (package data).
 CERTIFICATES = Path(__file__).resolve().parent / "certificates"
 
@@ -74,11 +78,30 @@ def profile_sha256(subgames: Sequence[dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def upward(value: Fraction) -> float:
+    """``value`` as a float no smaller than it (a bound stays a bound when printed)."""
+    found = float(value)
+    return found if Fraction(found) >= value else math.nextafter(found, math.inf)
+
+
+def _rounding(bounds: TableValues, float_from: int) -> dict[str, Any]:
+    """A float-evaluated table's bounds, as its certificate states them."""
+    return {
+        "evaluation": FLOAT_EVALUATION, "float_from_live_seats": float_from,
+        "rounding_bound": _text(bounds.max_regret),
+        "epsilon_at_most": None,  # filled by the caller: the epsilon plus its bound
+        "rounding": {"seat_values": [_text(v) for v in bounds.seats],
+                     "bank_value": _text(bounds.bank),
+                     "seat_regrets": [_text(v) for v in bounds.seat_regrets],
+                     "bank_regret": _text(bounds.bank_regret)}}
+
+
 def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float,
-                     command: str, method: str = "") -> str:
-    """The certificate of a table evaluated exactly at its shoe, as JSON text (``method``:
-    how its strategies were found, else the table's)."""
-    if not table.exact:
+                     command: str, method: str = "", float_from: int = 0) -> str:
+    """The certificate of a table evaluated at its shoe -- exactly, or in floats with a
+    rounding bound (``table.rounding``, its subgames of ``float_from`` live seats or more)
+    -- as JSON text (``method``: how its strategies were found, else the table's)."""
+    if not table.exact and table.rounding is None:
         raise AnalyzerError(f"{table.players + 1} people at {table.shoe}: not evaluated at its "
                             "shoe, nothing to certify")
     subgames = _subgames(table)
@@ -96,6 +119,12 @@ def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float
         "solve_seconds": round(seconds, 1), "command": command,
         "profile_sha256": profile_sha256(subgames), "subgames": subgames,
     }
+    if table.rounding is not None:
+        extra = _rounding(table.rounding, float_from)
+        extra["epsilon_at_most"] = upward(table.values.max_regret + table.rounding.max_regret)
+        at = list(document).index("epsilon") + 1
+        items = list(document.items())
+        document = dict(items[:at] + list(extra.items()) + items[at:])
     return json.dumps(document, indent=1) + "\n"
 
 
@@ -117,6 +146,27 @@ class Certificate:
     #: The command that wrote it (``nine certify ...``, ``--infinite-play`` for an
     #: epsilon-certificate of the infinite deck's play).
     command: str = ""
+    #: Evaluated in floats (its subgames of ``float_from`` live seats or more): bounds on
+    #: the distance of its figures from the exact ones; None when they are exact.
+    rounding: TableValues | None = None
+    float_from: int = 0
+
+    @property
+    def evaluation(self) -> str:
+        """How its figures were computed: ``exact``, or :data:`FLOAT_EVALUATION`."""
+        return "exact" if self.rounding is None else FLOAT_EVALUATION
+
+    def upper_floats(self) -> tuple[float, float]:
+        """Its epsilon's bound and the epsilon at most, as floats rounded upward (0 and the
+        epsilon when exact)."""
+        bound = self.rounding.max_regret if self.rounding else Fraction(0)
+        return upward(bound), upward(self.epsilon_at_most)
+
+    @property
+    def epsilon_at_most(self) -> Fraction:
+        """What no side gains more than by deviating alone: the largest regret, plus its
+        rounding bound when evaluated in floats."""
+        return self.max_regret + (self.rounding.max_regret if self.rounding else 0)
 
 
 def fraction_field(text: Any, where: str) -> Fraction:
@@ -152,6 +202,7 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
     for field, expected, written, asked in checks:
         if document.get(field) != expected:
             raise AnalyzerError(f"{where}: written for {written}, {asked}")
+    rounding = _read_rounding(document, where)
     try:
         subgames = document["subgames"]
         strategies: dict[SubgameKey, Strategies] = {}
@@ -169,7 +220,7 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
             tuple(fraction_field(v, f"{where}: seat_values") for v in document["seat_values"]),
             fraction_field(document["bank_value"], f"{where}: bank_value"),
             float(document["solve_seconds"]), str(document["profile_sha256"]), strategies,
-            str(document["command"]))
+            str(document["command"]), *rounding)
     except KeyError as missing:
         raise AnalyzerError(f"{where}: field {missing} missing") from None
     except (TypeError, ValueError, AttributeError):
@@ -179,15 +230,73 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
     return found
 
 
+def _read_rounding(document: dict[str, Any], where: str) -> tuple[TableValues | None, int]:
+    """A certificate's rounding bounds and ``float_from`` (None, 0 when exact)."""
+    if "evaluation" not in document:
+        return None, 0
+    if document["evaluation"] != FLOAT_EVALUATION:
+        raise AnalyzerError(f"{where}: evaluation must be {FLOAT_EVALUATION!r}")
+    at = f"{where}: rounding"
+    try:
+        found = document["rounding"]
+        bounds = TableValues(tuple(fraction_field(v, at) for v in found["seat_values"]),
+                             fraction_field(found["bank_value"], at),
+                             tuple(fraction_field(v, at) for v in found["seat_regrets"]),
+                             fraction_field(found["bank_regret"], at))
+        stated = fraction_field(document["rounding_bound"], f"{where}: rounding_bound")
+        float_from = int(document["float_from_live_seats"])
+    except (KeyError, TypeError):
+        raise AnalyzerError(f"{where}: a float evaluation needs rounding (seat_values, "
+                            "bank_value, seat_regrets, bank_regret), rounding_bound and "
+                            "float_from_live_seats") from None
+    if stated != bounds.max_regret:
+        raise AnalyzerError(f"{where}: rounding_bound is not the largest regret's bound")
+    if float_from < 1:
+        raise AnalyzerError(f"{where}: float_from_live_seats must be a positive integer")
+    return bounds, float_from
+
+
+def _figures(table: TableEquilibrium | Certificate) -> list[tuple[str, Fraction, Fraction]]:
+    """Every figure a check compares: (name, value, bound on its distance from the exact)."""
+    bounds = table.rounding or TableValues((Fraction(0),) * len(table.seat_values),
+                                           Fraction(0), (Fraction(0),) * len(table.seat_values),
+                                           Fraction(0))
+    values = table.values.seats if isinstance(table, TableEquilibrium) else table.seat_values
+    bank = table.values.bank if isinstance(table, TableEquilibrium) else table.bank_value
+    regret = (table.values.max_regret if isinstance(table, TableEquilibrium)
+              else table.max_regret)
+    return ([(f"seat {j + 1}'s value", v, b) for j, (v, b) in enumerate(
+        zip(values, bounds.seats, strict=True))]
+        + [("bank value", bank, bounds.bank), ("max_regret", regret, bounds.max_regret)])
+
+
 def check_certificate(certificate: Certificate, rules: ChoiceRules,
-                      apply: Apply | None = None) -> TableEquilibrium:
-    """Every value and regret of the certificate re-derived exactly from its strategies (an
-    exact evaluation of every subgame at the shoe; ``apply``: spread over processes or a
-    Dask cluster, :func:`analyzer.processes.task_mapper`): the table, or a one-line error
-    naming the first figure that differs."""
+                      apply: Apply | None = None, float_from: int = 0) -> TableEquilibrium:
+    """Every value and regret of the certificate re-derived from its strategies (an exact
+    evaluation of every subgame at the shoe; ``apply``: spread over processes or a Dask
+    cluster, :func:`analyzer.processes.task_mapper`): the table, or a one-line error naming
+    the first figure that differs. A certificate evaluated in floats is evaluated in floats
+    again the same way, and so is any with ``float_from`` (its subgames of that many live
+    seats or more): each figure must then lie within the two rounding bounds (the file's and
+    the new one's) of the file's, both being that close to the exact figure (an exact file's
+    "certified" is not checked that way: floats certify nothing)."""
     shoe = Shoe.decks(1) if certificate.shoe == "1 deck" else None
     if shoe is None:
         raise AnalyzerError(f"{certificate.path}: only one-deck certificates are checked")
+    float_from = float_from or certificate.float_from
+    if float_from:
+        table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
+                           certificate.strategies, iterations=0, apply=apply,
+                           float_from=float_from)
+        if certificate.certified and certificate.rounding is not None:
+            raise AnalyzerError(f"{certificate.path}: a float evaluation certifies nothing")
+        for (figure, value, bound), (_, stated, stated_bound) in zip(
+                _figures(table), _figures(certificate), strict=True):
+            if abs(value - stated) > bound + stated_bound:
+                raise AnalyzerError(f"{certificate.path}: {figure} evaluated again in floats "
+                                    f"({float(value)!r}) is not within the rounding bounds "
+                                    f"of the file's ({float(stated)!r})")
+        return table
     if apply is None:
         table = solve_table(rules, shoe, certificate.people - 1, certificate.by,
                             known=certificate.strategies, given_only=True)

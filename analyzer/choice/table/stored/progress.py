@@ -8,11 +8,13 @@ atomically by whichever process finished it (:class:`SavingRun`, picklable, so a
 a local Dask cluster's worker saves its own subgame the moment it is done; the parent saves
 again whatever comes back, for workers that do not share the folder). A restarted run
 reuses a file only when it names the same run -- the same rules (their fingerprint), shoe,
-table size, information model, iterations, tolerance, the SHA-256 of the subgame's starting
-strategies and the source of the modules that compute it (:func:`work_fingerprint`) -- and
+table size, information model, iterations, tolerance, evaluation (exact or float), the
+SHA-256 of the subgame's starting strategies and the source of the modules that compute it
+(:func:`work_fingerprint`) -- and
 its strategies match the SHA-256 it states; a file of the folder's naming that fails is a
 one-line error, never overwritten. The saved values and regrets are the exact fractions the
-evaluation gave (``nine certify --check`` derives the finished certificate again). After
+evaluation gave -- the floats exactly, with their rounding bounds, for a float evaluation
+(``nine certify --check`` derives the finished certificate again). After
 the certificate is written, :meth:`WorkFolder.clear` removes the files the run wrote, and the
 folder when nothing else is in it.
 """
@@ -48,7 +50,8 @@ MARKER = "nine-certify-work.txt"
 _SOURCES = ("choice/table/dealt/wide.py", "choice/table/cfr.py", "choice/table/subgame.py",
             "choice/table/dealt/game.py", "choice/table/dealt/kernels.py",
             "choice/table/dealt/compositions.py", "choice/table/dealt/residues.py",
-            "choice/table/dealt/dense.py", "choice/table/exact/evaluation.py",
+            "choice/table/dealt/dense.py", "choice/table/dealt/rounding.py",
+            "choice/table/exact/evaluation.py",
             "choice/table/exact/ring.py", "choice/table/solve.py", "rules/choice_rules.py")
 
 
@@ -67,7 +70,8 @@ def work_fingerprint(work: SubgameWork) -> str:
         "format": FORMAT, "code": source_digest(_SOURCES), "rules": work.rules.fingerprint,
         "shoe": list(work.shoe.counts), "by": work.by, "iterations": work.iterations,
         "tolerance": work.tolerance, "key": [work.key[0], [list(h) for h in work.key[1]]],
-        "start_sha256": profile_sha256([_strategies_record(work.key, work.strategies)])})
+        "start_sha256": profile_sha256([_strategies_record(work.key, work.strategies)]),
+        **({"evaluation": work.evaluation} if work.evaluation != "exact" else {})})
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -118,6 +122,9 @@ class WorkFolder:
                 "strategies_sha256": profile_sha256([record]), **record,
                 "values": [str(v) for v in outcome.values],
                 "regrets": [str(v) for v in outcome.regrets],
+                **({"value_bounds": [str(v) for v in outcome.value_bounds],
+                    "regret_bounds": [str(v) for v in outcome.regret_bounds]}
+                   if outcome.regret_bounds else {}),
                 "start_regret": _number(outcome.start_regret),
                 "float_regret": _number(outcome.float_regret),
                 "iterations": outcome.iterations, "seconds": round(outcome.seconds, 1)}
@@ -143,6 +150,8 @@ class WorkFolder:
             bank = tuple(tuple(fraction_field(v, where) for v in row) for row in record["bank"])
             values = tuple(fraction_field(v, where) for v in document["values"])
             regrets = tuple(fraction_field(v, where) for v in document["regrets"])
+            bounds = tuple(tuple(fraction_field(v, where) for v in document.get(name, ()))
+                           for name in ("value_bounds", "regret_bounds"))
             numbers = (_read_number(document["start_regret"]),
                        _read_number(document["float_regret"]),
                        int(document["iterations"]), float(document["seconds"]))
@@ -151,7 +160,9 @@ class WorkFolder:
         if profile_sha256([record]) != sha:
             raise AnalyzerError(f"{where}: strategies_sha256 does not match its strategies; "
                                 "not used")
-        outcome = SubgameOutcome(work.key, seats, bank, values, regrets, *numbers)
+        if (work.evaluation == "float") != bool(bounds[1]):
+            raise AnalyzerError(f"{where}: rounding bounds missing or unexpected; not used")
+        outcome = SubgameOutcome(work.key, seats, bank, values, regrets, *numbers, *bounds)
         self.reused.append(outcome)
         return outcome
 
