@@ -188,10 +188,12 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                     else certificate_path(rules.name, people, shoe, by))
             _refuse_foreign(path)
             begin = time.perf_counter()
-            wide = people >= WIDE_PEOPLE and iterations > 0 and not infinite_play
-            floats = _float_from(float_from, people, wide or infinite_play)
+            # 6+ people with no iterations: the infinite deck's play as it is
+            given = infinite_play or (people >= WIDE_PEOPLE and iterations == 0)
+            wide = people >= WIDE_PEOPLE and not given
+            floats = _float_from(float_from, people, wide or given)
             work = WorkFolder(path.with_name(f"{path.stem}.work")).open() if wide else None
-            if infinite_play or wide:
+            if given or wide:
                 with _apply(dask, jobs) as apply:
                     table = wide_table(rules, shoe, people - 1, by,
                                        iterations=iterations if wide else 0, apply=apply,
@@ -208,12 +210,12 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                 resumed = (f" ({len(work.reused)} of {len(table.subgames)} subgames finished "
                            f"by an earlier run, {earlier:.0f} s of theirs counted)")
             command = (f"nine certify --people {people} --by {by}"
-                       f"{' --infinite-play' if infinite_play else ''}"
+                       f"{' --infinite-play' if given else ''}"
                        f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}"
                        f"{f' --improve-live {improve_live}' if wide and improve_live else ''}"
                        f"{f' --float-from {floats}' if floats else ''}")
             status = _status(table)
-            how = ("solved" if not (wide or infinite_play) else
+            how = ("solved" if not (wide or given) else
                    ("improved and " if wide else "")
                    + ("evaluated exactly" if floats is None else
                       f"evaluated in floats from {floats} live seats (exactly below)"))
@@ -225,7 +227,6 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             if kept:
                 click.echo(f"{path}: kept ({kept}); {done}")
             else:
-                given = infinite_play or (people >= WIDE_PEOPLE and not wide)
                 method = ("" if not given else INFINITE_PLAY if floats is None else
                           INFINITE_PLAY_FLOAT + FLOAT_METHOD.format(live=floats))
                 write_file(path, certificate_text(table, rules, seconds, command, method,

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from analyzer.choice.table.stored.certificate import certificate_path
+from analyzer.cli import certify
 from analyzer.cli.commands import main
+from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 
 
@@ -107,3 +110,29 @@ def test_floats_where_a_table_is_solved_exactly_or_in_the_joint_tables_is_one_li
                                       "--out", str(tmp_path)])
     assert "--float-from 2: subgames of up to 2 live seats" in _one_line_error(joint)
     assert not list(tmp_path.glob("*.json"))
+
+
+def test_no_iterations_at_six_people_is_the_infinite_play_never_the_exact_solver(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--iterations 0`` from 6 people evaluates the infinite deck's play as it is (the help
+    says so): it must reach the wide evaluator with no iterations, floats from 8 people, and
+    never the exact solver (hours at 8 people)."""
+    calls: list[tuple[int, int, int | None]] = []
+
+    def wide(rules: object, shoe: object, players: int, by: str, **options: object) -> None:
+        calls.append((players, int(options["iterations"]),  # type: ignore[call-overload]
+                      options["float_from"]))  # type: ignore[arg-type]
+        raise AnalyzerError("stopped by the test")
+
+    def exact(*arguments: object, **options: object) -> None:
+        raise AssertionError("the exact solver was called")
+
+    monkeypatch.setattr(certify, "wide_table", wide)
+    monkeypatch.setattr(certify, "solve_table", exact)
+    for people, floats in ((6, None), (8, 6)):
+        line = _one_line_error(CliRunner().invoke(main, [
+            "certify", "--people", str(people), "--by", "total", "--iterations", "0",
+            "--out", str(tmp_path)]))
+        assert "stopped by the test" in line
+        assert calls[-1] == (people - 1, 0, floats)
+    assert list(tmp_path.iterdir()) == []
