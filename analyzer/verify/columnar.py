@@ -124,25 +124,43 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
     n = len(column)
     if n == 0:
         return np.zeros((0, 3), dtype=np.int64)
-    table = _TABLES.get(notation)
-    if table is None:
-        table = _TABLES[notation] = _two_char_table(notation)
     offsets, data = text_buffers(column)
     length = np.diff(offsets)
-    two, three = length == 5, length == 8
-    start = offsets[:-1]
-    body = data[offsets[0]:offsets[-1]]
-    # every other character is checked by the table (which holds no space or NUL)
-    if (two | three).all() and (body < 128).all():
-        chars = data[np.minimum(start[:, None] + np.arange(8), len(data) - 1)]
-        if ((chars[:, 2] == 32) & (~three | (chars[:, 5] == 32))).all():
-            cards = np.full((n, 3), -1, dtype=np.int64)
-            cards[:, 0] = table[chars[:, 0], chars[:, 1]]
-            cards[:, 1] = table[chars[:, 3], chars[:, 4]]
-            cards[three, 2] = table[chars[three, 6], chars[three, 7]]
-            if (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
-                return cards
+    three = length == 8
+    if ((length == 5) | three).all():
+        # each field's first eight bytes as one little-endian word: two-byte tokens at
+        # bytes 0, 3 and 6, spaces at 2 and 5 (every byte checked: the token table maps
+        # two ASCII characters only)
+        start = offsets[:-1]
+        if int(start[-1]) + 8 > len(data):
+            data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
+        words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))[start]
+        table = _token_table(notation)
+        cards = np.empty((n, 3), dtype=np.int64)
+        cards[:, 0] = table[(words & 0xFFFF).astype(np.int64)]
+        cards[:, 1] = table[((words >> 24) & 0xFFFF).astype(np.int64)]
+        cards[:, 2] = np.where(three, table[(words >> 48).astype(np.int64)], -1)
+        spaced = ((words >> 16) & 0xFF == 32) & (~three | ((words >> 40) & 0xFF == 32))
+        if spaced.all() and (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
+            return cards
     return _parse_slowly(column.to_pylist(), notation)
+
+
+_WORD_TABLES: dict[str, npt.NDArray[np.int8]] = {}
+
+
+def _token_table(notation: str) -> npt.NDArray[np.int8]:
+    """Card index of every two-character token by its two bytes as a little-endian
+    16-bit word (-1: none)."""
+    table = _WORD_TABLES.get(notation)
+    if table is None:
+        codes = _TABLES.get(notation)
+        if codes is None:
+            codes = _TABLES[notation] = _two_char_table(notation)
+        table = _WORD_TABLES[notation] = np.full(1 << 16, -1, dtype=np.int8)
+        first, second = np.nonzero(codes >= 0)
+        table[first | second << 8] = codes[first, second]
+    return table
 
 
 _NO_BURNS = (np.zeros(0, dtype=np.int64),) * 3
