@@ -103,6 +103,7 @@ class ColumnSums:
                                                   strict=True)]
 
 
+@cache
 def _two_char_table(notation: str) -> IntArray:
     """Card index of every two-character token by its two character codes (-1: none)."""
     table = np.full((128, 128), -1, dtype=np.int64)
@@ -110,9 +111,6 @@ def _two_char_table(notation: str) -> IntArray:
         if len(token) == 2 and token.isascii():
             table[ord(token[0]), ord(token[1])] = card
     return table
-
-
-_TABLES: dict[str, IntArray] = {}
 
 
 def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | None:
@@ -128,9 +126,8 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
     length = np.diff(offsets)
     three = length == 8
     if ((length == 5) | three).all():
-        # each field's first eight bytes as one little-endian word: two-byte tokens at
-        # bytes 0, 3 and 6, spaces at 2 and 5 (every byte checked: the token table maps
-        # two ASCII characters only)
+        # each field's first eight bytes as one little-endian word: tokens at bytes 0, 3
+        # and 6, spaces at 2 and 5 (the token table maps two ASCII characters only)
         start = offsets[:-1]
         if int(start[-1]) + 8 > len(data):
             data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
@@ -146,20 +143,14 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
     return _parse_slowly(column.to_pylist(), notation)
 
 
-_WORD_TABLES: dict[str, npt.NDArray[np.int8]] = {}
-
-
+@cache
 def _token_table(notation: str) -> npt.NDArray[np.int8]:
     """Card index of every two-character token by its two bytes as a little-endian
     16-bit word (-1: none)."""
-    table = _WORD_TABLES.get(notation)
-    if table is None:
-        codes = _TABLES.get(notation)
-        if codes is None:
-            codes = _TABLES[notation] = _two_char_table(notation)
-        table = _WORD_TABLES[notation] = np.full(1 << 16, -1, dtype=np.int8)
-        first, second = np.nonzero(codes >= 0)
-        table[first | second << 8] = codes[first, second]
+    codes = _two_char_table(notation)
+    first, second = np.nonzero(codes >= 0)
+    table = np.full(1 << 16, -1, dtype=np.int8)
+    table[first | second << 8] = codes[first, second]
     return table
 
 
@@ -176,9 +167,7 @@ def _burns(column: pa.Array, notation: str) -> tuple[IntArray, IntArray, IntArra
     count = (size[rows] + 1) // 3
     first = np.repeat(offsets[rows] - 3 * (np.cumsum(count) - count), count) + \
         3 * np.arange(int(count.sum()))  # each token's first byte
-    table = _TABLES.get(notation)
-    if table is None:
-        table = _TABLES[notation] = _two_char_table(notation)
+    table = _two_char_table(notation)
     if not ((size[rows] + 1) % 3).any() and first.size and int(data[first].max()) < 128 \
             and int(data[first + 1].max()) < 128:
         cards = table[data[first], data[first + 1]]
