@@ -52,7 +52,7 @@ from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import card_feature_columns
 from analyzer.engine.enumeration import coups
-from analyzer.engine.lookup import CoupIndex, Model, coup_code, coup_lookup
+from analyzer.engine.lookup import Model, coup_code, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
@@ -443,7 +443,7 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
             label_of = np.array([b.label(r) for r in results], dtype=np.int64)
             labels.append(label_of[np.asarray(codes, dtype=np.int64)])
     else:
-        labels = [codes[row] for codes in _code_arrays(index)]
+        labels = [codes[row] for codes in index.code_arrays]
     # -- bets and payouts ------------------------------------------------------------------
     bet_index = model.bet_index()
     windows = dict(model.profile.procedure.windows)
@@ -532,17 +532,6 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
                                    starts, shoe_of), stakes, opens)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
-
-
-_CODES: dict[int, tuple[CoupIndex, list[IntArray]]] = {}
-
-
-def _code_arrays(index: CoupIndex) -> list[IntArray]:
-    """A coup lookup's result codes of each bet as arrays (made once per lookup)."""
-    held = _CODES.get(id(index))
-    if held is None or held[0] is not index:
-        held = _CODES[id(index)] = (index, [np.asarray(c, dtype=np.int64) for c in index.codes])
-    return held[1]
 
 
 @cache
