@@ -20,7 +20,7 @@ from analyzer.rules.bets import settle_codes
 from analyzer.rules.cards import DECK
 from analyzer.rules.profile import Profile
 
-__all__ = ["CARD_VALUES", "FourCardForm", "TwoCardForm", "first_two_card_features",
+__all__ = ["CARD_VALUES", "FormSet", "FourCardForm", "TwoCardForm", "first_two_card_features",
            "four_card_features", "two_card_hand"]
 
 FloatArray = npt.NDArray[np.float64]
@@ -125,12 +125,15 @@ class TwoCardForm:
         size = counts.sum(axis=1)
         if (size < 2).any():
             raise AnalyzerError("every shoe needs at least 2 cards for a hand's first two")
-        m = counts @ self.classes
+        return self.quadratic(counts @ self.classes), size * (size - 1)
+
+    def quadratic(self, m: FloatArray) -> FloatArray:
+        """Per row of class counts ``m`` the ordered card pairs of each result code."""
         # (exact integer sums: any order gives the same floats)
-        quadratic = np.einsum("nrc,nc->nr", (m @ self.stacked).reshape(
+        quadratic: FloatArray = np.einsum("nrc,nc->nr", (m @ self.stacked).reshape(
             -1, self.results, self.classes.shape[1]), m)
         quadratic -= m @ self.diagonals.T
-        return quadratic, size * (size - 1)
+        return quadratic
 
     def evaluate(self, card_counts: npt.ArrayLike) -> FloatArray:
         """Rows of 52 card counts -> per row the probability of each result code."""
@@ -286,3 +289,45 @@ class FourCardForm:
         ways, total = self.ways(card_counts)
         out: FloatArray = ways / total[:, None]
         return out
+
+
+class FormSet:
+    """The forms of several bets evaluated on the same shoes together: each distinct
+    two-card form once (a bet on Player's first two cards and its twin on Banker's have
+    the same form), the class counts of all of them in one product and the shoes' sizes
+    once. Every sum is an exact integer, so each probability is the one its form gives
+    alone. ``forms``: (bet, form); ``columns``: each bet's result columns."""
+
+    def __init__(self, forms: list[tuple[int, TwoCardForm | FourCardForm]],
+                 columns: list[slice]) -> None:
+        self.others = [(columns[i], f) for i, f in forms if not isinstance(f, TwoCardForm)]
+        found: dict[tuple[Any, ...], int] = {}
+        self.two_card: list[TwoCardForm] = []
+        self.targets: list[tuple[slice, int]] = []  # (columns, distinct two-card form)
+        for i, form in forms:
+            if isinstance(form, TwoCardForm):
+                key = (form.results, form.classes.shape, form.stacked.shape,
+                       form.classes.tobytes(), form.stacked.tobytes(),
+                       form.diagonals.tobytes())
+                if key not in found:
+                    found[key] = len(self.two_card)
+                    self.two_card.append(form)
+                self.targets.append((columns[i], found[key]))
+        self.bounds = np.cumsum([0, *(f.classes.shape[1] for f in self.two_card)]).tolist()
+        self.classes = np.concatenate([f.classes for f in self.two_card], axis=1) \
+            if self.two_card else np.zeros((52, 0))
+
+    def evaluate_into(self, out: FloatArray, card_counts: FloatArray) -> None:
+        """Rows of 52 card counts (each of at least two cards) -> each bet's result
+        probabilities, written into its columns of ``out``."""
+        for part, form in self.others:
+            out[:, part] = form.evaluate(card_counts)
+        if not self.two_card:
+            return
+        size = card_counts.sum(axis=1)
+        total = (size * (size - 1))[:, None]
+        counts = card_counts @ self.classes
+        found = [form.quadratic(counts[:, a:b]) / total for form, a, b in zip(
+            self.two_card, self.bounds[:-1], self.bounds[1:], strict=True)]
+        for part, k in self.targets:
+            out[:, part] = found[k]

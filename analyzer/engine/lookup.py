@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -110,7 +110,8 @@ class CoupIndex:
     two lowest first as one of their 55 pairs (a 56th for a pair no tableau deals), a third
     card 0-9 or 10 when not drawn: 56 * 11 * 56 * 11 int32 cells, 1.5 MB (the six values in
     base 11 took 7 MB; a dictionary of tuples ten times that). ``codes[bet][row]`` is each
-    bet's result label and ``winners[row]`` the winner.
+    bet's result label and ``winners[row]`` the winner, made as lists when first asked (the
+    column-wise verifier reads ``code_arrays`` and never asks).
 
     >>> index = coup_lookup(build_model("punto-banco", 8))
     >>> row = index.row((9, 0), (4, 3))
@@ -119,8 +120,23 @@ class CoupIndex:
     """
 
     rows: npt.NDArray[np.int32]
-    codes: list[list[int]]
-    winners: list[str]
+    #: each bet's result label of every row (int64)
+    code_arrays: tuple[npt.NDArray[np.int64], ...]
+    #: the winner of every row (the coup table's column)
+    winner_column: npt.NDArray[Any]
+
+    @cached_property
+    def codes(self) -> list[list[int]]:
+        """``codes[bet][row]``: lists, fast to read one hand at a time."""
+        return [codes.tolist() for codes in self.code_arrays]
+
+    @cached_property
+    def winners(self) -> list[str]:
+        """``winners[row]``, one str object per winner name shared by the rows (not one
+        per row: 5.7 MB more)."""
+        names, winner = np.unique(self.winner_column, return_inverse=True)
+        shared = [str(name) for name in names.tolist()]
+        return [shared[w] for w in winner.reshape(-1).tolist()]
 
     def row(self, player: Sequence[int], banker: Sequence[int]) -> int | None:
         """The row of a legal coup with these values in dealt order, else None."""
@@ -146,9 +162,7 @@ def coup_lookup(model: Model) -> CoupIndex:
     rows = np.full(CODES, -1, dtype=np.int32)
     rows[code] = np.arange(len(table), dtype=np.int32)
     if model.card_level:
-        return CoupIndex(rows, [], [])
-    codes = [np.asarray(settle_codes(b.bet, table.features)[0]).tolist() for b in model.bets]
-    # one str object per winner name, shared by the rows (not one per row: 5.7 MB more)
-    names, winner = np.unique(table.features["winner"], return_inverse=True)
-    shared = [str(name) for name in names.tolist()]
-    return CoupIndex(rows, codes, [shared[w] for w in winner.reshape(-1).tolist()])
+        return CoupIndex(rows, (), np.zeros(0, dtype=np.str_))
+    return CoupIndex(rows, tuple(np.asarray(settle_codes(b.bet, table.features)[0],
+                                            dtype=np.int64) for b in model.bets),
+                     table.features["winner"])

@@ -30,7 +30,7 @@ from analyzer.engine.enumeration import (
     terms,
 )
 from analyzer.engine.evaluator import BatchEvaluator, value_counts
-from analyzer.engine.forms import FourCardForm, TwoCardForm
+from analyzer.engine.forms import FormSet, FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
 from analyzer.engine.tally import half_patterns
 from analyzer.errors import AnalyzerError
@@ -386,7 +386,6 @@ class ShoeEvaluator:
     """
 
     def __init__(self, model: Model, exact: bool = True) -> None:
-
         profile = model.profile
         self.model = model
         self.exact = exact
@@ -432,6 +431,7 @@ class ShoeEvaluator:
                 self.others.append(i)
                 nulls[i] = NULL_EXACT if exact else NULL_FULL
         self.nulls = tuple(nulls)
+        self.form_set = FormSet(self.forms, self.bet_slices)  # (evaluated together)
         #: per bet: its net payouts as integers (float64) and the common denominator
         self.whole_nets = tuple(_whole(b.nets) for b in model.bets)
         self.full_row = np.zeros(self.total)
@@ -458,7 +458,6 @@ class ShoeEvaluator:
     def _exact_ways(self, index: int, shoe: Shoe,
                     weights: npt.NDArray[Any] | None = None) -> tuple[list[int], int]:
         """Exact integer ways of one bet's labels on one shoe, and of all."""
-
         tableau = self.model.profile.tableau
         assert tableau is not None
         bet_model = self.model.bets[index]
@@ -477,7 +476,6 @@ class ShoeEvaluator:
         return float(Fraction(sum(n * net for n, net in zip(ways, nets, strict=True)), total))
 
     def _weights(self, shoe: Shoe) -> npt.NDArray[Any]:
-
         tableau = self.model.profile.tableau
         assert tableau is not None
         weights = term_weights(terms(tableau), shoe)
@@ -510,7 +508,6 @@ class ShoeEvaluator:
     def evaluate(self, shoes: npt.ArrayLike) -> FloatArray:
         """Rows of 52 card counts (or ten value counts) -> per row the labels'
         probabilities, bets in order (:attr:`bet_slices`)."""
-
         rows, values = self._rows(shoes)
         if len(self.value_bets) == len(self.model.bets):
             assert self.value_form is not None
@@ -518,8 +515,7 @@ class ShoeEvaluator:
         result = np.empty((rows.shape[0], self.total))
         if self.value_form is not None:
             result[:, self.value_columns] = self.value_form.evaluate(values)
-        for i, form in self.forms:
-            result[:, self.bet_slices[i]] = form.evaluate(rows)
+        self.form_set.evaluate_into(result, rows)
         if not self.exact:
             for i in self.others:
                 result[:, self.bet_slices[i]] = self.full_row[self.bet_slices[i]]
@@ -580,7 +576,6 @@ def full_shoe_value_moments(model: Model) -> tuple[tuple[float, ...], tuple[floa
 
     Exact sums over the tableau's terms (ordered 6-card convention), rounded to float once.
     """
-
     tableau = model.profile.tableau
     assert tableau is not None
     term_set = terms(tableau)

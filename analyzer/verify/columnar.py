@@ -52,7 +52,7 @@ from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import card_feature_columns
 from analyzer.engine.enumeration import coups
-from analyzer.engine.lookup import CoupIndex, Model, coup_code, coup_lookup
+from analyzer.engine.lookup import Model, coup_code, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
@@ -103,6 +103,7 @@ class ColumnSums:
                                                   strict=True)]
 
 
+@cache
 def _two_char_table(notation: str) -> IntArray:
     """Card index of every two-character token by its two character codes (-1: none)."""
     table = np.full((128, 128), -1, dtype=np.int64)
@@ -110,9 +111,6 @@ def _two_char_table(notation: str) -> IntArray:
         if len(token) == 2 and token.isascii():
             table[ord(token[0]), ord(token[1])] = card
     return table
-
-
-_TABLES: dict[str, IntArray] = {}
 
 
 def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | None:
@@ -124,25 +122,36 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
     n = len(column)
     if n == 0:
         return np.zeros((0, 3), dtype=np.int64)
-    table = _TABLES.get(notation)
-    if table is None:
-        table = _TABLES[notation] = _two_char_table(notation)
     offsets, data = text_buffers(column)
     length = np.diff(offsets)
-    two, three = length == 5, length == 8
-    start = offsets[:-1]
-    body = data[offsets[0]:offsets[-1]]
-    # every other character is checked by the table (which holds no space or NUL)
-    if (two | three).all() and (body < 128).all():
-        chars = data[np.minimum(start[:, None] + np.arange(8), len(data) - 1)]
-        if ((chars[:, 2] == 32) & (~three | (chars[:, 5] == 32))).all():
-            cards = np.full((n, 3), -1, dtype=np.int64)
-            cards[:, 0] = table[chars[:, 0], chars[:, 1]]
-            cards[:, 1] = table[chars[:, 3], chars[:, 4]]
-            cards[three, 2] = table[chars[three, 6], chars[three, 7]]
-            if (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
-                return cards
+    three = length == 8
+    if ((length == 5) | three).all():
+        # each field's first eight bytes as one little-endian word: tokens at bytes 0, 3
+        # and 6, spaces at 2 and 5 (the token table maps two ASCII characters only)
+        start = offsets[:-1]
+        if int(start[-1]) + 8 > len(data):
+            data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
+        words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))[start]
+        table = _token_table(notation)
+        cards = np.empty((n, 3), dtype=np.int64)
+        cards[:, 0] = table[(words & 0xFFFF).astype(np.int64)]
+        cards[:, 1] = table[((words >> 24) & 0xFFFF).astype(np.int64)]
+        cards[:, 2] = np.where(three, table[(words >> 48).astype(np.int64)], -1)
+        spaced = ((words >> 16) & 0xFF == 32) & (~three | ((words >> 40) & 0xFF == 32))
+        if spaced.all() and (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
+            return cards
     return _parse_slowly(column.to_pylist(), notation)
+
+
+@cache
+def _token_table(notation: str) -> npt.NDArray[np.int8]:
+    """Card index of every two-character token by its two bytes as a little-endian
+    16-bit word (-1: none)."""
+    codes = _two_char_table(notation)
+    first, second = np.nonzero(codes >= 0)
+    table = np.full(1 << 16, -1, dtype=np.int8)
+    table[first | second << 8] = codes[first, second]
+    return table
 
 
 _NO_BURNS = (np.zeros(0, dtype=np.int64),) * 3
@@ -158,9 +167,7 @@ def _burns(column: pa.Array, notation: str) -> tuple[IntArray, IntArray, IntArra
     count = (size[rows] + 1) // 3
     first = np.repeat(offsets[rows] - 3 * (np.cumsum(count) - count), count) + \
         3 * np.arange(int(count.sum()))  # each token's first byte
-    table = _TABLES.get(notation)
-    if table is None:
-        table = _TABLES[notation] = _two_char_table(notation)
+    table = _two_char_table(notation)
     if not ((size[rows] + 1) % 3).any() and first.size and int(data[first].max()) < 128 \
             and int(data[first + 1].max()) < 128:
         cards = table[data[first], data[first + 1]]
@@ -436,7 +443,7 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
             label_of = np.array([b.label(r) for r in results], dtype=np.int64)
             labels.append(label_of[np.asarray(codes, dtype=np.int64)])
     else:
-        labels = [codes[row] for codes in _code_arrays(index)]
+        labels = [codes[row] for codes in index.code_arrays]
     # -- bets and payouts ------------------------------------------------------------------
     bet_index = model.bet_index()
     windows = dict(model.profile.procedure.windows)
@@ -525,17 +532,6 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
                                    starts, shoe_of), stakes, opens)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
-
-
-_CODES: dict[int, tuple[CoupIndex, list[IntArray]]] = {}
-
-
-def _code_arrays(index: CoupIndex) -> list[IntArray]:
-    """A coup lookup's result codes of each bet as arrays (made once per lookup)."""
-    held = _CODES.get(id(index))
-    if held is None or held[0] is not index:
-        held = _CODES[id(index)] = (index, [np.asarray(c, dtype=np.int64) for c in index.codes])
-    return held[1]
 
 
 @cache

@@ -69,6 +69,7 @@ class ShoeMoments:
         self.shoes: list[tuple[Sequence[int], Sequence[int] | IntArray,
                                Sequence[bool] | BoolArray, Sequence[int] | None, bool]] = []
         self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
+        self._layout: _Columns | None = None
 
     def add(self, remaining: list[int], stakes: Sequence[int | Fraction],
             opens: bool = False) -> None:
@@ -137,29 +138,36 @@ class ShoeMoments:
             begin = end
 
     def _add_runs(self, rows: FloatArray, stakes: FloatArray, starts: IntArray) -> None:
-        """Evaluate whole runs of hands and add each run's moments up."""
+        """Evaluate whole runs of hands and add each run's moments up, the bets with the
+        same number of labels at once (:class:`_Columns`; per bet the same products and
+        sums, in the same order, as one bet at a time)."""
         result = self.evaluator.evaluate(rows)
-        runs: list[FloatArray] = []
-        for b, part in enumerate(self.evaluator.bet_slices):
-            p = result[:, part]
-            k = p.shape[1]
-            expected = np.add.reduceat(p, starts, axis=0)
-            products = np.add.reduceat((p[:, :, None] * p[:, None, :]).reshape(-1, k * k),
-                                       starts, axis=0)
-            covariance = -products
-            covariance[:, ::k + 1] += expected
-            mean = (p * self.nets[b]).sum(axis=1)
-            variance = (p * self.nets[b] ** 2).sum(axis=1) - mean ** 2
-            stake = stakes[:, b]
-            scalars = np.stack([mean, variance, stake * mean, stake ** 2 * variance], axis=1)
-            runs.append(np.concatenate([expected, covariance,
-                                        np.add.reduceat(scalars, starts, axis=0)], axis=1))
-        totals = fixed_sums(np.concatenate(runs, axis=1))  # every bet's columns at once
-        start = 0
-        for sums in self._bets:
-            for j in range(len(sums)):
-                sums[j] += totals[start + j]
-            start += len(sums)
+        layout = self._layout
+        if layout is None:
+            layout = self._layout = _Columns(self.evaluator.bet_slices, self.nets)
+        n, bets = result.shape[0], len(self.sizes)
+        scalars = np.empty((n, bets, 4))
+        parts: list[FloatArray] = []
+        for labels, nets, squares, bet in layout.by_size:
+            p = result[:, labels]  # (hands, bets of k labels, k)
+            k = labels.shape[1]
+            expected = np.add.reduceat(p.reshape(n, -1), starts, axis=0)
+            covariance = -np.add.reduceat((p[:, :, :, None] * p[:, :, None, :]).reshape(
+                n, -1), starts, axis=0)
+            covariance.reshape(-1, len(bet), k * k)[:, :, ::k + 1] += \
+                expected.reshape(-1, len(bet), k)
+            parts += [expected, covariance]
+            mean = (p * nets).sum(axis=2)
+            scalars[:, bet, 0] = mean
+            scalars[:, bet, 1] = (p * squares).sum(axis=2) - mean ** 2
+        stake = stakes[:, :bets]
+        scalars[:, :, 2] = stake * scalars[:, :, 0]
+        scalars[:, :, 3] = stake ** 2 * scalars[:, :, 1]
+        parts.append(np.add.reduceat(scalars.reshape(n, 4 * bets), starts, axis=0))
+        totals = fixed_sums(np.concatenate(parts, axis=1))
+        for sums, where in zip(self._bets, layout.sums, strict=True):
+            for j, column in enumerate(where):
+                sums[j] += totals[column]
 
     def bet_sums(self, b: int) -> list[int]:
         """Bet ``b``'s exact sums (k expectations, k*k covariances, EV, variance, money
@@ -289,6 +297,35 @@ class ShoeMoments:
         shoes[:, c::c + 1] += shoes[:, :c]
         for j, units in enumerate(fixed_sums(shoes)):
             self._ranks[j] += units
+
+
+class _Columns:
+    """How :meth:`ShoeMoments._add_runs` lays out the bets' moments: the bets grouped by
+    their number of labels k (label columns, nets and squared nets as (bets, k) arrays,
+    the bets), and per bet the columns of its sums (k expectations, k x k covariances,
+    four scalars) in the concatenated totals (per group its expectations then its
+    covariances, bet by bet; then every bet's scalars)."""
+
+    def __init__(self, bet_slices: Sequence[slice], nets: Sequence[FloatArray]) -> None:
+        groups: dict[int, list[int]] = {}
+        for b, part in enumerate(bet_slices):
+            groups.setdefault(part.stop - part.start, []).append(b)
+        self.by_size = [
+            (np.array([range(bet_slices[b].start, bet_slices[b].stop) for b in bets],
+                      dtype=np.int64),
+             np.array([nets[b] for b in bets]), np.array([nets[b] ** 2 for b in bets]),
+             np.array(bets, dtype=np.int64))
+            for bets in groups.values()]
+        where: dict[int, list[int]] = {}
+        at = 0
+        for k, bets in groups.items():
+            for i, b in enumerate(bets):
+                where[b] = [*range(at + i * k, at + (i + 1) * k),
+                            *range(at + len(bets) * k + i * k * k,
+                                   at + len(bets) * k + (i + 1) * k * k)]
+            at += len(bets) * (k + k * k)
+        self.sums = [where[b] + list(range(at + 4 * b, at + 4 * b + 4))
+                     for b in range(len(bet_slices))]
 
 
 def _conditional(start: Sequence[int], cards: npt.NDArray[np.int64],

@@ -14,6 +14,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from analyzer.dealing.schema import (
@@ -167,9 +168,11 @@ def _merged_sketch(a: ShuffleSums, b: ShuffleSums) -> tuple[
             tuple(seen[k][0] for k in sketch), tuple(seen[k][1] for k in sketch))
 
 
+@cache
 def log_match(most: int, size: int, cards: int) -> float:
     """log of the largest probability that two shuffles of a shoe of ``size`` cards
-    holding at most ``most`` copies of one (card or value) deal the same ``cards``."""
+    holding at most ``most`` copies of one (card or value) deal the same ``cards``
+    (kept: a log of repeated shoes asks it of every repeated shoe)."""
     return float(sum(math.log(min(1.0, most / (size - i))) for i in range(min(cards, size))))
 
 

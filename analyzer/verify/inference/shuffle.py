@@ -91,6 +91,11 @@ __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASH
 
 IntArray = npt.NDArray[np.int64]
 
+#: Each shoe's bit in a batch (of at most 64 shoes).
+_BIT = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+#: Cells of a batch's matrix of shoes (shoes x the longest), at most (or one shoe).
+_CELLS = 1 << 16
+
 
 class ShuffleTally:
     """The shuffle sums of one file, a whole shoe at a time (:meth:`add`), worked out
@@ -106,6 +111,7 @@ class ShuffleTally:
         self.composition = np.asarray(composition, dtype=np.float64)
         category = CARD_VALUE if values else tuple(r - 1 for r in CARD_RANK)
         self.category = np.asarray(category, dtype=np.int64)
+        self.category_or_none = np.append(self.category, 10 if values else 13)
         self.categories = 10 if values else 13
         self.value_counts = np.asarray(model.shoe.value_counts(), dtype=np.float64)
         self.card_value = np.asarray(CARD_VALUE, dtype=np.int64)
@@ -126,6 +132,7 @@ class ShuffleTally:
         self.previous: IntArray | None = None  # the last shoe's distinct runs
         self.previous_mass = 0.0  # ... and their probability at one position
         self.known = np.zeros(self.codes, dtype=bool)  # ... as a lookup table
+        self.holders = np.zeros(self.codes, dtype=np.uint64)  # (see _carry)
         self.carry_runs = 0
         self.carry_fixed = 0  # the null mean, exact (units of 2**-BITS)
         self.carry_pairs = 0
@@ -178,69 +185,94 @@ class ShuffleTally:
             self.sketch = {k: self.sketch[k] for k in kept}
 
     def flush(self) -> None:
-        """Add the pending shoes up, all at once."""
-        if not self.pending:
-            return
+        """Add the pending shoes up, in batches of at most 64 shoes and about
+        :data:`_CELLS` cells of a batch's matrix (a long shoe alone)."""
         batch, self.pending = self.pending, []
-        lengths = np.asarray([len(seq) for seq in batch], dtype=np.int64)
-        count, total = len(batch), int(lengths.sum())
-        cards = np.concatenate(batch)
-        shoe = np.repeat(np.arange(count), lengths)
-        ends = np.repeat(lengths, lengths)
-        position = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        bins = np.minimum(position * POSITION_BINS // self.size, POSITION_BINS - 1)
-        self.position_table += np.bincount(self.category[cards] * POSITION_BINS + bins,
-                                           minlength=self.categories * POSITION_BINS)
-        dealt = np.bincount(shoe * POSITION_BINS + bins,
-                            minlength=count * POSITION_BINS).reshape(count, POSITION_BINS)
+        while batch:
+            count, width = 1, len(batch[0])
+            while count < min(len(batch), 64) and \
+                    (count + 1) * max(width, len(batch[count])) <= _CELLS:
+                width = max(width, len(batch[count]))
+                count += 1
+            self._flush(batch[:count], width)
+            batch = batch[count:]
+
+    def _flush(self, batch: list[IntArray], width: int) -> None:
+        """Add a batch of shoes up at once, each shoe a row of a matrix (its cards in
+        dealt order, then 52: no card)."""
+        count = len(batch)
+        lengths = np.fromiter((len(shoe) for shoe in batch), dtype=np.int64, count=count)
+        cards = np.full((count, width), 52, dtype=np.int64)
+        for row, shoe in zip(cards, batch, strict=True):
+            row[:len(shoe)] = shoe
+        column = np.arange(width)
+        bins = np.minimum(column * POSITION_BINS // self.size, POSITION_BINS - 1)
+        # (no card: the category after the last, left out)
+        width_table = (self.categories + 1) * POSITION_BINS
+        self.position_table += np.bincount(
+            (self.category_or_none[cards] * POSITION_BINS + bins).ravel(),
+            minlength=width_table)[:self.categories * POSITION_BINS]
+        # each shoe's positions in each stretch: its length clipped to the stretch's
+        first = np.searchsorted(bins, np.arange(POSITION_BINS))
+        last = np.append(first[1:], width)
+        dealt = np.clip(lengths[:, None], first, last) - first
         self.position_counts += dealt.sum(axis=0)
         self.position_squares += (dealt * dealt).sum(axis=0)
-        starts = np.flatnonzero((position % 2 == 0) & (position + 1 < ends))  # disjoint pairs
-        first, second = cards[starts], cards[starts + 1]
+        pairs = width // 2  # disjoint pairs (cards 1-2, 3-4, ...) of whole pairs
+        opening, closing = cards[:, 0:2 * pairs:2], cards[:, 1:2 * pairs:2]
+        whole = closing < 52
+        opening, closing = opening[whole], closing[whole]
         values = self.card_value
-        self.adjacent_table += np.bincount(values[first] * 10 + values[second], minlength=100)
-        pairs = lengths // 2
-        self.pairs += int(pairs.sum())
-        self.pair_squares += int((pairs * pairs).sum())
+        self.adjacent_table += np.bincount(values[opening] * 10 + values[closing],
+                                           minlength=100)
+        halves = lengths // 2
+        self.pairs += int(halves.sum())
+        self.pair_squares += int((halves * halves).sum())
         if not self.values:
-            self.successions[0] += int((self.new_deck_next[first] == second).sum())
-            self.successions[1] += int(((second == first) | (second == (first + 1) % 52)).sum())
-        self._carry(cards, shoe, position, ends, count)
+            self.successions[0] += int((self.new_deck_next[opening] == closing).sum())
+            self.successions[1] += int(((closing == opening)
+                                        | (closing == (opening + 1) % 52)).sum())
+        self._carry(cards, lengths)
 
-    def _carry(self, cards: IntArray, shoe: IntArray, position: IntArray, ends: IntArray,
-               count: int) -> None:
+    def _carry(self, cards: IntArray, lengths: IntArray) -> None:
         """Blocks of each shoe (at 0, k, 2k, ...) found in the shoe before it, and their
-        null mean, for a batch of shoes at once (the last shoe of the batch before through a
-        lookup table of its runs)."""
-        run = self.run
-        starts = np.flatnonzero(position + run <= ends)
-        symbols = self.run_symbol[cards] if self.values else cards
-        # the run at every position (shifted slices, not gathers), then those in a shoe
-        along = max(len(cards) - run + 1, 0)
-        code = symbols[:along].astype(np.int64)
+        null mean, for a batch of at most 64 shoes (rows of ``cards``) at once (the last
+        shoe of the batch before through a lookup table of its runs)."""
+        run, (count, width) = self.run, cards.shape
+        symbols = (self.run_symbol[np.minimum(cards, 51)] if self.values else cards
+                   ).astype(np.int32)
+        # the run at every position (shifted slices, not gathers); a row's positions
+        # past its last run hold the code after the last
+        along = max(width - run + 1, 0)
+        code = symbols[:, :along]
         for i in range(1, run):
-            code = code * self.base + symbols[i:along + i]
-        code = code[starts]
-        run_shoe = shoe[starts]
-        block = (position[starts] % run) == 0
-        # each shoe's distinct runs (sorted), and their probability at one position, summed
-        # in that order (bincount adds in array order: the same float for a shoe however
-        # the shoes come batched)
-        keys = np.sort(run_shoe * self.codes + code)
-        distinct = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) \
-            else keys
-        distinct_shoe, distinct_code = distinct // self.codes, distinct % self.codes
+            code = code * self.base + symbols[:, i:along + i]
+        held = np.arange(along) + run <= lengths[:, None]
+        code[~held] = self.codes
+        # each shoe's distinct runs (each row sorted on its own: many short sorts are
+        # several times faster than one long one), and their probability at one
+        # position, summed in code order (bincount adds in array order: the same float
+        # for a shoe however the shoes come batched)
+        ordered = np.sort(code, axis=1)
+        fresh = np.ones(ordered.shape, dtype=bool)
+        fresh[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        fresh &= ordered < self.codes
+        distinct_shoe = np.repeat(np.arange(count), fresh.sum(axis=1))
+        distinct_code = ordered[fresh]
         mass = np.bincount(distinct_shoe, weights=self.probability[distinct_code],
                            minlength=count)
-        block_shoe, block_code = run_shoe[block], code[block]
-        blocks = np.bincount(block_shoe, minlength=count)
-        later = block_shoe > 0
-        # (sorted: a search of sorted keys is twice as fast; only the count is kept)
-        asked = np.sort((block_shoe[later] - 1) * self.codes + block_code[later])
-        found = np.minimum(np.searchsorted(distinct, asked), max(len(distinct) - 1, 0))
-        self.carry_runs += int((distinct[found] == asked).sum()) if len(distinct) else 0
+        block, in_block = code[:, ::run], held[:, ::run]
+        blocks = in_block.sum(axis=1)
+        # which shoes hold each run: one bit per shoe of the batch, by the run's code
+        holders = self.holders
+        np.add.at(holders, distinct_code, _BIT[distinct_shoe])
+        asked = in_block[1:]
+        before = np.broadcast_to(np.arange(count - 1, dtype=np.uint64)[:, None], asked.shape)
+        self.carry_runs += int(np.count_nonzero(
+            (holders[block[1:][asked]] >> before[asked]) & np.uint64(1)))
+        holders[distinct_code] = 0
         expected = blocks[1:] * mass[:-1]
-        opening = block_code[~later]
+        opening = block[0][in_block[0]]
         if self.previous is not None:
             known = self.known
             known[self.previous] = True
@@ -251,7 +283,7 @@ class ShuffleTally:
             self.first_blocks = tuple(opening.tolist())
         self.carry_pairs += len(expected)
         self.carry_fixed += fixed_sums(expected[:, None])[0] if len(expected) else 0
-        self.previous = distinct_code[distinct_shoe == count - 1]
+        self.previous = distinct_code[distinct_shoe == count - 1].astype(np.int64)
         self.previous_mass = float(mass[count - 1])
 
     def sums(self) -> ShuffleSums:
