@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from analyzer.choice.table.chart import table_charts
 from analyzer.choice.table.solve import solve_table
@@ -28,6 +27,7 @@ from analyzer.present.advisor import advisor_data, render_advisor, strategies_js
 from analyzer.present.report.chart import render_charts
 from analyzer.present.report.common import json_text
 from analyzer.rules.shoe import Shoe
+from benchmarks import byte_compile
 from benchmarks.lucky9 import _clear, _preload
 
 __all__ = ["ADVICE_CASES", "advise_figures", "bench", "charts_seconds"]
@@ -82,9 +82,7 @@ def advise_figures(rounds: int = 3) -> dict[str, dict[str, float]]:
     The package is byte-compiled first (as a regular install is), since this machine sets
     PYTHONDONTWRITEBYTECODE.
     """
-    package = Path(__file__).resolve().parent.parent / "analyzer"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)],
-                   capture_output=True, check=False)
+    byte_compile()
     figures = {}
     with tempfile.TemporaryDirectory() as cache:
         environment = {**os.environ, "NINE_CACHE_DIR": cache}

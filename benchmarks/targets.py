@@ -31,6 +31,7 @@ from analyzer.engine.evaluator import BatchEvaluator
 from analyzer.engine.odds import odds
 from analyzer.rules.profile import load_profile
 from analyzer.rules.shoe import Shoe
+from benchmarks import byte_compile
 
 __all__ = ["batch_figures", "cold_start_figures", "composition_figures", "interleaved", "main",
            "scaling_figures", "tables_seconds", "verify_figures"]
@@ -97,9 +98,7 @@ def cold_start_figures(rounds: int = 9) -> dict[str, float]:
     The package is byte-compiled first (as a regular install is), since this machine sets
     PYTHONDONTWRITEBYTECODE.
     """
-    package = Path(__file__).resolve().parent.parent / "analyzer"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)],
-                   capture_output=True, check=False)
+    byte_compile()
     odds_command = [sys.executable, "-m", "analyzer", "odds", "--decks", "8"]
     environment = dict(os.environ)
     environment.pop("NINE_KERNELS", None)
