@@ -3,6 +3,7 @@ options, output fields, strategy files round trip, bad input in one line."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from fractions import Fraction
@@ -11,6 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import analyzer.choice.table.stored.certificate
+import analyzer.choice.table.summary
+import analyzer.cli.choice
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE
 from analyzer.cli.commands import main
 
@@ -323,6 +327,21 @@ def _computed(shoe: str, people: int) -> bool:
     return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people in (4, 5))
 
 
+@pytest.fixture
+def tables_summarized_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within one test, a table asked for again with the same arguments (its text, card and
+    JSON outputs; the sizes' rows) is summarized once and each certificate file read once:
+    both pure functions of their arguments, so every output is what a fresh call prints.
+    Without it the five-person one-deck certificate was evaluated exactly five times."""
+    summary, certificate = analyzer.choice.table.summary, analyzer.choice.table.stored.certificate
+    summarize = functools.cache(summary.summarize_table)
+    monkeypatch.setattr(summary, "summarize_table", summarize)  # by_size's calls
+    monkeypatch.setattr(analyzer.cli.choice, "summarize_table", summarize)
+    monkeypatch.setattr(certificate, "read_certificate",
+                        functools.cache(certificate.read_certificate))
+
+
+@pytest.mark.usefixtures("tables_summarized_once")
 def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at() -> None:
     """Every table size 2-9 at every shoe option: solve (text, card, JSON), advise for a
     seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe,
