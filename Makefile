@@ -92,8 +92,9 @@ certify: $(STAMP)
 	$(BIN)/nine certify $(foreach p,$(CERTIFY_PEOPLE),--people $(p)) $(CERTIFY_FLAGS)
 
 # Every certificate test, with any exact re-check too long for make test's budget (marked
-# certificates; the 4- and 5-person one-deck certificates, about 1 s each and 6 s and 8 s of
-# CPU, run in make test too); the 6+ people's are checked by nine certify --check FILE.
+# certificates; the 4-person one-deck certificates and the 5-person one by total run in make
+# test too, the 5-person one by cards through nine solve in tests/cli/test_choice.py); the 6+
+# people's are checked by nine certify --check FILE.
 check-certificates: $(STAMP)
 	$(BIN)/python -m pytest -p no:xdist -m "certificates or not certificates" tests/choice/table/stored
 

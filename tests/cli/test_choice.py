@@ -3,16 +3,24 @@ options, output fields, strategy files round trip, bad input in one line."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import analyzer.choice.table.stored.certificate
+import analyzer.choice.table.summary
+import analyzer.cli.choice
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE
+from analyzer.choice.table.stored.certificate import certificate_path
+from analyzer.choice.table.tree import LUCKY9
 from analyzer.cli.commands import main
+from analyzer.rules.shoe import Shoe
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -253,6 +261,8 @@ def _check_solve(people: int, shoe: str, options: tuple[str, ...], computed: boo
         assert {s["regret"] for s in document["seats"]} == {"0"}
         assert "value (exact)" in text and "every side's exact regret is 0" in text
         assert "every side's exact regret is 0" in card
+        if shoe != "infinite deck" and people > 3:  # a shipped certificate's strategies
+            _agrees_with_its_certificate(document, people)
         return
     played = document["played_at_shoe"]
     if people <= MAX_AT_SHOE_PEOPLE:  # the infinite deck's play evaluated exactly there
@@ -280,6 +290,19 @@ def _check_solve(people: int, shoe: str, options: tuple[str, ...], computed: boo
                                    and "not an equilibrium there" in line))
         assert f"{document['scope']}." in output and "by cards" not in answer
         _claims_only_the_infinite_deck(output)
+
+
+def _agrees_with_its_certificate(document: dict[str, Any], people: int) -> None:
+    """solve evaluated the shipped by-cards certificate's strategies again exactly: the
+    figures it prints are the file's (what ``check_certificate`` asserts; this is the
+    five-person by-cards file's exact check in make test)."""
+    found = analyzer.choice.table.stored.certificate.read_certificate(  # the test's cache
+        certificate_path("lucky9-home", people, Shoe.decks(1), "cards"), LUCKY9, Shoe.decks(1),
+        people, "cards")
+    assert document["by"] == "cards" and document["certified"] is found.certified is True
+    assert [Fraction(seat["value"]) for seat in document["seats"]] == list(found.seat_values)
+    assert Fraction(document["banker"]["value"]) == found.bank_value
+    assert Fraction(document["max_regret"]) == found.max_regret == 0
 
 
 def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bool) -> None:
@@ -323,6 +346,21 @@ def _computed(shoe: str, people: int) -> bool:
     return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people in (4, 5))
 
 
+@pytest.fixture
+def tables_summarized_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within one test, a table asked for again with the same arguments (its text, card and
+    JSON outputs; the sizes' rows) is summarized once and each certificate file read once:
+    both pure functions of their arguments, so every output is what a fresh call prints.
+    Without it the five-person one-deck certificate was evaluated exactly five times."""
+    summary, certificate = analyzer.choice.table.summary, analyzer.choice.table.stored.certificate
+    summarize = functools.cache(summary.summarize_table)
+    monkeypatch.setattr(summary, "summarize_table", summarize)  # by_size's calls
+    monkeypatch.setattr(analyzer.cli.choice, "summarize_table", summarize)
+    monkeypatch.setattr(certificate, "read_certificate",
+                        functools.cache(certificate.read_certificate))
+
+
+@pytest.mark.usefixtures("tables_summarized_once")
 def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at() -> None:
     """Every table size 2-9 at every shoe option: solve (text, card, JSON), advise for a
     seat and the bank (text, JSON) and the edge by table size; 2-3 people at a finite shoe,

@@ -13,6 +13,7 @@ import pytest
 from analyzer.choice.table.solve import solve_table
 from analyzer.choice.table.stored.certificate import (
     CERTIFICATES,
+    Certificate,
     certificate_path,
     certificate_text,
     check_certificate,
@@ -109,21 +110,32 @@ def test_the_shipped_four_person_certificates_check_again_with_zero_regret(by: s
 FIVE = {"cards": Fraction(0), "total": Fraction(1, 10**7)}
 
 
-def test_the_shipped_five_person_certificates_check_again_exactly() -> None:
-    """Both files in one test (about 12-13 s of CPU): one process builds the subgames of one
-    and two live seats once for both (:mod:`analyzer.choice.table.subgame` caches them
-    whatever the sides see)."""
+def _five_people(by: str) -> Certificate:
+    return read_certificate(certificate_path("lucky9-home", 5, ONE_DECK, by), LUCKY9, ONE_DECK,
+                            5, by)
+
+
+def test_the_shipped_five_person_certificates_state_what_they_certify() -> None:
+    """What each file states (its strategies' SHA-256 checked on reading); that an exact
+    evaluation gives the same figures is the next test's (and, by cards, nine solve's)."""
     for by in ("cards", "total"):
-        found = read_certificate(certificate_path("lucky9-home", 5, ONE_DECK, by), LUCKY9,
-                                 ONE_DECK, 5, by)
-        table = check_certificate(found, LUCKY9)  # every figure re-derived exactly
-        assert table.exact and table.shoe == table.solved_at == "1 deck"
-        assert table.values.max_regret <= FIVE[by]
-        assert table.certified == found.certified == (table.values.max_regret == 0)
-        assert Fraction(1, 100) < table.bank_value < Fraction(15, 1000)
+        found = _five_people(by)
+        assert found.max_regret <= FIVE[by] and found.certified == (found.max_regret == 0)
+        assert Fraction(1, 100) < found.bank_value < Fraction(15, 1000)
         assert "--infinite-play" not in found.command  # solved at one deck
         if by == "total":
-            assert not table.certified and 0 < table.values.max_regret < Fraction(11, 10**9)
+            assert not found.certified and 0 < found.max_regret < Fraction(11, 10**9)
         else:  # the one-deck equilibrium by cards: the bank near 1.2695% per hand
-            assert table.certified and Fraction(1269, 10**5) < table.bank_value < Fraction(
+            assert found.certified and Fraction(1269, 10**5) < found.bank_value < Fraction(
                 1270, 10**5)
+
+
+@pytest.mark.parametrize("by", ["total", pytest.param("cards", marks=pytest.mark.certificates)])
+def test_the_shipped_five_person_certificates_check_again_exactly(by: str) -> None:
+    """Every figure of the file re-derived exactly (about 10 s of CPU each). By cards it runs
+    in make check-certificates only: make test evaluates that file's strategies again exactly
+    through ``nine solve --players 4 --decks 1``, whose printed figures
+    tests/cli/test_choice.py compares with the file's."""
+    table = check_certificate(_five_people(by), LUCKY9)  # raises on any figure that differs
+    assert table.exact and table.shoe == table.solved_at == "1 deck"
+    assert table.values.max_regret <= FIVE[by]
