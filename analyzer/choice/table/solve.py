@@ -377,9 +377,9 @@ class TableEquilibrium:
         if self.exact:
             return ""
         return (f"Solved at the {self.solved_at}; not evaluated at {self.shoe}: values and "
-                f"regrets at {self.shoe} are not computed (equilibria with exact card removal "
-                f"are solved for at most {MAX_JOINT_SEATS + 1} people here; `nine certify "
-                "--list` names the one-deck tables shipped, certified or with their epsilon)")
+                f"regrets at {self.shoe} are not computed (this command solves with exact card "
+                f"removal up to {MAX_JOINT_SEATS + 1} people; `nine certify --list` names the "
+                "one-deck tables shipped for more, certified or with their epsilon)")
 
     @cached_property
     def _by_key(self) -> dict[SubgameKey, SubgameSolution]:
