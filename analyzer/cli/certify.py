@@ -15,19 +15,17 @@ from pathlib import Path
 import click
 
 from analyzer.choice.table.dealt.wide import TOLERANCE, WIDE_PEOPLE, wide_table
-from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
-    CERTIFICATES,
     KIND,
     certificate_path,
     certificate_text,
     check_certificate,
     read_certificate,
     shipped_certificates,
+    warm_starts,
 )
 from analyzer.choice.table.stored.progress import WorkFolder
-from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
@@ -65,18 +63,6 @@ def _better_kept(path: Path, rules: ChoiceRules, shoe: Shoe, people: int, by: st
     if old.max_regret <= regret:
         return f"its largest exact regret {float(old.max_regret):.3e} is not larger"
     return ""
-
-
-def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
-             folder: Path | None) -> dict[int, Strategies]:
-    """Warm starts: the subgames without naturals of the certified certificate of the table
-    one person smaller (in ``folder``, else the shipped one), by live seats."""
-    path = certificate_path(rules.name, people - 1, shoe, by, folder or CERTIFICATES)
-    if people - 1 < 4 or not path.is_file():
-        return {}
-    found = read_certificate(path, rules, shoe, people - 1, by)
-    return {key[0]: strategies for key, strategies in found.strategies.items()
-            if found.certified and not key[1] and key[0] > MAX_JOINT_SEATS}
 
 
 @click.command()
@@ -161,7 +147,7 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                                        tolerance=tolerance, progress=work)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True,
-                                    starts=_smaller(rules, shoe, people, by, folder))
+                                    starts=warm_starts(rules, shoe, people, by, folder))
             seconds = time.perf_counter() - begin
             resumed = ""
             if work is not None and work.reused:
