@@ -172,12 +172,9 @@ class DealtSubgame(Subgame):
             return [], u
         if lazy:
             return self._backward(prime, coef, z, weights, offsets), u
-        if not prime:
-            flat = kernels.backward_all(m, nxt, starts, holdings.total, order, coef, z,
-                                        weights, offsets)
-            return _split(flat, m, len(self.seat_index)), u
-        return [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z, weights,
-                                 offsets, prime) for k in range(m)], u
+        flat = kernels.backward(m, nxt, starts, holdings.total, order, coef, z, weights,
+                                offsets, prime)
+        return _split(flat, m, len(self.seat_index)), u
 
     def _coefficients(self, ring: Ring, seats: Sequence[Array]) -> Array:
         """Each live seat's action weights per holding times the holding's order,

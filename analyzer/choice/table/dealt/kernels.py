@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["backward", "backward_all", "forward", "forward_pulled", "terminal"]
+__all__ = ["backward", "forward", "forward_pulled", "terminal"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -240,67 +240,15 @@ def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
 
 
 @njit(cache=True, nogil=True)
-def backward(seat: int, live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any,
-             z: Any, weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover - compiled
-    """Live seat ``seat``'s counterfactual values ``[e, h, d]``: the later seats' play folded
-    in level by level from ``Z`` back to ``seat + 1``, met with ``P`` at level ``seat``."""
+def backward(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any, z: Any,
+             weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover - compiled
+    """Every live seat's counterfactual values ``[e, h, d]``, flat (seat 0 first): the
+    later seats' play folded in level by level from ``Z``, met with ``P`` at the seat's
+    level. Each level is folded once for every seat, both halves of ``Z`` (stood, drew)
+    carried: a seat below reads the half of its own choice. A seat's sums run over the
+    same terms in the same order as folding for that seat alone would (so its floats are
+    the same)."""
     inverse = 1.0 / p if p else 0.0
-    sizes = starts[1:] - starts[:-1]
-    holdings = nxt.shape[1]
-    shift = live - 1 - seat
-    later = z  # carried[v, c, t] at level j + 1, read from Z at the last level
-    for j in range(live - 1, seat, -1):
-        here = sizes[j]
-        carried = np.zeros((1 << j, here, 10), dtype=z.dtype)
-        for v in range(1 << j):
-            for c in range(here):
-                for h in range(holdings):
-                    to = nxt[starts[j] + c, h]
-                    if to < 0:
-                        continue
-                    for d in range(2):
-                        s = coef[j, v, h, d]
-                        if s == 0:
-                            continue
-                        row = 2 * v + d
-                        for t in range(10):
-                            if j + 1 == live:
-                                x = z[row, to, (row >> shift) & 1, t]
-                            else:
-                                x = later[row, to, 0, t]
-                            carried[v, c, t] = _add(carried[v, c, t],
-                                                    _mul(s, x, p, inverse), p)
-        later = carried.reshape((1 << j, here, 1, 10))
-    here = sizes[seat]
-    out = np.zeros((1 << seat, holdings, 2), dtype=z.dtype)
-    for e in range(1 << seat):
-        for c in range(here):
-            x = weights[offsets[seat] + e * here + c]
-            if x == 0:
-                continue
-            for h in range(holdings):
-                to = nxt[starts[seat] + c, h]
-                if to < 0:
-                    continue
-                y = _mul(x, order[h], p, inverse)
-                for d in range(2):
-                    row = 2 * e + d
-                    if seat + 1 == live:
-                        value = z[row, to, d, total[h]]
-                    else:
-                        value = later[row, to, 0, total[h]]
-                    out[e, h, d] = _add(out[e, h, d], _mul(y, value, p, inverse), p)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def backward_all(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any, z: Any,
-                 weights: Any, offsets: Any) -> Any:  # pragma: no cover - compiled
-    """Every live seat's :func:`backward` in floats at once, flat (seat 0 first): each
-    level is folded once for every seat, both halves of ``Z`` (stood, drew) carried, as
-    :func:`~analyzer.choice.table.dealt.residues.backward_residues` does in residues. Each
-    sum runs over the same terms in the same order as :func:`backward`'s, so every value
-    is the same float."""
     sizes = starts[1:] - starts[:-1]
     holdings = nxt.shape[1]
     size = 0
@@ -321,10 +269,11 @@ def backward_all(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef:
                     to = nxt[starts[j] + c, h]
                     if to < 0:
                         continue
-                    y = x * order[h]
+                    y = _mul(x, order[h], p, inverse)
                     for d in range(2):
-                        out[at + (e * holdings + h) * 2 + d] += y * later[2 * e + d, to, d,
-                                                                          total[h]]
+                        i = at + (e * holdings + h) * 2 + d
+                        out[i] = _add(out[i], _mul(y, later[2 * e + d, to, d, total[h]], p,
+                                                   inverse), p)
         if j == 0:
             break
         folded = np.zeros((1 << j, here, 2, 10), dtype=z.dtype)
@@ -341,7 +290,9 @@ def backward_all(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef:
                         row = 2 * v + d
                         for b in range(2):
                             for t in range(10):
-                                folded[v, c, b, t] += s * later[row, to, b, t]
+                                folded[v, c, b, t] = _add(
+                                    folded[v, c, b, t], _mul(s, later[row, to, b, t], p,
+                                                             inverse), p)
         later = folded
     return out
 

@@ -311,10 +311,10 @@ def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, 
                       z: Any, weights: Any, offsets: Any, p: int,
                       alive: Any) -> Any:  # pragma: no cover - compiled
     """Every live seat's counterfactual values ``[e, h, d]`` in residues, flat (seat 0
-    first). Where :func:`~analyzer.choice.table.dealt.kernels.backward` folds the later
-    seats' play once per seat, this folds each level once for every seat: a seat ``k``
-    below level ``j`` reads the result at its own choice, a bit of the earlier choices
-    there, so folding both halves of ``Z`` (stood, drew) serves them all. Sums are reduced
+    first), as :func:`~analyzer.choice.table.dealt.kernels.backward` folds each level once
+    for every seat: a seat ``k`` below level ``j`` reads the result at its own choice, a
+    bit of the earlier choices there, so folding both halves of ``Z`` (stood, drew) serves
+    them all. Sums are reduced
     lazily as in :func:`forward_residues` (at most 100 terms per entry). ``alive[v]``:
     False where ``Z``'s choice vector ``v`` is known to be zero (its prefixes, zero at
     every level, are skipped: a bank play changed in one cell touches one path)."""
