@@ -6,7 +6,7 @@ cards, everyone having seen them), conditional on no live hand being natural. It
 counterfactual values come from one walk over removed-card compositions
 (:mod:`analyzer.choice.table.dealt.kernels`): forward over the seats in order carrying the
 weight of every (earlier choices, composition), then every bank holding against every
-composition of the seats' cards, then backward per seat. In floats it serves CFR+; in
+composition of the seats' cards, then backward for every seat. In floats it serves CFR+; in
 residues modulo primes (rebuilt by CRT in :mod:`analyzer.choice.table.exact.evaluation`) it
 gives exact values and exact regrets, so exact best responses, of any strategy profile.
 
