@@ -25,10 +25,8 @@ from analyzer.choice.table.dealt.wide import (
     WIDE_PEOPLE,
     wide_table,
 )
-from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import TableEquilibrium, check_players, solve_table
 from analyzer.choice.table.stored.certificate import (
-    CERTIFICATES,
     KIND,
     certificate_path,
     certificate_text,
@@ -36,9 +34,9 @@ from analyzer.choice.table.stored.certificate import (
     read_certificate,
     shipped_certificates,
     upward,
+    warm_starts,
 )
 from analyzer.choice.table.stored.progress import WorkFolder
-from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
@@ -91,18 +89,6 @@ def _float_from(asked: int | None, people: int, wide: bool) -> int | None:
         raise AnalyzerError(f"--float-from: {people} people are solved exactly (floats only "
                             f"for {WIDE_PEOPLE}+ people or --infinite-play)")
     return asked or None
-
-
-def _smaller(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
-             folder: Path | None) -> dict[int, Strategies]:
-    """Warm starts: the subgames without naturals of the certified certificate of the table
-    one person smaller (in ``folder``, else the shipped one), by live seats."""
-    path = certificate_path(rules.name, people - 1, shoe, by, folder or CERTIFICATES)
-    if people - 1 < 4 or not path.is_file():
-        return {}
-    found = read_certificate(path, rules, shoe, people - 1, by)
-    return {key[0]: strategies for key, strategies in found.strategies.items()
-            if found.certified and not key[1] and key[0] > MAX_JOINT_SEATS}
 
 
 @click.command()
@@ -201,7 +187,7 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                                        improve_live=improve_live if wide else None)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True,
-                                    starts=_smaller(rules, shoe, people, by, folder))
+                                    starts=warm_starts(rules, shoe, people, by, folder))
             seconds = time.perf_counter() - begin
             resumed = ""
             if work is not None and work.reused:

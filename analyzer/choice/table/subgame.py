@@ -120,6 +120,18 @@ class Subgame:
         the seats' (``sides="seats"``; the bank's comes back empty) or the bank's."""
         raise NotImplementedError
 
+    def seat_counterfactuals(self, ring: Ring, seats: Sequence[Array],
+                             banks: Sequence[Array]) -> list[list[Array]]:
+        """The seats' counterfactual values (as :meth:`counterfactual` gives them) against
+        each of several bank plays, the seats' play the same."""
+        return [self.counterfactual(ring, seats, bank, "seats")[0] for bank in banks]
+
+    def bank_counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
+                            vectors: Sequence[int]) -> Array:
+        """The bank's counterfactual values (as :meth:`counterfactual` gives them), correct
+        at least at the choice vectors ``vectors`` (the others may come back zero)."""
+        return self.counterfactual(ring, seats, bank, "bank")[1]
+
     def reach(self, seats: Sequence[Array]) -> tuple[list[Array], Array]:
         """Float probability of reaching each information set (for normalising)."""
         raise NotImplementedError

@@ -6,7 +6,7 @@ cards, everyone having seen them), conditional on no live hand being natural. It
 counterfactual values come from one walk over removed-card compositions
 (:mod:`analyzer.choice.table.dealt.kernels`): forward over the seats in order carrying the
 weight of every (earlier choices, composition), then every bank holding against every
-composition of the seats' cards, then backward per seat. In floats it serves CFR+; in
+composition of the seats' cards, then backward for every seat. In floats it serves CFR+; in
 residues modulo primes (rebuilt by CRT in :mod:`analyzer.choice.table.exact.evaluation`) it
 gives exact values and exact regrets, so exact best responses, of any strategy profile.
 
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.choice.table.dealt import kernels, residues
+from analyzer.choice.table.dealt import changes, kernels, residues
 from analyzer.choice.table.dealt.compositions import Levels, falling_table, live_ways
 from analyzer.choice.table.dealt.dense import dense_bank, dense_matrix, dense_seats
 from analyzer.choice.table.exact.evaluation import Integers
@@ -109,28 +109,40 @@ class DealtSubgame(Subgame):
         residues.let_go(self)
 
     def _walk(self, ring: Ring, seats: Sequence[Array], bank: Array, sides: str,
-              unit: bool = False, matrix: Any = None) -> tuple[list[Array], Array]:
+              unit: bool = False, matrix: Any = None,
+              vectors: Sequence[int] | None = None) -> tuple[list[Array], Array]:
         """Counterfactual values per holding (unnormalised): seats ``(2**k, H, 2)``, the
         bank ``(H, vectors, 2)`` -- per bank class ``(classes, vectors, 2)`` when a
-        terminal ``matrix`` is given (the float one, or with residues the exact one)."""
+        terminal ``matrix`` is given (the float one, or with residues the exact one).
+        ``vectors``: with residues and only the bank's side, the choice vectors whose
+        values are wanted (the others come back zero)."""
         falling, order = self.arrays(ring)
         prime = ring.prime if isinstance(ring, Modular) else 0
         holdings = self.levels.holdings
         m = self.live
-        index = np.asarray(self.seat_index)
-        coef = np.zeros((m, max(1, 2 ** (m - 1)), len(index), 2), dtype=falling.dtype)
-        for k, s in enumerate(seats):
-            coef[k, :2**k] = ring.mul(np.asarray(s)[:, index, :], order[None, :, None])
-        bank_rows = np.ascontiguousarray(np.asarray(bank)[np.asarray(self.bank_index)])
+        coef = self._coefficients(ring, seats)
         nxt, starts = self.levels.stacked_next()
         want_seats, want_bank = sides != "bank", sides != "seats"
         lazy = bool(prime) and not unit  # exact values: the residue walk (.residues)
-        if lazy:
+        needed = np.ones(1 << m, dtype=np.bool_)
+        if lazy and vectors is not None and not want_seats:
+            needed[:] = False
+            needed[np.asarray(vectors, dtype=np.int64)] = True
+            bank = np.asarray(bank)[:, needed]
+        bank_rows = np.ascontiguousarray(np.asarray(bank)[np.asarray(self.bank_index)])
+        if lazy or not prime:
             if "sources" not in self._passes:
                 self._passes["sources"] = residues.sources(self.levels)
             first, source, holding = self._passes["sources"]
+        if not prime:
+            weights, offsets, q = kernels.forward_pulled(
+                first, source, holding, starts, holdings.total, coef, m, want_bank and not unit)
+        elif lazy:
             weights, offsets, q = residues.forward_residues(
-                first, source, holding, starts, holdings.total, coef, m, prime, want_bank)
+                first, source, holding, starts, holdings.total, coef, m, prime, want_bank,
+                needed)
+            if want_bank:
+                q = np.ascontiguousarray(q[needed])
         else:
             weights, offsets, q = kernels.forward(nxt, starts, holdings.total, coef, m, prime,
                                                   want_bank and not unit)
@@ -153,15 +165,89 @@ class DealtSubgame(Subgame):
                                     self.stock, bank_rows, q, last, prime, want_seats,
                                     want_bank, unit, _whole(bank_rows, prime))
         if not want_seats:
+            if not needed.all():  # the wanted vectors' values back in place
+                full = np.zeros((u.shape[0], 1 << m, 2), dtype=u.dtype)
+                full[:, needed] = u
+                u = full
             return [], u
         if lazy:
-            flat = residues.backward_residues(m, nxt, starts, holdings.total, order, coef, z,
-                                              weights, offsets, prime)
-            cuts = np.cumsum([0] + [2**k * len(index) * 2 for k in range(m)])
-            return [flat[cuts[k]:cuts[k + 1]].reshape(2**k, len(index), 2)
-                    for k in range(m)], u
-        return [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z, weights,
-                                 offsets, prime) for k in range(m)], u
+            return self._backward(prime, coef, z, weights, offsets), u
+        flat = kernels.backward(m, nxt, starts, holdings.total, order, coef, z, weights,
+                                offsets, prime)
+        return _split(flat, m, len(self.seat_index)), u
+
+    def _coefficients(self, ring: Ring, seats: Sequence[Array]) -> Array:
+        """Each live seat's action weights per holding times the holding's order,
+        ``coef[k, e, h, d]`` (the kernels' layout)."""
+        falling, order = self.arrays(ring)
+        m, index = self.live, np.asarray(self.seat_index)
+        coef = np.zeros((m, max(1, 2 ** (m - 1)), len(index), 2), dtype=falling.dtype)
+        for k, s in enumerate(seats):
+            coef[k, :2**k] = ring.mul(np.asarray(s)[:, index, :], order[None, :, None])
+        return coef
+
+    def _backward(self, prime: int, coef: Array, z: Array, weights: Array, offsets: Array,
+                  alive: Array | None = None) -> list[Array]:
+        """The residue walk's backward pass: every seat's values per holding ``(2**k, H, 2)``
+        (``alive``: the choice vectors where ``z`` may be non-zero, every one if None)."""
+        _, order = self.arrays(Modular(prime))
+        holdings, m = self.levels.holdings, self.live
+        nxt, starts = self.levels.stacked_next()
+        size = len(self.seat_index)
+        flat = residues.backward_residues(
+            m, nxt, starts, holdings.total, order, coef, z, weights, offsets, prime,
+            np.ones(1 << m, dtype=np.bool_) if alive is None else alive)
+        return _split(flat, m, size)
+
+    def seat_counterfactuals(self, ring: Ring, seats: Sequence[Array],
+                             banks: Sequence[Array]) -> list[list[Array]]:
+        """In residues with the exact terminal tables: one forward pass for every bank play,
+        and each play after the first as the first's values plus its difference's
+        (:mod:`.changes`: a few cells changed cost a few hundredths of a pass)."""
+        matrix = self.exact() if isinstance(ring, Modular) else None
+        if not isinstance(ring, Modular) or matrix is None or len(banks) < 2:
+            return super().seat_counterfactuals(ring, seats, banks)
+        prime = ring.prime
+        m, classes = self.live, len(self.seat_classes)
+        coef = self._coefficients(ring, seats)
+        if "sources" not in self._passes:
+            self._passes["sources"] = residues.sources(self.levels)
+        first, source, holding = self._passes["sources"]
+        _, starts = self.levels.stacked_next()
+        weights, offsets, _ = residues.forward_residues(
+            first, source, holding, starts, self.levels.holdings.total, coef, m, prime, False,
+            np.ones(1 << m, dtype=np.bool_))
+        base = np.asarray(banks[0])
+        z = self._terminal(prime, matrix, base)
+        first_values = self._backward(prime, coef, z, weights, offsets)
+        out = []
+        for bank in banks:
+            cells, play = changes.changed_cells(np.asarray(bank), base, prime)
+            if len(cells):
+                z, alive = changes.changed_terminal(matrix, cells, play, self.bank_index,
+                                                    self.vectors, prime)
+                values = [ring.reduce(a + b) for a, b in zip(
+                    first_values, self._backward(prime, coef, z, weights, offsets, alive),
+                    strict=True)]
+            else:
+                values = first_values
+            out.append([self._classes(ring, v, 1, self.seat_index, classes) for v in values])
+        return out
+
+    def _terminal(self, prime: int, matrix: Any, bank: Array) -> Array:
+        """The residue walk's last step for the seats (``Z``) from the exact tables."""
+        z: Array
+        if matrix[0] == "matrix":
+            z, _ = residues.modular_terminal(matrix[1], bank, np.zeros((1, 1, 10, 2),
+                                                                       dtype=np.int64),
+                                             prime, True, False)
+            return z
+        bank_rows = np.ascontiguousarray(bank[np.asarray(self.bank_index)])
+        pair_weights, pair_results = matrix[1]
+        z, _ = residues.terminal_residues(pair_weights, pair_results, bank_rows,
+                                          np.zeros((1, 1, 10, 2), dtype=np.int64), prime,
+                                          True, False, _whole(bank_rows, prime))
+        return z
 
     def _classes(self, ring: Ring, values: Array, axis: int, index: tuple[int, ...],
                  classes: int) -> Array:
@@ -170,10 +256,20 @@ class DealtSubgame(Subgame):
         np.add.at(out, np.asarray(index), moved)
         return np.moveaxis(ring.reduce(out), 0, axis)
 
+    def bank_counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
+                            vectors: Sequence[int]) -> Array:
+        """In residues only the wanted choice vectors' rows are walked (the last levels'
+        other choices and the terminal step's other vectors skipped)."""
+        if not isinstance(ring, Modular):
+            return super().bank_counterfactual(ring, seats, bank, vectors)
+        return self.counterfactual(ring, seats, bank, "bank", vectors)[1]
+
     def counterfactual(self, ring: Ring, seats: Sequence[Array], bank: Array,
-                       sides: str = "all") -> tuple[list[Array], Array]:
+                       sides: str = "all", vectors: Sequence[int] | None = None,
+                       ) -> tuple[list[Array], Array]:
         matrix = self.exact() if isinstance(ring, Modular) else self.dense()
-        seat_values, bank_values = self._walk(ring, seats, bank, sides, matrix=matrix)
+        seat_values, bank_values = self._walk(ring, seats, bank, sides, matrix=matrix,
+                                              vectors=vectors)
         classes, banks = len(self.seat_classes), len(self.bank_classes)
         seat_out = [self._classes(ring, v, 1, self.seat_index, classes) for v in seat_values]
         per_class = matrix is not None and (not isinstance(ring, Modular) or matrix[0] == "matrix")
@@ -237,6 +333,12 @@ class DealtSubgame(Subgame):
 
     def bank_reach(self, seats: Exact, vector: int, cls: int) -> Fraction:
         return self._exact_reach(seats)[1][cls][vector]
+
+
+def _split(flat: Array, live: int, holdings: int) -> list[Array]:
+    """The backward passes' flat values as every seat's ``(2**k, holdings, 2)``."""
+    cuts = np.cumsum([0] + [2**k * holdings * 2 for k in range(live)])
+    return [flat[cuts[k]:cuts[k + 1]].reshape(2**k, holdings, 2) for k in range(live)]
 
 
 def _whole(bank: Any, prime: int) -> Any:

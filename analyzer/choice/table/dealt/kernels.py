@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["backward", "forward", "terminal"]
+__all__ = ["backward", "forward", "forward_pulled", "terminal"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -240,18 +240,43 @@ def terminal(compositions: Any, counts: Any, usage: Any, total: Any, order: Any,
 
 
 @njit(cache=True, nogil=True)
-def backward(seat: int, live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any,
-             z: Any, weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover - compiled
-    """Live seat ``seat``'s counterfactual values ``[e, h, d]``: the later seats' play folded
-    in level by level from ``Z`` back to ``seat + 1``, met with ``P`` at level ``seat``."""
+def backward(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any, z: Any,
+             weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover - compiled
+    """Every live seat's counterfactual values ``[e, h, d]``, flat (seat 0 first): the
+    later seats' play folded in level by level from ``Z``, met with ``P`` at the seat's
+    level. Each level is folded once for every seat, both halves of ``Z`` (stood, drew)
+    carried: a seat below reads the half of its own choice. A seat's sums run over the
+    same terms in the same order as folding for that seat alone would (so its floats are
+    the same)."""
     inverse = 1.0 / p if p else 0.0
     sizes = starts[1:] - starts[:-1]
     holdings = nxt.shape[1]
-    shift = live - 1 - seat
-    later = z  # carried[v, c, t] at level j + 1, read from Z at the last level
-    for j in range(live - 1, seat, -1):
+    size = 0
+    for k in range(live):
+        size += (1 << k) * holdings * 2
+    out = np.zeros(size, dtype=z.dtype)
+    later = z  # F at level j + 1: [row, c, b, t]
+    at = size
+    for j in range(live - 1, -1, -1):
         here = sizes[j]
-        carried = np.zeros((1 << j, here, 10), dtype=z.dtype)
+        at -= (1 << j) * holdings * 2
+        for e in range(1 << j):
+            for c in range(here):
+                x = weights[offsets[j] + e * here + c]
+                if x == 0:
+                    continue
+                for h in range(holdings):
+                    to = nxt[starts[j] + c, h]
+                    if to < 0:
+                        continue
+                    y = _mul(x, order[h], p, inverse)
+                    for d in range(2):
+                        i = at + (e * holdings + h) * 2 + d
+                        out[i] = _add(out[i], _mul(y, later[2 * e + d, to, d, total[h]], p,
+                                                   inverse), p)
+        if j == 0:
+            break
+        folded = np.zeros((1 << j, here, 2, 10), dtype=z.dtype)
         for v in range(1 << j):
             for c in range(here):
                 for h in range(holdings):
@@ -263,31 +288,59 @@ def backward(seat: int, live: int, nxt: Any, starts: Any, total: Any, order: Any
                         if s == 0:
                             continue
                         row = 2 * v + d
-                        for t in range(10):
-                            if j + 1 == live:
-                                x = z[row, to, (row >> shift) & 1, t]
-                            else:
-                                x = later[row, to, 0, t]
-                            carried[v, c, t] = _add(carried[v, c, t],
-                                                    _mul(s, x, p, inverse), p)
-        later = carried.reshape((1 << j, here, 1, 10))
-    here = sizes[seat]
-    out = np.zeros((1 << seat, holdings, 2), dtype=z.dtype)
-    for e in range(1 << seat):
-        for c in range(here):
-            x = weights[offsets[seat] + e * here + c]
-            if x == 0:
-                continue
-            for h in range(holdings):
-                to = nxt[starts[seat] + c, h]
-                if to < 0:
-                    continue
-                y = _mul(x, order[h], p, inverse)
-                for d in range(2):
-                    row = 2 * e + d
-                    if seat + 1 == live:
-                        value = z[row, to, d, total[h]]
-                    else:
-                        value = later[row, to, 0, total[h]]
-                    out[e, h, d] = _add(out[e, h, d], _mul(y, value, p, inverse), p)
+                        for b in range(2):
+                            for t in range(10):
+                                folded[v, c, b, t] = _add(
+                                    folded[v, c, b, t], _mul(s, later[row, to, b, t], p,
+                                                             inverse), p)
+        later = folded
     return out
+
+
+@njit(cache=True, nogil=True)
+def forward_pulled(first: Any, source: Any, holding: Any, starts: Any, total: Any, coef: Any,
+                   live: int, with_q: bool) -> Any:  # pragma: no cover - compiled
+    """:func:`forward` in floats, pulled: every composition gathers from the (composition,
+    holding) pairs below that reach it (``first``, ``source``, ``holding``:
+    :func:`~analyzer.choice.table.dealt.residues.sources`), so its sums stay in
+    registers. The pairs come in the order :func:`forward` pushes them (composition, then
+    holding), so every sum is the same float."""
+    sizes = starts[1:] - starts[:-1]
+    offsets = np.zeros(live + 2, dtype=np.int64)
+    for j in range(live + 1):
+        offsets[j + 1] = offsets[j] + (1 << j) * sizes[j]
+    weights = np.zeros(offsets[live + 1], dtype=coef.dtype)
+    weights[0] = 1
+    q = np.zeros((1, sizes[0], 20), dtype=coef.dtype)  # [e, c, 2 t + d]
+    acc = np.zeros(20, dtype=coef.dtype)
+    for j in range(live):
+        here, there = sizes[j], sizes[j + 1]
+        q_next = np.zeros(((2 << j) if with_q else 1, there if with_q else 1, 20),
+                          dtype=coef.dtype)
+        for e in range(1 << j):
+            for d in range(2):
+                row = 2 * e + d
+                for to in range(there):
+                    g = starts[j + 1] + to
+                    total_weight = 0.0
+                    if with_q:
+                        acc[:] = 0.0
+                    for k in range(first[g], first[g + 1]):
+                        h = holding[k]
+                        s = coef[j, e, h, d]
+                        if s == 0:
+                            continue
+                        c = source[k]
+                        x = weights[offsets[j] + e * here + c]
+                        y = x * s
+                        total_weight += y
+                        if with_q:
+                            for i in range(20):
+                                acc[i] += q[e, c, i] * s
+                            acc[2 * total[h] + d] += y
+                    weights[offsets[j + 1] + row * there + to] = total_weight
+                    if with_q:
+                        for i in range(20):
+                            q_next[row, to, i] = acc[i]
+        q = q_next
+    return weights, offsets, q.reshape((q.shape[0], q.shape[1], 10, 2))

@@ -239,17 +239,24 @@ def sources(levels: Any) -> tuple[IntArray, IntArray, IntArray]:
 
 @njit(cache=True, nogil=True)
 def forward_residues(first: Any, source: Any, holding: Any, starts: Any, total: Any,
-                     coef: Any, live: int, p: int,
-                     with_q: bool) -> Any:  # pragma: no cover - compiled
+                     coef: Any, live: int, p: int, with_q: bool,
+                     needed: Any) -> Any:  # pragma: no cover - compiled
     """:func:`~analyzer.choice.table.dealt.kernels.forward` in residues, pulled: every
     composition gathers from the (composition, holding) pairs below that reach it (at
     most one per holding, :func:`sources`), so its sums stay in registers. Each weight is
     cut into halves below ``2**16``: a residue times a half is below ``2**47`` and the at
-    most 100 terms of a sum fit int64 unreduced, reduced once."""
+    most 100 terms of a sum fit int64 unreduced, reduced once. ``needed[v]``: False for
+    the last level's choice vectors nobody reads (the bank's values at a few vectors):
+    the choices of every level that lead only to them are left zero."""
     inverse = 1.0 / p
     shift = np.int64(1 << HALF) % p
     mask = (np.int64(1) << HALF) - 1
     sizes = starts[1:] - starts[:-1]
+    flags = np.zeros((live + 1, 1 << live), dtype=np.bool_)  # [level, prefix]: read
+    flags[live, :] = needed
+    for j in range(live - 1, -1, -1):
+        for v in range(1 << j):
+            flags[j, v] = flags[j + 1, 2 * v] or flags[j + 1, 2 * v + 1]
     offsets = np.zeros(live + 2, dtype=np.int64)
     for j in range(live + 1):
         offsets[j + 1] = offsets[j] + (1 << j) * sizes[j]
@@ -265,6 +272,8 @@ def forward_residues(first: Any, source: Any, holding: Any, starts: Any, total: 
         for e in range(1 << j):
             for d in range(2):
                 row = 2 * e + d
+                if not flags[j + 1, row]:
+                    continue
                 for to in range(there):
                     g = starts[j + 1] + to
                     w_low = np.int64(0)
@@ -299,18 +308,26 @@ def forward_residues(first: Any, source: Any, holding: Any, starts: Any, total: 
 
 @njit(cache=True, nogil=True)
 def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any,
-                      z: Any, weights: Any, offsets: Any, p: int) -> Any:  # pragma: no cover
+                      z: Any, weights: Any, offsets: Any, p: int,
+                      alive: Any) -> Any:  # pragma: no cover - compiled
     """Every live seat's counterfactual values ``[e, h, d]`` in residues, flat (seat 0
-    first). Where :func:`~analyzer.choice.table.dealt.kernels.backward` folds the later
-    seats' play once per seat, this folds each level once for every seat: a seat ``k``
-    below level ``j`` reads the result at its own choice, a bit of the earlier choices
-    there, so folding both halves of ``Z`` (stood, drew) serves them all. Sums are reduced
-    lazily as in :func:`forward_residues` (at most 100 terms per entry)."""
+    first), as :func:`~analyzer.choice.table.dealt.kernels.backward` folds each level once
+    for every seat: a seat ``k`` below level ``j`` reads the result at its own choice, a
+    bit of the earlier choices there, so folding both halves of ``Z`` (stood, drew) serves
+    them all. Sums are reduced
+    lazily as in :func:`forward_residues` (at most 100 terms per entry). ``alive[v]``:
+    False where ``Z``'s choice vector ``v`` is known to be zero (its prefixes, zero at
+    every level, are skipped: a bank play changed in one cell touches one path)."""
     inverse = 1.0 / p
     shift = np.int64(1 << HALF) % p
     mask = (np.int64(1) << HALF) - 1
     sizes = starts[1:] - starts[:-1]
     holdings = nxt.shape[1]
+    flags = np.zeros((live + 1, 1 << live), dtype=np.bool_)  # [level, prefix]: not all zero
+    flags[live, :] = alive
+    for j in range(live - 1, -1, -1):
+        for v in range(1 << j):
+            flags[j, v] = flags[j + 1, 2 * v] or flags[j + 1, 2 * v + 1]
     size = 0
     for k in range(live):
         size += (1 << k) * holdings * 2
@@ -324,6 +341,8 @@ def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, 
         here = sizes[j]
         at -= (1 << j) * holdings * 2
         for e in range(1 << j):
+            if not flags[j, e]:
+                continue
             for c in range(here):
                 x = weights[offsets[j] + e * here + c]
                 if x == 0:
@@ -342,6 +361,8 @@ def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, 
         # F at level j from level j + 1: both halves, for the seats before j
         folded = np.zeros((1 << j, here, 2, 10), dtype=np.int64)
         for v in range(1 << j):
+            if not flags[j, v]:
+                continue
             for c in range(here):
                 low[:] = 0
                 high[:] = 0

@@ -25,7 +25,13 @@ from typing import Any
 import numpy as np
 
 from analyzer.choice.headsup.solver import solve_linear
-from analyzer.choice.table.exact.evaluation import Cell, Integers, assemble, evaluate
+from analyzer.choice.table.exact.evaluation import (
+    Cell,
+    Integers,
+    assemble,
+    evaluate,
+    evaluate_banks,
+)
 from analyzer.choice.table.subgame import Subgame
 
 __all__ = ["bank_equations", "Polynomial", "seat_equations", "solve_linear",
@@ -44,11 +50,7 @@ def bank_equations(game: Subgame, known: dict[Cell, Fraction], unknown: Sequence
         groups[cell] = 1 + sum(1 for other in groups if other[:2] == (k, e))
     sizes = [max((g for cell, g in groups.items() if cell[0] == k), default=0)
              for k in range(game.live)]
-    zero_bank = [[Fraction(0)] * game.vectors for _ in game.bank_classes]
-
-    def pick(_: list[np.ndarray], bank_values: np.ndarray) -> list[Any]:
-        return [bank_values[c, v, 1] - bank_values[c, v, 0] for _, v, c in cells]
-
+    vectors = sorted({v for _, v, _ in cells})
     samples: dict[tuple[int, ...], dict[Cell, Fraction]] = {}
     for pattern in itertools.product(*(range(r + 1) for r in sizes)):
         values = dict(known)
@@ -56,9 +58,8 @@ def bank_equations(game: Subgame, known: dict[Cell, Fraction], unknown: Sequence
         seats, _ = assemble(game, values | {(game.live, v, c): Fraction(0)
                                              for v in range(game.vectors)
                                              for c in range(len(game.bank_classes))})
-        found, scales = evaluate(game, Integers.of(seats, zero_bank), pick, "bank")
-        samples[pattern] = {cell: Fraction(v, scales[-1])
-                            for cell, v in zip(cells, found, strict=True)}
+        advantages = _bank_advantages(game, seats, vectors)
+        samples[pattern] = {cell: advantages[cell[1]][cell[2]] for cell in cells}
     by_group = {(cell[0], cell[1], g): cell for cell, g in groups.items()}
     out: dict[Cell, Polynomial] = {cell: {} for cell in cells}
     for pattern in samples:
@@ -83,6 +84,37 @@ def bank_equations(game: Subgame, known: dict[Cell, Fraction], unknown: Sequence
                 key = tuple(monomial)
                 out[cell][key] = out[cell].get(key, Fraction(0)) + coefficient
     return out
+
+
+#: Bank advantages :func:`_bank_advantages` remembers per subgame (seat plays times vectors).
+REMEMBERED_ADVANTAGES = 1024
+_ADVANTAGES = "bank advantages"
+
+
+def _bank_advantages(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
+                     vectors: Sequence[int]) -> dict[int, list[Fraction]]:
+    """Every bank class's exact advantage (drawing less standing) after each choice vector
+    of ``vectors`` against the seats' play, remembered per subgame: the support's repair
+    rounds pin an unknown and sample again, mostly at seat plays sampled before."""
+    remembered = game._cache.setdefault(_ADVANTAGES, {})
+    content = tuple((*(v.numerator for v in row), *(v.denominator for v in row))
+                    for rows in seats for row in rows)
+    missing = [v for v in vectors if (content, v) not in remembered]
+    if missing:
+        classes = len(game.bank_classes)
+        zero_bank = [[Fraction(0)] * game.vectors for _ in game.bank_classes]
+
+        def pick(_: list[np.ndarray], bank_values: np.ndarray) -> list[Any]:
+            return [bank_values[c, v, 1] - bank_values[c, v, 0] for v in missing
+                    for c in range(classes)]
+
+        found, scales = evaluate(game, Integers.of(seats, zero_bank), pick, "bank", missing)
+        for i, v in enumerate(missing):
+            remembered[(content, v)] = [Fraction(x, scales[-1])
+                                        for x in found[i * classes:(i + 1) * classes]]
+        while len(remembered) > REMEMBERED_ADVANTAGES:
+            del remembered[next(iter(remembered))]
+    return {v: remembered[(content, v)] for v in vectors}
 
 
 def _substitute(poly: Polynomial, known: dict[Cell, Fraction]) -> Polynomial:
@@ -193,12 +225,12 @@ def seat_equations(game: Subgame, seat_known: dict[Cell, Fraction],
     def pick(seat_values: list[np.ndarray], _: np.ndarray) -> list[Any]:
         return [seat_values[k][e, c, 1] - seat_values[k][e, c, 0] for k, e, c in cells]
 
-    def advantage(profile: Integers) -> list[Fraction]:
-        values, scales = evaluate(game, profile, pick, "seats")
-        return [Fraction(v, scales[k]) for v, (k, _, _) in zip(values, cells, strict=True)]
-
-    base = advantage(base_profile)
-    columns = [[a - b for a, b in zip(advantage(base_profile.with_bank((c, v), 1)), base,
-                                      strict=True)] for _, v, c in unknown]
+    banks = [base_profile.bank] + [base_profile.with_bank((c, v), 1).bank
+                                   for _, v, c in unknown]
+    found, scales = evaluate_banks(game, base_profile, banks, pick)
+    base, *changed = [[Fraction(v, scales[k]) for v, (k, _, _) in zip(values, cells,
+                                                                        strict=True)]
+                      for values in found]
+    columns = [[a - b for a, b in zip(values, base, strict=True)] for values in changed]
     rows = [[column[i] for column in columns] for i in range(len(cells))]
     return rows, [-b for b in base]

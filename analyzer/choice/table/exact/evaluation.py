@@ -34,8 +34,8 @@ from analyzer.choice.table.exact.ring import Modular
 from analyzer.choice.table.subgame import Subgame
 from analyzer.engine.modular import crt, primes_for
 
-__all__ = ["assemble", "Cell", "evaluate", "exact_counterfactual", "exact_regrets", "Integers",
-           "Strategies"]
+__all__ = ["assemble", "Cell", "evaluate", "evaluate_banks", "exact_counterfactual",
+           "exact_regrets", "Integers", "Strategies"]
 
 Cell = tuple[int, int, int]  # (side, context, class): side ``live`` is the bank
 Strategies = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
@@ -76,11 +76,12 @@ class Integers:
 
 
 def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "all",
-             ) -> tuple[list[int], list[int]]:
+             vectors: Sequence[int] | None = None) -> tuple[list[int], list[int]]:
     """Exact counterfactual values as integers: every seat's flattened in order, then the
     bank's (or only the entries ``pick(seat arrays, bank array)`` returns; ``sides`` says
-    which sides the subgame must compute, see ``Subgame.counterfactual``), and the scale
-    of each side (seats then bank).
+    which sides the subgame must compute, see ``Subgame.counterfactual``; with ``sides``
+    "bank", ``vectors`` the choice vectors ``pick`` reads), and the scale of each side
+    (seats then bank).
 
     A side's values do not involve its own strategy: they are integers over ``base_scale``
     times the *other* sides' scales, at most ``live`` times the largest net of a hand
@@ -97,14 +98,41 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "a
     results = []
     for prime in moduli:
         ring = Modular(prime)
-        seat_values, bank_values = game.counterfactual(
-            ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank), sides)
+        seat_values: list[Any]
+        if sides == "bank" and vectors is not None:
+            seat_values, bank_values = [], game.bank_counterfactual(
+                ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
+                vectors)
+        else:
+            seat_values, bank_values = game.counterfactual(
+                ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
+                sides)
         if pick is None:
             results.append(np.concatenate([v.reshape(-1) for v in seat_values]
                                           + [bank_values.reshape(-1)]))
         else:
             results.append(np.asarray(pick(seat_values, bank_values), dtype=np.int64))
     return crt(np.stack(results), moduli), [*seat_scale, bank_scale]
+
+
+def evaluate_banks(game: Subgame, profile: Integers, banks: Sequence[np.ndarray],
+                   pick: Any) -> tuple[list[list[int]], list[int]]:
+    """:func:`evaluate` of the seats' side with ``pick``, once for each of several bank
+    action weights in place of ``profile``'s (each over ``profile``'s bank scale), in one
+    pass per prime (:meth:`~analyzer.choice.table.subgame.Subgame.seat_counterfactuals`)."""
+    everyone = math.prod(profile.seat_scales) * profile.bank_scale
+    most = max(game.live, 1) * _largest_net(game)
+    scales = [game.base_scale * everyone // s for s in profile.seat_scales]
+    moduli = primes_for(most * game.base_scale * everyone, signed=True)
+    results: list[list[Any]] = [[] for _ in banks]
+    for prime in moduli:
+        ring = Modular(prime)
+        seats = [ring.encode(a) for a in profile.seats]
+        found = game.seat_counterfactuals(ring, seats, [ring.encode(b) for b in banks])
+        for out, seat_values in zip(results, found, strict=True):
+            out.append(np.asarray(pick(seat_values, np.zeros(0)), dtype=np.int64))
+    return [crt(np.stack(r), moduli) for r in results], [*scales, game.base_scale * everyone
+                                                         // profile.bank_scale]
 
 
 def _largest_net(game: Subgame) -> int:

@@ -34,6 +34,7 @@ from analyzer import __version__
 from analyzer.choice.table.dealt.wide import WIDE_PEOPLE, wide_table
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, TableValues, solve_table
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
 from analyzer.processes import Apply
@@ -43,7 +44,7 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
            "check_certificate", "FLOAT_EVALUATION", "fraction_field", "KIND", "profile_sha256",
            "read_certificate", "shipped_certificates", "shipped_epsilon", "shipped_strategies",
-           "upward"]
+           "upward", "warm_starts"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
 KIND = "nine table certificate"
@@ -354,3 +355,16 @@ def shipped_certificates(rules: ChoiceRules, shoe: Shoe) -> tuple[Certificate, .
             if path.is_file():
                 found.append(read_certificate(path, rules, shoe, people, by))
     return tuple(found)
+
+
+def warm_starts(rules: ChoiceRules, shoe: Shoe, people: int, by: str,
+                folder: Path | None = None) -> dict[int, Strategies]:
+    """Warm starts of a one-deck solve (``nine certify``): the subgames without naturals of
+    the certified certificate of the table one person smaller (in ``folder``, else the
+    shipped one), by live seats."""
+    path = certificate_path(rules.name, people - 1, shoe, by, folder or CERTIFICATES)
+    if people - 1 < 4 or not path.is_file():
+        return {}
+    found = read_certificate(path, rules, shoe, people - 1, by)
+    return {key[0]: strategies for key, strategies in found.strategies.items()
+            if found.certified and not key[1] and key[0] > MAX_JOINT_SEATS}

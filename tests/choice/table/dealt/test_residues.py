@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from analyzer.choice.table.dealt import kernels, residues
-from analyzer.choice.table.dealt.game import DealtSubgame, _whole, dealt_subgame
+from analyzer.choice.table.dealt.game import DealtSubgame, _split, _whole, dealt_subgame
 from analyzer.choice.table.exact.evaluation import Integers, evaluate, exact_counterfactual
 from analyzer.choice.table.exact.ring import Modular
 from analyzer.choice.table.tree import LUCKY9
@@ -36,7 +36,7 @@ def _profile(game: DealtSubgame, seed: int) -> Integers:
 
 def _compiled(g: DealtSubgame, profile: Integers,
               ring: Modular) -> tuple[list[np.ndarray], np.ndarray]:
-    """The compiled walk (kernels.forward, terminal, backward per seat), per holding."""
+    """The compiled walk (kernels.forward, terminal, backward), per holding."""
     falling, order = g.arrays(ring)
     holdings = g.levels.holdings
     m, index = g.live, np.asarray(g.seat_index)
@@ -50,8 +50,9 @@ def _compiled(g: DealtSubgame, profile: Integers,
     z, u = kernels.terminal(g.levels.compositions[m], np.asarray(g.counts),
                             holdings.usage, holdings.total, order, falling, g.stock,
                             bank, q, last, ring.prime, True, True, False, _whole(bank, ring.prime))
-    return [kernels.backward(k, m, nxt, starts, holdings.total, order, coef, z, weights, offsets,
-                             ring.prime) for k in range(m)], u
+    flat = kernels.backward(m, nxt, starts, holdings.total, order, coef, z, weights, offsets,
+                            ring.prime)
+    return _split(flat, m, len(index)), u
 
 
 TWO_DECKS = tuple(2 * n for n in ONE_DECK)
