@@ -109,10 +109,12 @@ class ValueForm:
         if backend.use_kernels(kernel, "shoe-aware", n) and not large.all():
             from analyzer.engine import kernels
 
-            out = np.empty((n, self.batch.payoff.shape[0]))
-            out[~large] = kernels.grouped_values(value_counts[~large], self.plan)
             if large.any():
+                out = np.empty((n, self.batch.payoff.shape[0]))
+                out[~large] = kernels.grouped_values(value_counts[~large], self.plan)
                 out[large] = self._reference(value_counts[large])
+            else:
+                out = kernels.grouped_values(value_counts, self.plan)
         else:
             out = self._reference(value_counts)
         if self.expand is not None:
@@ -122,14 +124,11 @@ class ValueForm:
         return out
 
     def _reference(self, value_counts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """The numpy path, in whole blocks of the batch evaluator's chunk (the last one
-        padded with copies of the first row), so that a row's floats never depend on the
-        rows evaluated beside it: BLAS may sum a narrower product in another order."""
+        """The numpy path in whole blocks of the batch's chunk (the last padded with the first
+        row): a row's floats never depend on its neighbours (BLAS may sum a narrower product
+        in another order)."""
         n = value_counts.shape[0]
-        chunk = self.batch.chunk
-        padded = np.empty((-(-n // chunk) * chunk, 10))
-        padded[:n] = value_counts
-        padded[n:] = value_counts[0] if n else 1.0
+        padded = np.concatenate([value_counts, value_counts[[0] * (-n % self.batch.chunk)]])
         return self.batch.evaluate(padded, kernel="numpy")[:n]
 
 
