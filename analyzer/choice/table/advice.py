@@ -307,8 +307,7 @@ def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     seats, bank = found.strategies[pattern.key]
     floats = pattern.key[0] > EXACT_LIVE and isinstance(game, DealtSubgame)
     at = shoe.describe()
-    how = (f"computed at {at} in floats, each within a stated rounding bound of the exact "
-           "value" if floats else f"exact at {at}")
+    how = f"computed at {at} in floats with a rounding bound" if floats else f"exact at {at}"
     model = (f"no equilibrium is certified at {at} for {players + 1} people by {by}: the "
              f"best play found there (the shipped certificate {Path(found.path).name}, "
              f"{found.command}: not an equilibrium, {epsilon_words(found)}) is assumed "
