@@ -289,8 +289,8 @@ class _Situation:
     solved_at: str  # where the advised play was solved
     scope: str
     play: str = "equilibrium play"
-    certificate: Certificate | None = None  # the epsilon-certificate whose play is advised
-    floats: bool = False  # its values in floats with a rounding bound
+    certificate: Certificate | None = None  # an epsilon-certificate's play; floats: its
+    floats: bool = False  # values in floats with a rounding bound
 
 
 def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
