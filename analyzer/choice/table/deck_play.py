@@ -68,8 +68,10 @@ __all__ = ["bound_text", "EXACT_LIVE", "epsilon_certificate", "epsilon_words", "
 #: subgame of 4 live seats costs about 4.5 s of CPU a counterfactual pass and 6 s for the
 #: exact reach (an answer about 20 s), one of 5 live seats 43 s for the reach alone.
 EXACT_LIVE = 4
-#: Largest subgame advice evaluates in floats (6 live seats: about 2.8 GB; 7 take 11 GB).
-FLOAT_LIVE = 6
+#: Largest subgame advice evaluates in floats: 5 live seats cost 13-19 s of CPU an answer
+#: (6 people); 6 live seats 65-73 s and 3.4-5.0 GB (7 people), too slow to wait for at a
+#: table, so such an answer keeps the infinite deck's play and says so.
+FLOAT_LIVE = 5
 
 
 @lru_cache(maxsize=8)
