@@ -252,8 +252,10 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
         seen: set[str] = set()
         left = single.get("cards_left")
         # integers read as such: hand numbers, ends of shoes, stakes and amounts returned
-        integers = {single[k] for k in ("hand", "cards_left") if k in single} | {
-            i for pair in bet_columns.values() for i in pair}
+        # (no column also read as text: a header named for two fields stays strings)
+        integers = ({single[k] for k in ("hand", "cards_left") if k in single} | {
+            i for pair in bet_columns.values() for i in pair}) - {
+            i for k, i in single.items() if k not in ("hand", "cards_left")}
         # (without the shoe-aware rows, bigger blocks: fewer numpy calls a hand)
         block_size = None if moments is not None else INDEPENDENT_BLOCK
         for columns in _runs(path, segment, lines, delimiter, len(headers), single["shoe"],
