@@ -162,7 +162,10 @@ def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
         return None  # (read as strings: the string path says what is wrong)
     columns = [table.column(i).combine_chunks() for i in range(table.num_columns)]
     n = table.num_rows
-    written = (len(columns) - 1) * n + block.count(b"\n") + block.count(b"\r")
+    # delimiters and line ends (a byte count in numpy: several times faster than count)
+    written = (len(columns) - 1) * n + int(np.count_nonzero(
+        np.frombuffer(block, dtype=np.uint8) == 10)) + (block.count(b"\r") if b"\r" in block
+                                                       else 0)
     for i, column in enumerate(columns):
         if i not in integers:
             offsets = text_buffers(column)[0]
@@ -170,10 +173,15 @@ def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
             continue
         held = (column.drop_null() if column.null_count else column).to_numpy(
             zero_copy_only=False)
-        if held.size and (held.min() < 0 or held.max() >= _POWERS[-1] * 10):
+        if not held.size:
+            continue
+        low, high = int(held.min()), int(held.max())
+        if low < 0 or high >= 10 ** PLAIN_DIGITS:
             return None
-        # digits of each value: one, and one more for each power of ten it reaches
-        written += held.size + int(np.searchsorted(_POWERS, held, side="right").sum())
+        # digits of each value: one, and one more for each power of ten it reaches (up
+        # to the largest value's)
+        written += held.size + sum(int(np.count_nonzero(held >= power))
+                                   for power in _POWERS[:len(str(high)) - 1])
     return columns if written == len(block) else None
 
 
