@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from analyzer.choice.table.dealt.rounding import upward
 from analyzer.choice.table.dealt.wide import (
     FLOAT_FROM,
     FLOAT_METHOD,
@@ -33,7 +34,6 @@ from analyzer.choice.table.stored.certificate import (
     check_certificate,
     read_certificate,
     shipped_certificates,
-    upward,
     warm_starts,
 )
 from analyzer.choice.table.stored.progress import WorkFolder

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.choice.table.dealt.game import DealtSubgame
-from analyzer.choice.table.dealt.rounding import SMALLEST, gamma, roundings
+from analyzer.choice.table.dealt.rounding import SMALLEST, bound_text, gamma, roundings
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.choice.table.stored.certificate import (
     Certificate,
@@ -95,19 +95,6 @@ def epsilon_words(certificate: Certificate) -> str:
     floats = "" if certificate.rounding is None else " (float evaluation, its bound added)"
     return (f"no side gains more than {bound_text(certificate.epsilon_at_most)} of a stake "
             f"by deviating alone{floats}")
-
-
-def bound_text(value: Fraction) -> str:
-    """A positive bound with two significant digits, rounded up (``3.3e-10``): the printed
-    figure is never below the bound."""
-    if value <= 0:
-        return "0"
-    exponent = math.floor(math.log10(value))
-    unit = Fraction(10) ** (exponent - 1)
-    digits = math.ceil(value / unit)
-    if digits >= 100:  # log10 rounded down a power of ten, or 9.95.. rounded up
-        exponent, digits = exponent + 1, math.ceil(Fraction(digits, 10))
-    return f"{digits // 10}.{digits % 10}e{exponent:+03d}"
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.choice.table.deck_play import bound_text
-from analyzer.choice.table.stored.certificate import upward
+from analyzer.choice.table.dealt.rounding import bound_text, upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 

@@ -61,7 +61,8 @@ import numpy as np
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.errors import AnalyzerError
 
-__all__ = ["FloatEvaluation", "float_evaluation", "gamma", "roundings", "SMALLEST", "UNIT"]
+__all__ = ["bound_text", "FloatEvaluation", "float_evaluation", "gamma", "roundings", "SMALLEST",
+           "UNIT", "upward"]
 
 #: Unit roundoff of float64 (round to nearest).
 UNIT = Fraction(1, 2**53)
@@ -171,3 +172,22 @@ def float_evaluation(game: Any, seats: Sequence[Sequence[Sequence[Fraction]]],
         tuple(v for v, _ in found), tuple(r for _, r in found),
         tuple(error * c for c in units), tuple(2 * error * c for c in units), n,
         time.perf_counter() - begin)
+
+
+def bound_text(value: Fraction) -> str:
+    """A positive bound with two significant digits, rounded up (``3.3e-10``): the printed
+    figure is never below the bound."""
+    if value <= 0:
+        return "0"
+    exponent = math.floor(math.log10(value))
+    unit = Fraction(10) ** (exponent - 1)
+    digits = math.ceil(value / unit)
+    if digits >= 100:  # log10 rounded down a power of ten, or 9.95.. rounded up
+        exponent, digits = exponent + 1, math.ceil(Fraction(digits, 10))
+    return f"{digits // 10}.{digits % 10}e{exponent:+03d}"
+
+
+def upward(value: Fraction) -> float:
+    """``value`` as a float no smaller than it (a bound stays a bound when printed)."""
+    found = float(value)
+    return found if Fraction(found) >= value else math.nextafter(found, math.inf)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
+from analyzer.choice.table.dealt.rounding import upward
 from analyzer.choice.table.dealt.wide import WIDE_PEOPLE, wide_table
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, TableValues, solve_table
@@ -44,7 +44,7 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
            "check_certificate", "FLOAT_EVALUATION", "fraction_field", "KIND", "profile_sha256",
            "read_certificate", "shipped_certificates", "shipped_epsilon", "shipped_strategies",
-           "upward", "warm_starts"]
+           "warm_starts"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
 KIND = "nine table certificate"
@@ -77,12 +77,6 @@ def profile_sha256(subgames: Sequence[dict[str, Any]]) -> str:
     spaces)."""
     text = json.dumps(list(subgames), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def upward(value: Fraction) -> float:
-    """``value`` as a float no smaller than it (a bound stays a bound when printed)."""
-    found = float(value)
-    return found if Fraction(found) >= value else math.nextafter(found, math.inf)
 
 
 def _rounding(bounds: TableValues, float_from: int) -> dict[str, Any]:
