@@ -18,10 +18,11 @@ Here it is computed and certified in ``QQ(alpha)``:
   cells and the cells where a deviation gains become the unknowns), the certified exact
   equilibrium, irrational or not.
 * :func:`certify_support` -- every cell's advantage and every side's value as exact
-  polynomials in the support's unknowns (:func:`~analyzer.choice.table.exact.multilinear.interpolate`),
-  evaluated in the field: the support's advantages must be exactly 0, every other cell's
-  sign must agree with its pure play; each side's regret, the sum over its cells of the
-  positive part of what the other action gains, is an exact field element (0 when so).
+  polynomials in the support's unknowns
+  (:func:`~analyzer.choice.table.exact.multilinear.interpolate`), evaluated in the field:
+  the support's advantages must be exactly 0, every other cell's sign must agree with its
+  pure play; each side's regret, the sum over its cells of the positive part of what the
+  other action gains, is an exact field element (0 when so).
 
 >>> field = NumberField((Fraction(-2), Fraction(0), Fraction(1)), Fraction(1), Fraction(2))
 >>> root2 = (Fraction(0), Fraction(1))

@@ -22,6 +22,7 @@ involve its own play, still at most one cell per side) as such polynomials.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -128,16 +129,27 @@ def interpolate(game: Subgame, fixed: Mapping[Cell, Fraction], unknowns: Sequenc
         for cell in cells:
             if point[cell[0]] >= 0:
                 continue  # a side's advantage does not involve its own play
-            coefficient = _moebius(point, lambda p, cell=cell: found[p][0][cell])
+            coefficient = _moebius(point, functools.partial(_advantage_at, found, cell))
             if coefficient:
                 advantage[cell][monomial] = coefficient
         if values:
             for side in range(game.live + 1):
-                coefficient = _moebius(point, lambda p, side=side: found[p][1][side])
+                coefficient = _moebius(point, functools.partial(_value_at, found, side))
                 if coefficient:
                     side_values[side][monomial] = coefficient
     return MultilinearForm(order, dict(rest), advantage,
                            tuple(side_values) if values else None)
+
+
+Found = Mapping[Point, tuple[dict[Cell, Fraction], tuple[Fraction, ...]]]
+
+
+def _advantage_at(found: Found, cell: Cell, point: Point) -> Fraction:
+    return found[point][0][cell]
+
+
+def _value_at(found: Found, side: int, point: Point) -> Fraction:
+    return found[point][1][side]
 
 
 def evaluate_polynomial(polynomial: Polynomial, at: Sequence[Fraction]) -> Fraction:
