@@ -14,19 +14,24 @@ minus the seats' sum. One irrational subgame is handled (two would need their co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from analyzer.choice.table.exact.algebraic import (
     AlgebraicCertificate,
+    AlgebraicSolution,
     Element,
     NumberField,
+    certify_support,
     close_algebraic,
 )
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium
 from analyzer.errors import AnalyzerError
 
-__all__ = ["AlgebraicTable", "close_table", "decimal"]
+__all__ = ["AlgebraicTable", "algebraic_document", "check_algebraic_document", "close_table",
+           "decimal"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,13 @@ def close_table(table: TableEquilibrium) -> AlgebraicTable:
     if closed is None:
         raise AnalyzerError(f"the subgame of {key[0]} live seats and naturals {key[1]}: no "
                             "solution of its indifference equations certifies")
+    return _combined(table, key, closed)
+
+
+def _combined(table: TableEquilibrium, key: SubgameKey,
+              closed: AlgebraicCertificate) -> AlgebraicTable:
+    """The table's values with subgame ``key``'s replaced by ``closed``'s."""
+    solution = table.solution(key)
     field = closed.solution.field
     seats = [field.rational(v) for v in table.seat_values]
     for pattern in table.patterns:
@@ -89,3 +101,87 @@ def close_table(table: TableEquilibrium) -> AlgebraicTable:
     for value in seats:
         bank = field.sub(bank, value)
     return AlgebraicTable(table, key, closed, tuple(seats), bank)
+
+
+def _texts(value: Element) -> list[str]:
+    return [str(c) for c in value]
+
+
+def algebraic_document(closed: AlgebraicTable) -> dict[str, Any]:
+    """The certificate block stating the closed subgame's equilibrium and the table's exact
+    values: the minimal polynomial (coefficients lowest degree first, monic), the isolating
+    interval, every unknown cell and value as coefficients on ``1, alpha, ...`` with a
+    decimal, the seats' and the bank's values likewise, and the largest regret (0)."""
+    field = closed.field
+    solution = closed.closed.solution
+
+    def stated(value: Element) -> dict[str, Any]:
+        return {"coefficients": _texts(value), "decimal": decimal(field, value)}
+
+    return {
+        "subgame": {"live": closed.key[0], "removed": [list(h) for h in closed.key[1]]},
+        "minimal_polynomial": [str(c) for c in field.minimal],
+        "root_interval": [str(field.low), str(field.high)],
+        "unknowns": [{"cell": list(cell)} | stated(value)
+                     for cell, value in zip(solution.unknowns, solution.values, strict=True)],
+        "seat_values": [stated(v) for v in closed.seat_values],
+        "bank_value": stated(closed.bank_value),
+        "max_regret": "0" if closed.certified else "not 0",
+    }
+
+
+def _element(texts: Any, degree: int, where: str) -> Element:
+    if not isinstance(texts, list) or len(texts) != degree:
+        raise AnalyzerError(f"{where}: {degree} coefficients expected")
+    try:
+        return tuple(Fraction(str(t)) for t in texts)
+    except (ValueError, ZeroDivisionError):
+        raise AnalyzerError(f"{where}: coefficients must be fractions") from None
+
+
+def check_algebraic_document(document: dict[str, Any], table: TableEquilibrium,
+                             where: str = "algebraic") -> AlgebraicTable:
+    """The block :func:`algebraic_document` wrote, verified from scratch against ``table``
+    (the certificate's fraction profile evaluated exactly): the polynomial irreducible with
+    one root in the interval, the subgame's form interpolated again from exact evaluations,
+    every side's regret exactly 0 in the field, and every stated value equal to the one
+    recomputed; a one-line error naming the first difference."""
+    try:
+        key = (int(document["subgame"]["live"]),
+               tuple(sorted((int(a), int(b)) for a, b in document["subgame"]["removed"])))
+        minimal = tuple(Fraction(str(c)) for c in document["minimal_polynomial"])
+        low, high = (Fraction(str(c)) for c in document["root_interval"])
+        cells = [tuple(int(x) for x in u["cell"]) for u in document["unknowns"]]
+        field = NumberField(minimal, low, high)
+        values = [_element(u["coefficients"], field.degree, f"{where}: unknowns")
+                  for u in document["unknowns"]]
+        seats = [_element(v["coefficients"], field.degree, f"{where}: seat_values")
+                 for v in document["seat_values"]]
+        bank = _element(document["bank_value"]["coefficients"], field.degree,
+                        f"{where}: bank_value")
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        raise AnalyzerError(f"{where}: malformed (subgame, minimal_polynomial, root_interval, "
+                            "unknowns, seat_values, bank_value)") from None
+    field.verify()
+    solution_found = table.solution(key)
+    fixed = _fixed(solution_found.seats, solution_found.bank, solution_found.game.live)
+    unknowns = tuple((c[0], c[1], c[2]) for c in cells)
+    rest = {c: v for c, v in fixed.items() if c not in unknowns}
+    closed = certify_support(solution_found.game, rest,
+                             AlgebraicSolution(field, unknowns, tuple(values)))
+    if not closed.certified:
+        raise AnalyzerError(f"{where}: not an equilibrium: a deviation gains at "
+                            f"{list(closed.gaining)}")
+    found = _combined(table, key, closed)
+    if not found.certified:
+        raise AnalyzerError(f"{where}: another subgame has a regret")
+    if list(found.seat_values) != seats or found.bank_value != bank:
+        raise AnalyzerError(f"{where}: the values recomputed exactly are not the file's")
+    return found
+
+
+def _fixed(seats: Sequence[Sequence[Sequence[Fraction]]], bank: Sequence[Sequence[Fraction]],
+           live: int) -> dict[tuple[int, int, int], Fraction]:
+    out = {(k, e, c): x for k, rows in enumerate(seats) for e, row in enumerate(rows)
+           for c, x in enumerate(row)}
+    return out | {(live, v, c): x for c, row in enumerate(bank) for v, x in enumerate(row)}
