@@ -15,7 +15,8 @@ involve its own play, still at most one cell per side) as such polynomials.
 >>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.choice.table.subgame import infinite_subgame
 >>> game = infinite_subgame(LUCKY9, 1, "total")
->>> form = interpolate(game, {}, [(0, 0, 4), (1, 0, 5)])
+>>> stand = {cell: Fraction(0) for cell in all_cells(game)}
+>>> form = interpolate(game, stand, [(0, 0, 4), (1, 0, 5)])
 >>> sorted(form.advantage[(1, 0, 5)])  # the bank's advantage is affine in the seat's cell
 [(), (0,)]
 """
@@ -35,6 +36,7 @@ from analyzer.choice.table.exact.evaluation import (
     exact_regrets,
 )
 from analyzer.choice.table.subgame import Subgame
+from analyzer.errors import AnalyzerError
 
 __all__ = ["all_cells", "evaluate_polynomial", "interpolate", "Monomial", "MultilinearForm",
            "Polynomial"]
@@ -120,6 +122,10 @@ def interpolate(game: Subgame, fixed: Mapping[Cell, Fraction], unknowns: Sequenc
             own = [ranges[s] if s != side else range(-1, 0) for s in range(game.live + 1)]
             points.update(itertools.product(*own))
     rest = {c: v for c, v in fixed.items() if c not in index}
+    missing = [c for c in all_cells(game) if c not in index and c not in rest]
+    if missing:
+        raise AnalyzerError(f"no draw probability given for {len(missing)} cells, the first "
+                            f"{missing[0]}")
     found = {p: _point_values(game, rest, by_side, p, values) for p in sorted(points)}
     cells = all_cells(game)
     advantage: dict[Cell, Polynomial] = {cell: {} for cell in cells}

@@ -157,3 +157,10 @@ def test_one_side_alone_has_no_solution(subgame: tuple[Subgame, Rows]) -> None:
     support = [(1, 0, 4), (1, 1, 4)]
     form = interpolate(game, {c: x for c, x in cells.items() if c not in support}, support)
     assert solve_support(form) == []
+
+
+def test_a_cell_left_out_is_a_one_line_error(subgame: tuple[Subgame, Rows]) -> None:
+    game, _ = subgame
+    with pytest.raises(AnalyzerError, match=r"no draw probability given for 62 cells, the "
+                                            r"first \(0, 0, 0\)"):
+        interpolate(game, {}, [(2, 0, 6)])
