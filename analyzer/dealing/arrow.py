@@ -13,6 +13,12 @@ whole shoes of it) with no NUL byte and no carriage return outside a CRLF line e
 other file, a row of another width, or bytes Arrow refuses stops the runs with None, and
 the caller reads the file another way (in the end record by record, the reference).
 
+Columns the caller names as integers (stakes, amounts returned, hand numbers) are parsed
+by Arrow straight to int64 (an empty cell: null), which spares building their strings;
+a block is read so only when its text is each integer's plain decimal digits, which
+:func:`_typed` checks by length (see there). Any other block is read as strings, and the
+run's integer columns are then strings too (the plain digits again, empty for null).
+
 >>> import tempfile, os
 >>> folder = tempfile.mkdtemp()
 >>> path = os.path.join(folder, "log.csv")
@@ -24,7 +30,7 @@ the caller reads the file another way (in the end record by record, the referenc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +42,10 @@ import pyarrow.csv as pacsv
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, open_binary
 
-__all__ = ["BLOCK", "MAX_PENDING_ROWS", "shoe_runs", "text_buffers"]
+IntArray = npt.NDArray[np.int64]
+
+__all__ = ["BLOCK", "empty_cells", "field_lengths", "MAX_PENDING_ROWS", "PLAIN_DIGITS",
+           "plain_integers", "shoe_runs", "text_buffers"]
 
 #: Bytes read and parsed at a time (whole lines): half a megabyte, about 10,000 rows of
 #: punto banco, keeps a shoe-aware worker's arrays near 25 MB (a megabyte: about 50 MB)
@@ -44,11 +53,16 @@ __all__ = ["BLOCK", "MAX_PENDING_ROWS", "shoe_runs", "text_buffers"]
 BLOCK = 1 << 19
 #: A shoe of more rows than this is left to the reference.
 MAX_PENDING_ROWS = 1 << 20
+#: An integer column is read as int64 only when every value has at most this many
+#: digits (the column-wise path reads no longer integer).
+PLAIN_DIGITS = 18
+_POWERS = 10 ** np.arange(1, PLAIN_DIGITS, dtype=np.int64)  # 10 ... 10**17
 
 
-def _blocks(path: str | Path, start: int, end: int | None) -> Iterator[bytes | None]:
+def _blocks(path: str | Path, start: int, end: int | None, block_size: int
+            ) -> Iterator[bytes | None]:
     """Bytes ``start`` to ``end`` of a file in blocks of whole lines (about
-    :data:`BLOCK` bytes each); None, and stop, at a NUL byte, a carriage return outside
+    ``block_size`` bytes each); None, and stop, at a NUL byte, a carriage return outside
     a CRLF line end, or a line longer than :data:`~analyzer.inputs.MAX_LINE`."""
     with open_binary(path) as stream:
         if start:
@@ -56,7 +70,7 @@ def _blocks(path: str | Path, start: int, end: int | None) -> Iterator[bytes | N
         left = -1 if end is None else end - start
         carry = b""
         while True:
-            size = BLOCK if left < 0 else min(BLOCK, left)
+            size = block_size if left < 0 else min(block_size, left)
             chunk = stream.read(size) if size else b""
             left -= len(chunk) if left > 0 else 0
             data = carry + chunk if carry else chunk
@@ -74,30 +88,39 @@ def _blocks(path: str | Path, start: int, end: int | None) -> Iterator[bytes | N
 
 
 def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimiter: str,
-              shoe: int) -> Iterator[list[pa.Array] | None]:
-    """The string columns of a log's rows (bytes ``start``, after its header, to ``end``)
-    in runs of whole shoes (a new shoe: another ``shoe`` column value than the row
-    before); None, and stop, where Arrow cannot read the rows as the ``csv`` module does
-    (see the module docstring)."""
+              shoe: int, integers: Collection[int] = (), block_size: int | None = None
+              ) -> Iterator[list[pa.Array] | None]:
+    """The columns of a log's rows (bytes ``start``, after its header, to ``end``) in
+    runs of whole shoes (a new shoe: another ``shoe`` column value than the row before),
+    read ``block_size`` bytes (default :data:`BLOCK`) at a time: strings, and the
+    columns ``integers`` int64 where the text allows (see the module docstring); None,
+    and stop, where Arrow cannot read the rows as the ``csv`` module does."""
     names = [f"c{i}" for i in range(width)]
     read = pacsv.ReadOptions(column_names=names, use_threads=False)
     parse = pacsv.ParseOptions(delimiter=delimiter)
-    convert = pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()),
-                                   strings_can_be_null=False, quoted_strings_can_be_null=False)
+    as_text = pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()),
+                                   strings_can_be_null=False,
+                                   quoted_strings_can_be_null=False)
+    typed = pacsv.ConvertOptions(
+        column_types={name: pa.int64() if i in integers else pa.string()
+                      for i, name in enumerate(names)},
+        null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False)
     pending: list[pa.Array] | None = None
     try:
-        for block in _blocks(path, start, end):
+        for block in _blocks(path, start, end, BLOCK if block_size is None else block_size):
             if block is None:
                 yield None
                 return
             if not block.strip():
                 continue
-            table = pacsv.read_csv(pa.BufferReader(block), read_options=read,
-                                   parse_options=parse, convert_options=convert)
-            columns = [table.column(i).combine_chunks() for i in range(width)]
+            columns = _typed(block, read, parse, typed, integers) if integers else None
+            if columns is None:
+                table = pacsv.read_csv(pa.BufferReader(block), read_options=read,
+                                       parse_options=parse, convert_options=as_text)
+                columns = [table.column(i).combine_chunks() for i in range(width)]
             if pending is not None:
-                columns = [pa.concat_arrays([a, b]) for a, b in zip(pending, columns,
-                                                                      strict=True)]
+                columns = [pa.concat_arrays(_alike(a, b)) for a, b in zip(pending, columns,
+                                                                           strict=True)]
             n = len(columns[0])
             ids = columns[shoe]
             changes = np.flatnonzero(pc.not_equal(ids.slice(1), ids.slice(0, n - 1))
@@ -116,6 +139,62 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
         yield None
 
 
+def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
+           convert: pacsv.ConvertOptions, integers: Collection[int]) -> list[pa.Array] | None:
+    """A block's columns with the ``integers`` read as int64; None unless every integer
+    field of it is written as its plain decimal digits (empty: null), at most
+    :data:`PLAIN_DIGITS` of them.
+
+    Arrow also reads ``" 7"``, ``"007"``, ``"-0"``, a quoted ``"7"`` and hexadecimal
+    ``0x7``, which the string path reads otherwise. Each of those but hexadecimal (no
+    ``x`` in the block) is longer than the plain digits of its value, and no field is
+    shorter as read than as written (a quoted string is longer, an empty line adds a
+    line end only), so the block's length equals the sum of its strings' bytes, its
+    integers' plain digits, its delimiters and its line ends only when every integer
+    field is plain digits.
+    """
+    if b"x" in block or b"X" in block:
+        return None
+    try:
+        table = pacsv.read_csv(pa.BufferReader(block), read_options=read,
+                               parse_options=parse, convert_options=convert)
+    except pa.ArrowInvalid:
+        return None  # (read as strings: the string path says what is wrong)
+    columns = [table.column(i).combine_chunks() for i in range(table.num_columns)]
+    n = table.num_rows
+    # delimiters and line ends (a byte count in numpy: several times faster than count)
+    written = (len(columns) - 1) * n + int(np.count_nonzero(
+        np.frombuffer(block, dtype=np.uint8) == 10)) + (block.count(b"\r") if b"\r" in block
+                                                       else 0)
+    for i, column in enumerate(columns):
+        if i not in integers:
+            offsets = text_buffers(column)[0]
+            written += int(offsets[-1] - offsets[0])
+            continue
+        held = (column.drop_null() if column.null_count else column).to_numpy(
+            zero_copy_only=False)
+        if not held.size:
+            continue
+        low, high = int(held.min()), int(held.max())
+        if low < 0 or high >= 10 ** PLAIN_DIGITS:
+            return None
+        # digits of each value: one, and one more for each power of ten it reaches (up
+        # to the largest value's)
+        written += held.size + sum(int(np.count_nonzero(held >= power))
+                                   for power in _POWERS[:len(str(high)) - 1])
+    return columns if written == len(block) else None
+
+
+def _alike(first: pa.Array, second: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """Two parts of a column as one type: an int64 part beside a string part as the
+    strings of its plain digits (null: empty), which is how its block was written."""
+    if first.type == second.type:
+        return first, second
+    first, second = (pc.fill_null(pc.cast(c, pa.string()), "") if c.type != pa.string()
+                     else c for c in (first, second))
+    return first, second
+
+
 def text_buffers(column: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
     """A string array's value offsets (n + 1, into the data) and its UTF-8 data bytes, as
     numpy arrays (no copy of the data)."""
@@ -126,3 +205,43 @@ def text_buffers(column: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[n
     data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else \
         np.zeros(0, dtype=np.uint8)
     return offsets, data
+
+
+def field_lengths(column: pa.Array) -> IntArray:
+    """Each field's length in bytes."""
+    return np.diff(text_buffers(column)[0])
+
+
+def empty_cells(column: pa.Array) -> npt.NDArray[np.bool_]:
+    """Which cells are empty (an int64 column's nulls: see :func:`plain_integers`)."""
+    if column.type == pa.int64():
+        empty: npt.NDArray[np.bool_] = np.asarray(column.is_null(), dtype=bool)
+    else:
+        empty = field_lengths(column) == 0
+    return empty
+
+
+def plain_integers(column: pa.Array, empty_zero: bool = False) -> IntArray | None:
+    """A column of plain non-negative integers (ASCII digits, below 10**18) as int64;
+    None otherwise. ``empty_zero``: an empty cell reads 0. The column is strings, or
+    int64 as :func:`shoe_runs` reads one (nulls: empty cells)."""
+    if column.type == pa.int64():
+        if column.null_count and not empty_zero:
+            return None
+        numbers: IntArray = column.fill_null(0).to_numpy(zero_copy_only=False)
+        if len(numbers) and (numbers.min() < 0 or numbers.max() >= 10 ** PLAIN_DIGITS):
+            return None
+        return numbers
+    offsets, data = text_buffers(column)
+    length = np.diff(offsets)
+    if len(column) == 0:
+        return np.zeros(0, dtype=np.int64)
+    if length.max() > PLAIN_DIGITS or (not empty_zero and length.min() == 0):
+        return None
+    body = data[offsets[0]:offsets[-1]]
+    if ((body < 48) | (body > 57)).any():
+        return None
+    if length.min() == 0:
+        column = pc.if_else(pc.equal(column, ""), "0", column)
+    result: IntArray = pc.cast(column, pa.int64()).to_numpy(zero_copy_only=False)
+    return result

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
 from math import perm, prod
 from typing import Any
 
@@ -244,28 +243,39 @@ _COLUMNS: dict[str, _Column] = {
 
 @cache
 def coups(tableau: Tableau) -> CoupTable:
-    """Every way the tableau can deal (103,411 rows for 339,400 value sequences)."""
-    rows: list[tuple[int, int, int, int, int, int, int]] = []
-    add = rows.append
-    pairs = [(a, b) for a in range(10) for b in range(a, 10)]
-    for (p1, p2), (b1, b2) in product(pairs, repeat=2):
-        n = (1 if p1 == p2 else 2) * (1 if b1 == b2 else 2)
-        player_total, banker_total = (p1 + p2) % 10, (b1 + b2) % 10
-        if player_total in tableau.naturals or banker_total in tableau.naturals:
-            add((p1, p2, -1, b1, b2, -1, n))
-        elif player_total in tableau.player_draws:
-            for p3 in range(10):
-                if tableau.banker_draws_on(banker_total, p3):
-                    for b3 in range(10):
-                        add((p1, p2, p3, b1, b2, b3, n))
-                else:
-                    add((p1, p2, p3, b1, b2, -1, n))
-        elif tableau.banker_draws_on(banker_total, None):
-            for b3 in range(10):
-                add((p1, p2, -1, b1, b2, b3, n))
-        else:
-            add((p1, p2, -1, b1, b2, -1, n))
-    table = np.array(rows, dtype=np.int64)
+    """Every way the tableau can deal (103,411 rows for 339,400 value sequences).
+
+    Rows in the order of the two-card hands (Player's, then Banker's, each low card
+    first), then Player's third card and Banker's (none first): every candidate row of
+    that order is laid out as an array and the tableau's legal ones kept.
+    """
+    low, high = np.triu_indices(10)  # the 55 two-card hands, (0, 0), (0, 1), ... (9, 9)
+    total = (low + high) % 10
+    member = np.zeros((3, 10), dtype=bool)  # naturals, Player draws, Banker draws (stood)
+    for row, group in enumerate((tableau.naturals, tableau.player_draws,
+                                 tableau.banker_draws_player_stood)):
+        member[row, list(group)] = True
+    # does Banker draw, on each total, after each third card of Player's
+    after = np.array([[tableau.banker_draws_on(t, c) for c in range(10)] for t in range(10)],
+                     dtype=bool)
+    # (Player's hand, Banker's hand): a natural, Player draws, Banker draws if Player stood
+    natural = member[0, total][:, None] | member[0, total][None, :]
+    player_draws = ~natural & member[1, total][:, None]
+    banker_stood = ~natural & ~player_draws & member[2, total][None, :]
+    # candidates (Player's hand, Banker's hand, Player's third, Banker's third), thirds
+    # -1 (none) first then 0-9: Player's third drawn exactly when the tableau says, and
+    # Banker's on his total after it (or after Player stood)
+    third = np.arange(-1, 10)
+    p3_drawn, b3_drawn = third[:, None] >= 0, third[None, :] >= 0
+    banker_after = after[total][None, :, np.maximum(third, 0)]  # (1, 55, 11)
+    legal = np.where(
+        player_draws[:, :, None, None],
+        p3_drawn & (b3_drawn == banker_after[..., None]),
+        ~p3_drawn & (b3_drawn == banker_stood[:, :, None, None]))
+    hand_p, hand_b, p3, b3 = np.nonzero(legal)  # in the order of the candidates
+    p1, p2, b1, b2 = low[hand_p], high[hand_p], low[hand_b], high[hand_b]
+    n = np.where(p1 == p2, 1, 2) * np.where(b1 == b2, 1, 2)
+    table = np.stack([p1, p2, third[p3], b1, b2, third[b3], n], axis=1).astype(np.int64)
     player, banker = table[:, 0:3], table[:, 3:6]
     return CoupTable(player, banker, table[:, 6],
                      FeatureColumns(player, banker, tableau.naturals), tableau.naturals)

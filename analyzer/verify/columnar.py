@@ -36,7 +36,14 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analyzer.dealing.arrow import shoe_runs, text_buffers
+from analyzer.dealing.arrow import (
+    BLOCK,
+    empty_cells,
+    field_lengths,
+    plain_integers,
+    shoe_runs,
+    text_buffers,
+)
 from analyzer.dealing.columns import Columns, find_columns
 from analyzer.dealing.dialects import (
     _TOKENS,
@@ -73,6 +80,10 @@ _VALUE = np.array(CARD_VALUE, dtype=np.int64)
 CHUNK = 1 << 16
 #: A shoe of more lines than this is left to the reference.
 MAX_PENDING = 1 << 20
+#: Bytes of a log read at a time in the independent model (no shoe-aware rows are built:
+#: four times :data:`~analyzer.dealing.arrow.BLOCK` keeps a worker near 200 MB, and
+#: saves about a tenth of the CPU on per-block numpy calls).
+INDEPENDENT_BLOCK = 4 * BLOCK
 #: Stakes and amounts returned up to this are summed in int64 without overflow.
 _MONEY_LIMIT = 1 << 31
 
@@ -206,29 +217,6 @@ def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
     return out
 
 
-def _lengths(column: pa.Array) -> IntArray:
-    """Each field's length in bytes."""
-    return np.diff(text_buffers(column)[0])
-
-
-def _integers(column: pa.Array, empty_zero: bool = False) -> IntArray | None:
-    """A column of plain non-negative integers (ASCII digits, below 10**18) as int64;
-    None otherwise. ``empty_zero``: an empty cell reads 0."""
-    offsets, data = text_buffers(column)
-    length = np.diff(offsets)
-    if len(column) == 0:
-        return np.zeros(0, dtype=np.int64)
-    if length.max() > 18 or (not empty_zero and length.min() == 0):
-        return None
-    body = data[offsets[0]:offsets[-1]]
-    if ((body < 48) | (body > 57)).any():
-        return None
-    if length.min() == 0:
-        column = pc.if_else(pc.equal(column, ""), "0", column)
-    result: IntArray = pc.cast(column, pa.int64()).to_numpy(zero_copy_only=False)
-    return result
-
-
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
                    moments: ShoeMoments | None, shuffle: ShuffleTally,
                    segment: Segment | None = None,
@@ -263,7 +251,15 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
                            [0] * 52, found)
         seen: set[str] = set()
         left = single.get("cards_left")
-        for columns in _runs(path, segment, lines, delimiter, len(headers), single["shoe"]):
+        # integers read as such: hand numbers, ends of shoes, stakes and amounts returned
+        # (no column also read as text: a header named for two fields stays strings)
+        integers = ({single[k] for k in ("hand", "cards_left") if k in single} | {
+            i for pair in bet_columns.values() for i in pair}) - {
+            i for k, i in single.items() if k not in ("hand", "cards_left")}
+        # (without the shoe-aware rows, bigger blocks: fewer numpy calls a hand)
+        block_size = None if moments is not None else INDEPENDENT_BLOCK
+        for columns in _runs(path, segment, lines, delimiter, len(headers), single["shoe"],
+                             integers, block_size):
             if columns is None:
                 return None
             sums = _replay(columns, single, bet_columns, model, options, settler, moments,
@@ -271,7 +267,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             if sums is None:
                 return None
             total.add(sums)
-            total.last_ended = left is not None and bool(columns[left][-1].as_py())
+            total.last_ended = left is not None and not empty_cells(columns[left][-1:])[0]
         return total if total.hands else None
     except (csv.Error, AnalyzerError):
         return None
@@ -282,7 +278,8 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
 
 
 def _runs(path: str | Path, segment: Segment | None, lines: Iterator[str], delimiter: str,
-          width: int, shoe: int) -> Iterator[list[pa.Array] | None]:
+          width: int, shoe: int, integers: set[int], block_size: int | None
+          ) -> Iterator[list[pa.Array] | None]:
     """A log's string columns in runs of whole shoes: read by Arrow
     (:func:`~analyzer.dealing.arrow.shoe_runs`), or a gzipped log's ``lines`` (after its
     header) split by :func:`_chunks`."""
@@ -297,7 +294,7 @@ def _runs(path: str | Path, segment: Segment | None, lines: Iterator[str], delim
     else:
         with open_binary(path) as stream:
             start = len(stream.readline(MAX_LINE + 2))
-    yield from shoe_runs(path, start, end, width, delimiter, shoe)
+    yield from shoe_runs(path, start, end, width, delimiter, shoe, integers, block_size)
 
 
 def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
@@ -361,7 +358,7 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     n = len(columns[0])
     # -- shoes and hand numbers ---------------------------------------------------------
     shoe_text = columns[single["shoe"]]
-    id_length = _lengths(shoe_text)
+    id_length = field_lengths(shoe_text)
     if id_length.min() == 0 or id_length.max() > MAX_ID:
         return None  # (an id of more bytes than MAX_ID characters: the reference says)
     opens = np.ones(n, dtype=bool)
@@ -375,16 +372,16 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     seen.update(ids)
     end_col = single.get("cards_left")
     if end_col is not None:  # a shoe's end, only on its last row, a plain count
-        ends = _lengths(columns[end_col]) > 0
+        ends = ~empty_cells(columns[end_col])
         closing = np.ones(n, dtype=bool)
         closing[:-1] = opens[1:]
-        if (ends & ~closing).any() or _integers(columns[end_col], True) is None:
+        if (ends & ~closing).any() or plain_integers(columns[end_col], True) is None:
             return None
     shoe_of = np.cumsum(opens) - 1
     expected_hand = np.arange(n) - starts[shoe_of] + 1
     hand = expected_hand  # without a hand column, a shoe's rows are its hands in order
     if "hand" in single:
-        numbers = _integers(columns[single["hand"]])
+        numbers = plain_integers(columns[single["hand"]])
         if numbers is None or not np.array_equal(numbers, expected_hand):
             return None  # a shoe not opening at hand 1, or a hand missing or out of order
     # -- cards --------------------------------------------------------------------------
@@ -452,12 +449,12 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     for bet_id, (stake_col, returned_col) in bet_columns.items():
         bet = bet_index.get(bet_id)
         stake_text, returned_text = columns[stake_col], columns[returned_col]
-        no_stake, no_return = _lengths(stake_text) == 0, _lengths(returned_text) == 0
+        no_stake, no_return = empty_cells(stake_text), empty_cells(returned_text)
         empty = bool(no_stake.any() or no_return.any())
         if empty and not np.array_equal(no_stake, no_return):
             return None  # a stake without the amount returned, or the other way round
-        stake = _integers(stake_text, empty)
-        returned = _integers(returned_text, empty)
+        stake = plain_integers(stake_text, empty)
+        returned = plain_integers(returned_text, empty)
         if stake is None or returned is None:
             return None
         if bet is None:

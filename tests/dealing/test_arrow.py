@@ -54,3 +54,35 @@ def test_what_arrow_would_read_otherwise_is_left_to_the_reference(
     path = tmp_path / "log.csv"
     path.write_bytes(b"shoe,hand,cards,note\n1,1,AS 2H,0\n1,2,KD 9C,0\n" + odd)
     assert list(shoe_runs(path, 21, None, 4, ",", 0))[-1] is None
+
+
+@pytest.mark.parametrize("block", [16, 40, 1 << 19])
+def test_integer_columns_are_int64_where_written_as_plain_digits(
+        tmp_path: Path, block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hand numbers and stakes read as int64 (an empty cell: null) in blocks whose every
+    integer is its plain digits; a block holding one Arrow would read otherwise (padded,
+    leading zeros, -0, quoted, hexadecimal) is strings, as written, and so is the rest of
+    its run."""
+    monkeypatch.setattr(arrow, "BLOCK", block)
+    rows = [["1", "1", "AS 2H", "100"], ["1", "2", "KD 9C", ""], ["2", "1", "QH 3S", "0"],
+            ["3", "1", "2C 5D", " 7"], ["3", "2", "2C 5D", "007"], ["4", "1", "2C 5D", "-0"],
+            ["5", "1", "2C 5D", '"7"'], ["6", "1", "2C 5D", "0x1f"],
+            ["7", "1", "2C 5D", "25"], ["7", "2", "2C 5D", "999999999999999999"]]
+    path = tmp_path / "log.csv"
+    path.write_bytes(("shoe,hand,cards,stake\n" + "".join(",".join(r) + "\n" for r in rows))
+                     .encode())
+    runs = list(shoe_runs(path, 21, None, 4, ",", 0, {1, 3}))
+    assert all(run is not None for run in runs)
+    read = [[("" if v is None else str(v)) for v in c.to_pylist()] for run in runs
+            if run is not None for c in run]
+    written = [[r[k] if r[k] != '"7"' else "7" for r in rows] for k in range(4)]
+    assert [sum(read[k::4], []) for k in range(4)] == written  # the fields as written
+    kinds = {str(c.type) for run in runs if run is not None for c in run[1::2]}
+    assert ("int64" in kinds) == (block != 1 << 19)  # one block: strings throughout
+    # a whole log of plain digits: every run's integer columns int64, values as written
+    plain = tmp_path / "plain.csv"
+    plain.write_bytes(b"shoe,hand,cards,stake\n1,1,AS 2H,100\n1,2,KD 9C,\n2,1,QH 3S,0\n")
+    first, second = shoe_runs(plain, 21, None, 4, ",", 0, {1, 3}, 1 << 19)
+    assert first is not None and second is not None
+    assert [c.type for c in first] == [arrow.pa.string(), arrow.pa.int64()] * 2
+    assert first[3].to_pylist() == [100, None] and second[3].to_pylist() == [0]

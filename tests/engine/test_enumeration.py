@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +25,7 @@ from analyzer.engine.enumeration import (
 )
 from analyzer.engine.odds import odds
 from analyzer.rules.cards import DECK, Card, parse_cards
-from analyzer.rules.profile import load_profile
+from analyzer.rules.profile import Tableau, load_profile
 from analyzer.rules.shoe import Shoe
 from tests.conftest import brute_force_deal
 
@@ -147,3 +152,40 @@ def test_feature_columns_match_each_coups_features_and_are_built_when_read() -> 
         expected = table.coup(row).features
         assert {name: table.features[name][row].item() for name in table.features} == \
             {name: expected[name] for name in table.features}, row
+
+
+def _coup_rows(tableau: Tableau) -> list[tuple[int, ...]]:
+    """The tableau's coups one by one (a reference for the array layout of ``coups``)."""
+    rows = []
+    pairs = [(a, b) for a in range(10) for b in range(a, 10)]
+    for (p1, p2), (b1, b2) in itertools.product(pairs, repeat=2):
+        n = (1 if p1 == p2 else 2) * (1 if b1 == b2 else 2)
+        pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
+        if pt in tableau.naturals or bt in tableau.naturals:
+            rows.append((p1, p2, -1, b1, b2, -1, n))
+        elif pt in tableau.player_draws:
+            for p3 in range(10):
+                thirds = range(10) if tableau.banker_draws_on(bt, p3) else [-1]
+                rows += [(p1, p2, p3, b1, b2, b3, n) for b3 in thirds]
+        else:
+            thirds = range(10) if tableau.banker_draws_on(bt, None) else [-1]
+            rows += [(p1, p2, -1, b1, b2, b3, n) for b3 in thirds]
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_coup_table_rows_in_order_for_any_tableau(seed: int) -> None:
+    rng = random.Random(seed)
+    base = load_profile("punto-banco").tableau
+    assert base is not None
+
+    def some() -> frozenset[int]:
+        return frozenset(t for t in range(10) if rng.random() < 0.5)
+
+    tableau = base if seed == 0 else replace(
+        base, naturals=some(), player_draws=some(), banker_draws_player_stood=some(),
+        banker_draws=tuple(some() for _ in range(10)))
+    table = coups(tableau)
+    found = np.concatenate([table.player, table.banker, table.arrangements[:, None]], axis=1)
+    assert found.tolist() == [list(r) for r in _coup_rows(tableau)]
+    assert table.player.dtype == table.arrangements.dtype == np.int64

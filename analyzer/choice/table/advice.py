@@ -29,9 +29,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from analyzer.choice.table.dealt.game import DealtSubgame
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, infinite_rules
+from analyzer.choice.table.deck_play import (
+    EXACT_LIVE,
+    FLOAT_LIVE,
+    epsilon_certificate,
+    epsilon_words,
+    float_conditional,
+)
 from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.indifference import GIVEN_METHOD, Strategies
 from analyzer.choice.table.solve import (
@@ -123,6 +132,16 @@ class Advice:
     #: Not evaluated at a finite ``shoe`` (6+ people): the shipped epsilon-certificate of the
     #: best play found there, as its file states it (``nine certify --check`` re-derives it).
     certificate: Certificate | None = None
+    #: What the side asked to see (``cards`` or ``total``), when the answer is by another.
+    asked_by: str = ""
+    #: The values are computed at ``shoe`` in floats: the bound on each expected result's
+    #: distance from the exact one (a margin's is twice it); None when exact or elsewhere.
+    error: Fraction | None = None
+
+    @property
+    def values_at(self) -> str:
+        """The shoe the expected results and margin are computed at."""
+        return self.shoe if self.exact or self.error is not None else self.solved_at
 
     @property
     def action(self) -> str:
@@ -259,7 +278,7 @@ class _Situation:
     """Where the advice is computed: the table whose play is advised, the subgame at the
     shoe asked for, every side's draw probabilities there, and what that play is."""
 
-    table: TableEquilibrium
+    table: TableEquilibrium | None
     game: Subgame
     seats: list[list[list[Fraction]]]
     bank: list[list[Fraction]]
@@ -270,6 +289,33 @@ class _Situation:
     solved_at: str  # where the advised play was solved
     scope: str
     play: str = "equilibrium play"
+    certificate: Certificate | None = None  # an epsilon-certificate's play; floats: its
+    floats: bool = False  # values in floats with a rounding bound
+
+
+def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                      naturals: Naturals, found: Certificate,
+                      ) -> tuple[_Situation, Pattern] | None:
+    """The shipped epsilon-certificate's play in the situation's subgame at ``shoe``, its
+    values exact up to :data:`EXACT_LIVE` live seats, else in floats with a rounding bound;
+    None beyond :data:`FLOAT_LIVE` live seats (not evaluated: the caller keeps the
+    infinite deck's answer)."""
+    pattern = _pattern(players, naturals, rules, True)
+    if pattern.key[0] > FLOAT_LIVE or pattern.key not in found.strategies:
+        return None
+    game = subgame_of(rules, shoe, pattern.key, by)
+    seats, bank = found.strategies[pattern.key]
+    floats = pattern.key[0] > EXACT_LIVE and isinstance(game, DealtSubgame)
+    at = shoe.describe()
+    how = f"computed at {at} in floats with a rounding bound" if floats else f"exact at {at}"
+    model = (f"no equilibrium is certified at {at} for {players + 1} people by {by}: the "
+             f"best play found there (the shipped certificate {Path(found.path).name}, "
+             f"{found.command}: not an equilibrium, {epsilon_words(found)}) is assumed "
+             f"of every side, and the values and margin are {how} against that play")
+    play = f"best play found at {at} (not an equilibrium: {epsilon_words(found)})"
+    return _Situation(None, game, [[list(r) for r in rows] for rows in seats],
+                      [list(r) for r in bank], by, model, False, not floats, at, "", play,
+                      found, floats), pattern
 
 
 def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
@@ -282,17 +328,23 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
     shipped = None if known is not None else shipped_strategies(rules, shoe, players, by)
+    epsilon = (None if known is not None or shipped is not None
+               else epsilon_certificate(rules, shoe, players, by))
+    if epsilon is not None:
+        found = _from_certificate(rules, shoe, players, by, naturals, epsilon)
+        if found is not None:
+            return found
     if (shoe.is_infinite or players <= MAX_JOINT_SEATS or players + 1 > MAX_AT_SHOE_PEOPLE
             or shipped is not None):
         table = _table(rules, shoe, players, by, known, shipped)
-        pattern = _pattern(table, naturals, rules, not shoe.is_infinite)
+        pattern = _pattern(table.players, naturals, rules, not shoe.is_infinite)
         solution = table.solution(pattern.key)
         return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
                                                   solution.seats],
                           [list(r) for r in solution.bank], table.by, table.model,
                           table.certified, table.exact, table.solved_at, table.scope), pattern
     table = solve_table(rules, Shoe.infinite(), players, "total")
-    pattern = _pattern(table, naturals, rules, True)
+    pattern = _pattern(table.players, naturals, rules, True)
     game = subgame_of(rules, shoe, pattern.key, by)
     seat_rule, bank_rule = infinite_rules(table, by)
     seats = [[[seat_rule(pattern, -1, k, e, c) for c in range(len(game.seat_classes))]
@@ -309,13 +361,19 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
 
 def _epsilon(rules: ChoiceRules, shoe: Shoe, players: int,
              where: _Situation) -> Certificate | None:
-    """The shipped epsilon-certificate of a table answered at another shoe, if any."""
-    return None if where.exact else shipped_epsilon(rules, shoe, players, where.by)
+    """The epsilon-certificate whose play is advised, or of a table answered elsewhere."""
+    if where.certificate is not None or where.exact:
+        return where.certificate
+    return shipped_epsilon(rules, shoe, players, where.by)
 
 
-def _pattern(table: TableEquilibrium, naturals: Naturals,
-             rules: ChoiceRules, finite: bool) -> Pattern:
-    seats: list[Any] = [None] * table.players
+def _asked(shoe: Shoe, by: str | None) -> str:
+    """What the side asked to see of its own hand (the shoe's default when not given)."""
+    return by or ("total" if shoe.is_infinite else "cards")
+
+
+def _pattern(players: int, naturals: Naturals, rules: ChoiceRules, finite: bool) -> Pattern:
+    seats: list[Any] = [None] * players
     for seat, cards in naturals.items():
         if not cards:
             if not finite:
@@ -331,12 +389,26 @@ def _pattern(table: TableEquilibrium, naturals: Naturals,
     return Pattern(None, tuple(seats), Fraction(0))
 
 
-def _values(where: _Situation, cell: tuple[int, int, int],
-            house: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-    """The advised draw probability, EV of standing and drawing, and the same two against
-    house-rule opponents (``house``: which side plays the house rule)."""
+def _values(where: _Situation, cell: tuple[int, int, int], house: str,
+            ) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction, Fraction | None]:
+    """The advised draw probability, EV of standing and drawing, the same two against
+    house-rule opponents (``house``: which side plays the house rule), and the bound on
+    each EV's distance from the exact one (None: exact)."""
     game = where.game
     side, context, cls = cell
+    house_bank = [[Fraction(int(info.total <= 4))] * game.vectors
+                  for info in game.bank_classes]
+    house_seats = [[[Fraction(int(info.total <= 4)) for info in game.seat_classes]
+                    for _ in rows] for rows in where.seats]
+    advised = where.seats[side][context][cls] if side < game.live else where.bank[cls][context]
+    if where.floats and isinstance(game, DealtSubgame):
+        memo = ("advice-float", cell, str(where.seats), str(where.bank))
+        if memo not in game._cache:  # noqa: SLF001 - the subgame's own memo
+            game._cache[memo] = float_conditional(  # noqa: SLF001
+                game, where.seats, where.bank, cell, house_seats, house_bank)
+        found = game._cache[memo]  # noqa: SLF001
+        return (advised, found.stand, found.draw, found.house_stand, found.house_draw,
+                found.bound)
 
     def at(seat_rows: list[list[list[Fraction]]], bank_rows: list[list[Fraction]],
            ) -> tuple[Fraction, Fraction]:
@@ -360,15 +432,10 @@ def _values(where: _Situation, cell: tuple[int, int, int],
 
     stand, draw = at(where.seats, where.bank)
     if house == "bank":
-        house_bank = [[Fraction(int(info.total <= 4))] * game.vectors
-                      for info in game.bank_classes]
         house_stand, house_draw = at(where.seats, house_bank)
     else:
-        house_seats = [[[Fraction(int(info.total <= 4)) for info in game.seat_classes]
-                        for _ in rows] for rows in where.seats]
         house_stand, house_draw = at(house_seats, where.bank)
-    advised = where.seats[side][context][cls] if side < game.live else where.bank[cls][context]
-    return advised, stand, draw, house_stand, house_draw
+    return advised, stand, draw, house_stand, house_draw, None
 
 
 def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
@@ -425,7 +492,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
     position = pattern.live.index(seat - 1)
     context = sum((1 << (position - 1 - i)) for i, c in enumerate(live_choices) if c == "D")
     cls = _class_index(game.seat_classes, holding)
-    draw, stand_ev, draw_ev, house_stand, house_draw = _values(
+    draw, stand_ev, draw_ev, house_stand, house_draw, error = _values(
         where, (position, context, cls), "bank")
     words = {"D": "drew", "S": "stood"}
     after = len(pattern.live) - position - 1
@@ -438,7 +505,8 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                   where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
                   stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand,
-                  play=where.play, certificate=_epsilon(rules, shoe, players, where))
+                  play=where.play, certificate=_epsilon(rules, shoe, players, where),
+                  asked_by=_asked(shoe, by), error=error)
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
@@ -473,7 +541,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     game = where.game
     vector = sum(1 << (len(live) - 1 - i) for i, c in enumerate(live) if c == "D")
     cls = _class_index(game.bank_classes, holding)
-    draw, stand_ev, draw_ev, house_stand, house_draw = _values(
+    draw, stand_ev, draw_ev, house_stand, house_draw, error = _values(
         where, (game.live, vector, cls), "seats")
     settled = len(seen) - len(live)
     note = (f"{settled} natural seat{'s' if settled != 1 else ''} already paid; the values "
@@ -486,7 +554,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
                   where.by, where.model, where.certified, where.exact, where.solved_at,
                   where.scope, draw, draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
-                  where.play, _epsilon(rules, shoe, players, where))
+                  where.play, _epsilon(rules, shoe, players, where), _asked(shoe, by), error)
 
 
 #: One information set's equilibrium draw probability and expected results (stand, draw),

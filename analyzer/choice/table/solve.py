@@ -245,7 +245,7 @@ def _dealt(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
     after."""
     game = subgame_of(rules, shoe, key, by)
     try:
-        found = solve_dealt(game, warm.get(key[0]))
+        found = solve_dealt(game, warm.get(key[0]), _seed(rules, key[0], game))
     finally:
         release = getattr(game, "release", None)
         if release is not None:
@@ -253,6 +253,19 @@ def _dealt(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str,
     if found.certified:
         warm[key[0]] = (found.seats, found.bank)
     return found
+
+
+def _seed(rules: ChoiceRules, live: int, game: Subgame) -> Strategies:
+    """The CFR+ search's first prediction for a finite-shoe subgame: the infinite deck's
+    certified equilibrium by total of as many live seats, each class (a holding or a total)
+    playing its total's draw probabilities."""
+    by_total = _solved(rules, Shoe.infinite(), (live, ()), "total")
+    totals = [c.total for c in by_total.game.seat_classes]
+    seat_map = [totals.index(c.total) for c in game.seat_classes]
+    bank_totals = [c.total for c in by_total.game.bank_classes]
+    bank_map = [bank_totals.index(c.total) for c in game.bank_classes]
+    seats = [[[row[i] for i in seat_map] for row in rows] for rows in by_total.seats]
+    return seats, [list(by_total.bank[i]) for i in bank_map]
 
 
 #: How a subgame taken from a certificate file was evaluated.

@@ -19,6 +19,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.choice.table.deck_play import bound_text
+from analyzer.choice.table.stored.certificate import upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
@@ -428,10 +430,17 @@ def advice_sentence(advice: Advice) -> str:
     """
     stake = "your stake" if advice.side == "seat" else "a stake"
     better = _better(advice.margin, advice.ev_draw, advice.ev_stand, stake)
-    if advice.play != "equilibrium play":  # a stated play, valued exactly at the shoe
+    if advice.play != "equilibrium play":  # a stated play, valued at the shoe
+        how = "" if advice.error is None else f" ({_float_words(advice)})"
         return (f"The {advice.play}: {play_sentence(advice.draw)} At {advice.shoe} against "
-                f"that play: {better}")
+                f"that play{how}: {better}")
     return f"{play_sentence(advice.draw)} {better}"
+
+
+def _float_words(advice: Advice) -> str:
+    """``float evaluation, error at most X`` (each expected result; the margin twice it)."""
+    assert advice.error is not None  # only called for a float evaluation
+    return f"float evaluation, error at most {bound_text(advice.error)}"
 
 
 def play_sentence(draw: Fraction) -> str:
@@ -451,7 +460,10 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "side": advice.side, "people": advice.people, "seat": advice.seat,
         "cards": advice.cards, "holding": advice.holding, "total": advice.total,
         "sees": advice.sees, "shoe": advice.shoe, "solved_at": advice.solved_at,
-        "values_at": advice.shoe if advice.exact else advice.solved_at, "by": advice.by,
+        "values_at": advice.values_at, "by": advice.by, "asked_by": advice.asked_by or None,
+        "evaluation": "exact" if advice.exact else advice.error and _float_words(advice),
+        "error_bound": None if advice.error is None else fraction_text(advice.error),
+        "error_bound_float": None if advice.error is None else upward(advice.error),
         "model": advice.model, "scope": advice.scope or None, "certified": advice.certified,
         "exact": advice.exact, "play": advice.play, "action": advice.action,
         "best_action": advice.best_action, "advice": advice_sentence(advice),
@@ -483,10 +495,16 @@ def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str
         house = "seats playing the house rule (draw on 4 or less)"
         stake = "a stake"
     sees = "your total" if advice.by == "total" else "your two cards"
-    at = "" if advice.exact else f"Values at the {advice.solved_at}: "
+    answered = (f", by {advice.by} (asked: by {advice.asked_by})"
+                if advice.asked_by and advice.asked_by != advice.by else "")
+    at = ("" if advice.values_at == advice.shoe
+          else f"Values at the {advice.solved_at}{answered}: ")
     house_margin = advice.house_ev_draw - advice.house_ev_stand
     if advice.certified:
         status = "Certified equilibrium: no side gains by changing its play alone"
+    elif advice.error is not None:
+        status = (f"Not certified: {advice.model} ({_float_words(advice)} for each expected "
+                  "result, twice that for a margin)")
     elif not advice.exact:
         status = (f"{advice.scope[:1].upper()}{advice.scope[1:]}; the play and these margins "
                   f"are the {advice.solved_at}'s (by {advice.by})")
@@ -501,7 +519,9 @@ def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str
              status + (f"; {advice.note}." if advice.note else "."),
              *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else [])]
     if exact:
-        lines.append(f"Exact: play {_action_fraction(advice.draw)}; drawing "
+        lines.append(("Exact" if advice.error is None else
+                      f"As fractions ({_float_words(advice)})")
+                     + f": play {_action_fraction(advice.draw)}; drawing "
                      f"{fraction_text(advice.ev_draw)}, standing "
                      f"{fraction_text(advice.ev_stand)}, margin {fraction_text(advice.margin)}; "
                      f"against the house rule drawing {fraction_text(advice.house_ev_draw)}, "

@@ -91,8 +91,6 @@ __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASH
 
 IntArray = npt.NDArray[np.int64]
 
-#: Each shoe's bit in a batch (of at most 64 shoes).
-_BIT = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
 #: Cells of a batch's matrix of shoes (shoes x the longest), at most (or one shoe).
 _CELLS = 1 << 16
 
@@ -132,7 +130,6 @@ class ShuffleTally:
         self.previous: IntArray | None = None  # the last shoe's distinct runs
         self.previous_mass = 0.0  # ... and their probability at one position
         self.known = np.zeros(self.codes, dtype=bool)  # ... as a lookup table
-        self.holders = np.zeros(self.codes, dtype=np.uint64)  # (see _carry)
         self.carry_runs = 0
         self.carry_fixed = 0  # the null mean, exact (units of 2**-BITS)
         self.carry_pairs = 0
@@ -185,12 +182,12 @@ class ShuffleTally:
             self.sketch = {k: self.sketch[k] for k in kept}
 
     def flush(self) -> None:
-        """Add the pending shoes up, in batches of at most 64 shoes and about
+        """Add the pending shoes up, in batches of at most :data:`BATCH_SHOES` shoes and about
         :data:`_CELLS` cells of a batch's matrix (a long shoe alone)."""
         batch, self.pending = self.pending, []
         while batch:
             count, width = 1, len(batch[0])
-            while count < min(len(batch), 64) and \
+            while count < min(len(batch), BATCH_SHOES) and \
                     (count + 1) * max(width, len(batch[count])) <= _CELLS:
                 width = max(width, len(batch[count]))
                 count += 1
@@ -236,7 +233,7 @@ class ShuffleTally:
 
     def _carry(self, cards: IntArray, lengths: IntArray) -> None:
         """Blocks of each shoe (at 0, k, 2k, ...) found in the shoe before it, and their
-        null mean, for a batch of at most 64 shoes (rows of ``cards``) at once (the last
+        null mean, for a batch of shoes (rows of ``cards``) at once (the last
         shoe of the batch before through a lookup table of its runs)."""
         run, (count, width) = self.run, cards.shape
         symbols = (self.run_symbol[np.minimum(cards, 51)] if self.values else cards
@@ -263,14 +260,14 @@ class ShuffleTally:
                            minlength=count)
         block, in_block = code[:, ::run], held[:, ::run]
         blocks = in_block.sum(axis=1)
-        # which shoes hold each run: one bit per shoe of the batch, by the run's code
-        holders = self.holders
-        np.add.at(holders, distinct_code, _BIT[distinct_shoe])
-        asked = in_block[1:]
-        before = np.broadcast_to(np.arange(count - 1, dtype=np.uint64)[:, None], asked.shape)
-        self.carry_runs += int(np.count_nonzero(
-            (holders[block[1:][asked]] >> before[asked]) & np.uint64(1)))
-        holders[distinct_code] = 0
+        # each shoe's distinct runs as (shoe, code) keys are in ascending order (rows
+        # sorted, shoes in order): a block of shoe s is found among shoe s - 1's runs by a
+        # binary search
+        keys = distinct_shoe * (self.codes + 1) + distinct_code
+        wanted = (np.arange(count - 1)[:, None] * (self.codes + 1) + block[1:])[in_block[1:]]
+        if keys.size and wanted.size:
+            at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+            self.carry_runs += int(np.count_nonzero(keys[at] == wanted))
         expected = blocks[1:] * mass[:-1]
         opening = block[0][in_block[0]]
         if self.previous is not None:

@@ -10,7 +10,11 @@ needed:
    seats with other naturals out of the shoe, or the smaller table's subgame without
    naturals) -- is closed directly: its support, read at this subgame's float values,
    goes to the indifference equations; when they certify, no iteration runs.
-2. Otherwise CFR+ runs (:class:`~analyzer.choice.table.cfr.CfrState`), and every
+2. Otherwise CFR+ runs (:class:`~analyzer.choice.table.cfr.CfrState`) from the uniform
+   start, or, when there was no warm start, with its first prediction *seeded* (the infinite
+   deck's equilibrium by total played per holding): at 5 people by cards the four live
+   seats' average then settles on the support in 150 iterations instead of 225, and on a
+   support whose exact closure costs half as much. Every
    :data:`CHECK_EVERY` iterations from :data:`FIRST_CHECK` on the support the average
    shows (each cell's pure action or mixed) is compared with the previous check's: when
    it is stable, or the float regret is below :data:`CLOSE_REGRET`, the exact closure is
@@ -62,6 +66,13 @@ def _as_run(game: Subgame, start: Strategies) -> CfrRun:
     return CfrRun(tuple(seats), bank_array, 0, regret, 0.0, WARM_METHOD)
 
 
+def _weights(start: Strategies) -> tuple[list[Array], Array]:
+    """Exact draw probabilities as float action weights ``[..., stand, draw]``."""
+    seats = [np.asarray(rows, dtype=float) for rows in start[0]]
+    bank = np.asarray(start[1], dtype=float)
+    return [np.stack([1 - s, s], axis=-1) for s in seats], np.stack([1 - bank, bank], axis=-1)
+
+
 def _fits(game: Subgame, start: Strategies) -> bool:
     seats, bank = start
     classes = len(game.seat_classes)
@@ -77,16 +88,23 @@ def _support(game: Subgame, run: CfrRun) -> tuple[frozenset[object], frozenset[o
     return frozenset(pure.items()), frozenset(mixed)
 
 
-def solve_dealt(game: Subgame, start: Strategies | None = None) -> SubgameSolution:
+def solve_dealt(game: Subgame, start: Strategies | None = None,
+                seed: Strategies | None = None) -> SubgameSolution:
     """The subgame's certified equilibrium (see the module docstring), or the exact profile
-    with the smallest largest regret when none certifies within :data:`MAX_ITERATIONS`."""
+    with the smallest largest regret when none certifies within :data:`MAX_ITERATIONS`;
+    ``seed``: the CFR+ search's first prediction when ``start`` does not fit."""
     begin = time.perf_counter()
     best: SubgameSolution | None = None
     if start is not None and _fits(game, start):
         best = _close(game, _as_run(game, start), 3, False)
         if best is not None and best.certified:
             return _timed(best, begin, WARM_METHOD)
-    state = CfrState(game)
+    # seeded only without a fitting warm start: measured at 5 people by cards, seeding with
+    # the smaller table's equilibrium (3 live seats) took 200-250 iterations where the
+    # uniform start took 100-125, the infinite deck's seed (4 live seats) 150 for 225
+    seeded = seed is not None and _fits(game, seed) and not (start is not None
+                                                             and _fits(game, start))
+    state = CfrState(game, _weights(seed) if seeded and seed is not None else None)
     previous: tuple[frozenset[object], frozenset[object]] | None = None
     tried: set[tuple[frozenset[object], frozenset[object]]] = set()
     while state.done < MAX_ITERATIONS:

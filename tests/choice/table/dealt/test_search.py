@@ -1,5 +1,6 @@
 """Solving a dealt subgame: the search certifies it, a warm start from its own equilibrium
-closes it without an iteration, and the dense float pass equals the compiled loop."""
+closes it without an iteration, a seeded search certifies the same equilibrium, and the
+dense float pass equals the compiled loop."""
 
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ def test_the_search_certifies_and_a_warm_start_closes_without_iterations() -> No
     again = solve_dealt(game, (found.seats, found.bank))
     assert again.certified and again.cfr.iterations == 0 and again.method == WARM_METHOD
     assert again.values == found.values
+
+
+def test_a_seeded_search_certifies_the_same_equilibrium() -> None:
+    game = _game("cards")
+    found = solve_dealt(game)
+    seeded = solve_dealt(game, seed=(found.seats, found.bank))
+    # a seed only steers CFR+ (no warm closure): iterations run, the same equilibrium results
+    assert seeded.certified and seeded.method != WARM_METHOD
+    assert 0 < seeded.cfr.iterations <= found.cfr.iterations
+    assert seeded.values == found.values and seeded.bank == found.bank
 
 
 def test_the_dense_float_pass_equals_the_compiled_loop(monkeypatch: pytest.MonkeyPatch) -> None:
