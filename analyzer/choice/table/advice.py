@@ -37,6 +37,7 @@ from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, infinite_rule
 from analyzer.choice.table.deck_play import (
     EXACT_LIVE,
     FLOAT_LIVE,
+    algebraic_words,
     epsilon_certificate,
     epsilon_words,
     float_conditional,
@@ -313,9 +314,12 @@ def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
              f"{found.command}: not an equilibrium, {epsilon_words(found)}) is assumed "
              f"of every side, and the values and margin are {how} against that play")
     play = f"best play found at {at} (not an equilibrium: {epsilon_words(found)})"
+    certified, kept = False, found  # type: tuple[bool, Certificate | None]
+    if found.algebraic is not None:  # certified, one subgame irrational
+        (certified, model, play), kept = algebraic_words(found, pattern.key, at), None
     return _Situation(None, game, [[list(r) for r in rows] for rows in seats],
-                      [list(r) for r in bank], by, model, False, not floats, at, "", play,
-                      found, floats), pattern
+                      [list(r) for r in bank], by, model, certified, not floats, at, "", play,
+                      kept, floats), pattern
 
 
 def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,

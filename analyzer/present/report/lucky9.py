@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.choice.table.deck_play import bound_text
+from analyzer.choice.table.deck_play import ROUNDED_PLAY, bound_text
 from analyzer.choice.table.stored.certificate import upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
@@ -519,7 +519,10 @@ def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str
              status + (f"; {advice.note}." if advice.note else "."),
              *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else [])]
     if exact:
-        lines.append(("Exact" if advice.error is None else
+        rounded = advice.play.startswith(ROUNDED_PLAY.split("{")[0])
+        lines.append(("Exact" if advice.error is None and not rounded else
+                      "As fractions (exact against the play rounded as said, not the "
+                      "equilibrium's irrational values)" if rounded else
                       f"As fractions ({_float_words(advice)})")
                      + f": play {_action_fraction(advice.draw)}; drawing "
                      f"{fraction_text(advice.ev_draw)}, standing "

@@ -14,7 +14,7 @@ minus the seats' sum. One irrational subgame is handled (two would need their co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -27,11 +27,20 @@ from analyzer.choice.table.exact.algebraic import (
     certify_support,
     close_algebraic,
 )
-from analyzer.choice.table.solve import SubgameKey, TableEquilibrium
+from analyzer.choice.table.exact.evaluation import Cell
+from analyzer.choice.table.indifference import Strategies
+from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, solve_table
 from analyzer.errors import AnalyzerError
+from analyzer.rules.choice_rules import ChoiceRules
+from analyzer.rules.shoe import Shoe
 
-__all__ = ["AlgebraicTable", "algebraic_document", "check_algebraic_document", "close_table",
-           "decimal"]
+__all__ = ["AlgebraicBlock", "AlgebraicTable", "algebraic_document", "approximated",
+           "APPROXIMATION_DIGITS", "check_algebraic_document", "close_profile", "close_table",
+           "decimal", "read_algebraic_document"]
+
+#: The decimals of the rational approximations a certificate's fraction profile holds in
+#: place of an irrational subgame's unknowns (stated in its block; never called exact).
+APPROXIMATION_DIGITS = 20
 
 
 @dataclass(frozen=True)
@@ -127,6 +136,10 @@ def algebraic_document(closed: AlgebraicTable) -> dict[str, Any]:
         "seat_values": [stated(v) for v in closed.seat_values],
         "bank_value": stated(closed.bank_value),
         "max_regret": "0" if closed.certified else "not 0",
+        "approximation_digits": APPROXIMATION_DIGITS,
+        "approximation": (f"the file's subgames hold each unknown as its nearest decimal of "
+                          f"{APPROXIMATION_DIGITS} digits: a rational approximation, not the "
+                          "exact value (fraction_profile: that profile's exact regret)"),
     }
 
 
@@ -139,6 +152,81 @@ def _element(texts: Any, degree: int, where: str) -> Element:
         raise AnalyzerError(f"{where}: coefficients must be fractions") from None
 
 
+@dataclass(frozen=True)
+class AlgebraicBlock:
+    """A certificate's algebraic block as read (:func:`read_algebraic_document`): its field
+    verified, every stated decimal that of its element; not yet checked against the
+    subgame (:func:`check_algebraic_document`)."""
+
+    key: SubgameKey
+    field: NumberField
+    unknowns: tuple[Cell, ...]
+    values: tuple[Element, ...]
+    seat_values: tuple[Element, ...]
+    bank_value: Element
+    #: The stated decimals of the seats' and the bank's values (rounded, not exact).
+    seat_decimals: tuple[str, ...]
+    bank_decimal: str
+
+    def describe(self) -> str:
+        """The irrational subgame in words: its live seats, its naturals out, the degree."""
+        removed = " and ".join(f"{a}+{b}" for a, b in self.key[1]) or "none"
+        degree = {2: "quadratic", 3: "cubic", 4: "quartic"}.get(
+            self.field.degree, f"polynomial of degree {self.field.degree}")
+        return (f"{self.key[0]} live seats, naturals {removed} out, mixing at roots of an "
+                f"irreducible {degree}")
+
+
+def _stated(entry: Any, field: NumberField, where: str) -> tuple[Element, str]:
+    """An element and its stated decimal, refused when the decimal is not the element's."""
+    if not isinstance(entry, dict):
+        raise AnalyzerError(f"{where}: coefficients and decimal expected")
+    value = _element(entry.get("coefficients"), field.degree, where)
+    if entry.get("decimal") != decimal(field, value):
+        raise AnalyzerError(f"{where}: decimal {entry.get('decimal')!r} is not its value's "
+                            f"({decimal(field, value)})")
+    return value, str(entry["decimal"])
+
+
+def read_algebraic_document(document: Any, where: str = "algebraic") -> AlgebraicBlock:
+    """The block :func:`algebraic_document` wrote, read: the minimal polynomial monic and
+    irreducible with one root in the interval, every element's decimal its own and the
+    largest regret "0"; a one-line error naming the field at fault. Whether it is the
+    subgame's equilibrium needs the subgame: :func:`check_algebraic_document`."""
+    if not isinstance(document, dict):
+        raise AnalyzerError(f"{where}: a block (subgame, minimal_polynomial, ...) expected")
+    try:
+        key = (int(document["subgame"]["live"]),
+               tuple(sorted((int(a), int(b)) for a, b in document["subgame"]["removed"])))
+        minimal = tuple(Fraction(str(c)) for c in document["minimal_polynomial"])
+        low, high = (Fraction(str(c)) for c in document["root_interval"])
+        cells = tuple((int(u["cell"][0]), int(u["cell"][1]), int(u["cell"][2]))
+                      for u in document["unknowns"])
+        field = NumberField(minimal, low, high)
+        seats_found = document["seat_values"]
+        bank_found = document["bank_value"]
+        regret = document["max_regret"]
+    except KeyError as missing:
+        raise AnalyzerError(f"{where}: field {missing} missing") from None
+    except (TypeError, ValueError, ZeroDivisionError, IndexError):
+        raise AnalyzerError(f"{where}: malformed (subgame, minimal_polynomial, root_interval, "
+                            "unknowns)") from None
+    if regret != "0":
+        raise AnalyzerError(f"{where}: max_regret must be \"0\" (got {regret!r})")
+    try:
+        field.verify()
+    except AnalyzerError as refused:
+        raise AnalyzerError(f"{where}: minimal_polynomial/root_interval: {refused}") from None
+    values = tuple(_stated(u, field, f"{where}: unknowns[{i}]")[0]
+                   for i, u in enumerate(document["unknowns"]))
+    if not isinstance(seats_found, list):
+        raise AnalyzerError(f"{where}: seat_values: a list expected")
+    seats = [_stated(v, field, f"{where}: seat_values[{j}]") for j, v in enumerate(seats_found)]
+    bank = _stated(bank_found, field, f"{where}: bank_value")
+    return AlgebraicBlock(key, field, cells, values, tuple(v for v, _ in seats), bank[0],
+                          tuple(d for _, d in seats), bank[1])
+
+
 def check_algebraic_document(document: dict[str, Any], table: TableEquilibrium,
                              where: str = "algebraic") -> AlgebraicTable:
     """The block :func:`algebraic_document` wrote, verified from scratch against ``table``
@@ -146,38 +234,72 @@ def check_algebraic_document(document: dict[str, Any], table: TableEquilibrium,
     one root in the interval, the subgame's form interpolated again from exact evaluations,
     every side's regret exactly 0 in the field, and every stated value equal to the one
     recomputed; a one-line error naming the first difference."""
-    try:
-        key = (int(document["subgame"]["live"]),
-               tuple(sorted((int(a), int(b)) for a, b in document["subgame"]["removed"])))
-        minimal = tuple(Fraction(str(c)) for c in document["minimal_polynomial"])
-        low, high = (Fraction(str(c)) for c in document["root_interval"])
-        cells = [tuple(int(x) for x in u["cell"]) for u in document["unknowns"]]
-        field = NumberField(minimal, low, high)
-        values = [_element(u["coefficients"], field.degree, f"{where}: unknowns")
-                  for u in document["unknowns"]]
-        seats = [_element(v["coefficients"], field.degree, f"{where}: seat_values")
-                 for v in document["seat_values"]]
-        bank = _element(document["bank_value"]["coefficients"], field.degree,
-                        f"{where}: bank_value")
-    except (KeyError, TypeError, ValueError, ZeroDivisionError):
-        raise AnalyzerError(f"{where}: malformed (subgame, minimal_polynomial, root_interval, "
-                            "unknowns, seat_values, bank_value)") from None
-    field.verify()
-    solution_found = table.solution(key)
+    block = read_algebraic_document(document, where)
+    if block.key not in {r.key for r in table.subgames}:
+        raise AnalyzerError(f"{where}: subgame {block.key} is not one of the table's")
+    solution_found = table.solution(block.key)
     fixed = _fixed(solution_found.seats, solution_found.bank, solution_found.game.live)
-    unknowns = tuple((c[0], c[1], c[2]) for c in cells)
-    rest = {c: v for c, v in fixed.items() if c not in unknowns}
+    if any(cell not in fixed for cell in block.unknowns):
+        raise AnalyzerError(f"{where}: unknowns: a cell not in the subgame")
+    rest = {c: v for c, v in fixed.items() if c not in block.unknowns}
     closed = certify_support(solution_found.game, rest,
-                             AlgebraicSolution(field, unknowns, tuple(values)))
+                             AlgebraicSolution(block.field, block.unknowns, block.values))
     if not closed.certified:
-        raise AnalyzerError(f"{where}: not an equilibrium: a deviation gains at "
+        raise AnalyzerError(f"{where}: unknowns: not an equilibrium: a deviation gains at "
                             f"{list(closed.gaining)}")
-    found = _combined(table, key, closed)
+    found = _combined(table, block.key, closed)
     if not found.certified:
         raise AnalyzerError(f"{where}: another subgame has a regret")
-    if list(found.seat_values) != seats or found.bank_value != bank:
-        raise AnalyzerError(f"{where}: the values recomputed exactly are not the file's")
+    if list(found.seat_values) != list(block.seat_values):
+        raise AnalyzerError(f"{where}: seat_values recomputed exactly are not the file's")
+    if found.bank_value != block.bank_value:
+        raise AnalyzerError(f"{where}: bank_value recomputed exactly is not the file's")
     return found
+
+
+def approximated(strategies: Mapping[SubgameKey, Strategies], closed: AlgebraicTable,
+                 digits: int = APPROXIMATION_DIGITS) -> dict[SubgameKey, Strategies]:
+    """``strategies`` with the closed subgame's unknown cells at rational approximations of
+    their exact (irrational) values: each the decimal with ``digits`` digits nearest to it
+    (a fraction profile is what a file's ``subgames`` hold; the exact one is the block)."""
+    out = dict(strategies)
+    given_seats, given_bank = strategies[closed.key]
+    seats = [[list(row) for row in rows] for rows in given_seats]
+    bank = [list(row) for row in given_bank]
+    field = closed.field
+    solution = closed.closed.solution
+    for (k, e, c), value in zip(solution.unknowns, solution.values, strict=True):
+        low, high = field.approximate(value, Fraction(1, 10 ** (digits + 2)))
+        near = Fraction(round((low + high) / 2 * 10**digits), 10**digits)
+        if k == closed.table.solution(closed.key).game.live:
+            bank[c][e] = near
+        else:
+            seats[k][e][c] = near
+    out[closed.key] = (seats, bank)
+    return out
+
+
+def close_profile(rules: ChoiceRules, shoe: Shoe, table: TableEquilibrium,
+                  ) -> tuple[TableEquilibrium, dict[str, Any], str] | None:
+    """A solved table that did not certify in fractions because one subgame's equilibrium is
+    irrational, closed exactly (``nine certify``): the table with that subgame's unknowns at
+    rational approximations (:func:`approximated`) evaluated exactly again, its certificate
+    block, and the subgame in words; None when it has no such single subgame or the closing
+    does not certify."""
+    if table.certified or not table.exact or table.rounding is not None:
+        return None
+    try:
+        closed = close_table(table)
+    except AnalyzerError:
+        return None
+    if not closed.certified:
+        return None
+    strategies = {r.key: (r.solution.seats, r.solution.bank) for r in table.subgames}
+    again = solve_table(rules, shoe, table.players, table.by,
+                        known=approximated(strategies, closed), given_only=True)
+    block = algebraic_document(closed)
+    check_algebraic_document(block, again)  # the approximated profile states the same block
+    return again, block, read_algebraic_document(block).describe()
 
 
 def _fixed(seats: Sequence[Sequence[Sequence[Fraction]]], bank: Sequence[Sequence[Fraction]],

@@ -22,7 +22,6 @@ from analyzer.choice.table.exact.algebraic import (
 from analyzer.choice.table.exact.evaluation import exact_counterfactual, exact_regrets
 from analyzer.choice.table.exact.multilinear import all_cells, evaluate_polynomial, interpolate
 from analyzer.choice.table.solve import subgame_of
-from analyzer.choice.table.stored.certificate import certificate_path, read_certificate
 from analyzer.choice.table.subgame import Subgame
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
@@ -36,15 +35,25 @@ QUARTIC = (829604462321999387509046058029051805, 6903976921486815013326424103533
            -18802332468869731697822696636117721106, -173077088475790649016832842327651548132,
            66574201330481035261847011184981242680)
 Rows = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
+#: The profile an earlier solve (``nine certify --people 5 --by total`` before its closing in
+#: QQ(alpha)) found in that subgame: the closure's best in fractions, an epsilon of 1.03e-8
+#: (the shipped certificate now holds the exact equilibrium's rational approximations).
+EARLIER = ([[["1", "1", "1", "1", "1", "384695/822272", "0", "0", "0"]],
+            [["1", "1", "1", "1", "0", "0", "0", "0", "0"],
+             ["1", "1", "1", "1", "285203073971458/289059139649873", "1", "0", "0", "0"]]],
+           [["1", "1", "1", "1"]] * 4 + [["1", "1", "1", "0"]] * 2
+           + [["112582009016049911122024118934173585/168505984892588690575481130834808952",
+               "0", "189525800675/1071312042373", "0"], ["0", "0", "0", "0"],
+              ["0", "0", "0", "0"]])
 
 
 @pytest.fixture(scope="module")
 def subgame() -> tuple[Subgame, Rows]:
-    """The subgame and the shipped epsilon-certificate's profile there."""
-    path = certificate_path(LUCKY9.name, 5, ONE_DECK, "total")
-    seats, bank = read_certificate(path, LUCKY9, ONE_DECK, 5, "total").strategies[KEY]
+    """The subgame and the earlier solve's profile there (:data:`EARLIER`)."""
+    seats, bank = EARLIER
     return (subgame_of(LUCKY9, ONE_DECK, KEY, "total"),
-            ([[list(r) for r in rows] for rows in seats], [list(r) for r in bank]))
+            ([[[Fraction(x) for x in r] for r in rows] for rows in seats],
+             [[Fraction(x) for x in r] for r in bank]))
 
 
 def _cells(game: Subgame, rows: Rows) -> dict[tuple[int, int, int], Fraction]:
@@ -55,7 +64,7 @@ def _cells(game: Subgame, rows: Rows) -> dict[tuple[int, int, int], Fraction]:
 
 
 def test_the_multilinear_form_is_the_evaluator(subgame: tuple[Subgame, Rows]) -> None:
-    """Every cell of the subgame an unknown: the interpolated advantages at the shipped
+    """Every cell of the subgame an unknown: the interpolated advantages at the earlier
     profile are the exact evaluator's, cell by cell."""
     game, rows = subgame
     form = interpolate(game, {}, all_cells(game))
@@ -69,7 +78,7 @@ def test_the_multilinear_form_is_the_evaluator(subgame: tuple[Subgame, Rows]) ->
 
 def test_a_rational_field_gives_the_exact_regrets(subgame: tuple[Subgame, Rows]) -> None:
     """In the degree-1 field (QQ), the algebraic check is the evaluator's exact regrets:
-    the shipped profile's seat 2 gains 5.35e-5 there by drawing on 4 after seat 1 stood."""
+    the earlier profile's seat 2 gains 5.35e-5 there by drawing on 4 after seat 1 stood."""
     game, rows = subgame
     cells = _cells(game, rows)
     r = cells[(0, 0, 5)]
