@@ -97,21 +97,24 @@ ROUNDED_PLAY = ("certified equilibrium's play rounded to {digits} decimals (this
                 "mixing is irrational)")
 
 
-def algebraic_words(found: Certificate, key: tuple[object, ...], at: str,
-                    ) -> tuple[bool, str, str]:
-    """What advice from a certificate certified through its algebraic block is, in a
-    subgame ``key``: (certified, the model, the play). Outside the irrational subgame the
-    file's fractions are the certified equilibrium's own play, exactly; inside, they are
-    rational approximations of irrational mixing, so nothing there is called exact or
-    certified (the values are exact against that approximated play only)."""
-    assert found.algebraic is not None
+def algebraic_words(found: Certificate, key: tuple[object, ...], at: str, model: str,
+                    play: str) -> tuple[bool, str, str, Certificate | None]:
+    """What advice from a shipped certificate is in a subgame ``key``: (certified, the
+    model, the play, the epsilon-certificate to name) -- ``model`` and ``play`` and
+    ``found`` itself, not certified, unless certified through its algebraic block. Then,
+    outside the irrational subgame, the file's fractions are the certified equilibrium's own
+    play, exactly; inside, they are rational approximations of irrational mixing, so
+    nothing there is called exact or certified (the values are exact against that
+    approximated play only)."""
     block = found.algebraic
+    if block is None:
+        return False, model, play, found
     name = Path(found.path).name
     if key != block.key:
         return (True, f"the certified equilibrium at {at} by {found.by} (the shipped "
                 f"certificate {name}; one other subgame's equilibrium is irrational, "
                 "certified in QQ(alpha)); its play here is in fractions, and the values and "
-                f"margin are exact at {at}", "equilibrium play")
+                f"margin are exact at {at}", "equilibrium play", None)
     return (False, f"the certified equilibrium at {at} by {found.by} (the shipped "
             f"certificate {name}) mixes at irrational probabilities in this subgame "
             f"({block.describe()}): the play assumed of every side is its rational "
@@ -119,7 +122,7 @@ def algebraic_words(found: Certificate, key: tuple[object, ...], at: str,
             f"regret {bound_text(found.fraction_max_regret or Fraction(0))} of a stake), and "
             "the values and margin are exact against that approximated play, not the "
             "equilibrium's own (irrational) ones",
-            ROUNDED_PLAY.format(digits=found.approximation_digits))
+            ROUNDED_PLAY.format(digits=found.approximation_digits), None)
 
 
 def epsilon_words(certificate: Certificate) -> str:
