@@ -13,6 +13,12 @@ strategies and refuses, in one line, a file whose figures differ.
 A certificate for another profile, table size, shoe or information model is refused in one
 line naming the mismatch (:func:`read_certificate`).
 
+A table whose one subgame's equilibrium is irrational (5 people by total) is certified
+through an ``algebraic`` block (:mod:`analyzer.choice.table.stored.algebraic`): the file's
+values are then elements of QQ(alpha) with decimals, its subgames hold that subgame's mixing
+rounded (``fraction_profile``: that profile's own exact regret), and the check verifies the
+block exactly against the rounded profile's exact evaluation.
+
 >>> document = {"subgames": [{"live": 1, "removed": [], "seats": [[["1/2"]]],
 ...                           "bank": [["0", "1"]]}]}
 >>> len(profile_sha256(document["subgames"]))
@@ -396,6 +402,9 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules,
     if shoe is None:
         raise AnalyzerError(f"{certificate.path}: only one-deck certificates are checked")
     float_from = float_from or certificate.float_from
+    if float_from and certificate.algebraic is not None:
+        raise AnalyzerError(f"{certificate.path}: certified through its algebraic block, "
+                            "checked exactly only (floats certify nothing)")
     if float_from:
         table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
                            certificate.strategies, iterations=0, apply=apply,

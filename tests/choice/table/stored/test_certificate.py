@@ -279,3 +279,9 @@ def test_the_reader_refuses_a_rounded_cell_that_is_not_the_exact_value(tmp_path:
     with pytest.raises(AnalyzerError, match=r"subgames: cell \[0, 0, 5\] of the irrational "
                                             "subgame is not its exact value to 20 decimals"):
         read_certificate(tampered, LUCKY9, ONE_DECK, None, None)
+
+
+def test_a_certificate_with_an_algebraic_block_is_never_checked_in_floats() -> None:
+    with pytest.raises(AnalyzerError, match="certified through its algebraic block, checked "
+                                            "exactly only"):
+        check_certificate(_five_people("total"), LUCKY9, float_from=2)
