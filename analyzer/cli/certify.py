@@ -27,6 +27,7 @@ from analyzer.choice.table.dealt.wide import (
     wide_table,
 )
 from analyzer.choice.table.solve import TableEquilibrium, check_players, solve_table
+from analyzer.choice.table.stored.algebraic import close_profile
 from analyzer.choice.table.stored.certificate import (
     KIND,
     certificate_path,
@@ -41,7 +42,7 @@ from analyzer.cli.common import friendly, profile_option
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import peek_text
 from analyzer.outputs import make_folder, write_file
-from analyzer.present.certificates import render_certificates
+from analyzer.present.certificates import irrational_status, render_certificates
 from analyzer.processes import Apply, task_mapper
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.profile import load_profile
@@ -49,6 +50,11 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["certify", "INFINITE_PLAY"]
 
+#: How a table closed with one irrational subgame says so in its ``method``.
+CLOSED_METHOD = ("; the one subgame not certified in fractions ({subgame}) closed exactly: its "
+                 "support's indifference equations solved by a lex Groebner basis over QQ, "
+                 "every side's regret there exactly 0 in QQ(alpha) (the algebraic block; the "
+                 "subgames hold its unknowns as rational approximations)")
 #: The same, evaluated in floats with a rounding bound (8 people).
 INFINITE_PLAY_FLOAT = ("the infinite deck's certified equilibrium by total, each holding played "
                        "as its total, evaluated at one deck (an epsilon-certificate: not an "
@@ -156,7 +162,7 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             begin = time.perf_counter()
             with _apply(dask, jobs) as apply:
                 table = check_certificate(found, rules, apply, float_from or 0)
-            status = _status(table)
+            status = _status(table, found.algebraic.describe() if found.algebraic else "")
             if table.rounding is not None and found.rounding is None:
                 status += " (the file's exact figures lie within that bound; checked in floats)"
             click.echo(f"{name}: PASS, {found.people} people, 1 deck, by {found.by}: {status}, "
@@ -188,6 +194,14 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True,
                                     starts=warm_starts(rules, shoe, people, by, folder))
+            # one subgame not certified in fractions: its equilibrium may be irrational,
+            # closed exactly in a number field (the file then carries the algebraic block)
+            closing = None if (given or wide) else close_profile(rules, shoe, table)
+            block = None
+            irrational = ""
+            solved_method = table.method
+            if closing is not None:
+                table, block, irrational = closing
             seconds = time.perf_counter() - begin
             resumed = ""
             if work is not None and work.reused:
@@ -200,7 +214,7 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                        f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}"
                        f"{f' --improve-live {improve_live}' if wide and improve_live else ''}"
                        f"{f' --float-from {floats}' if floats else ''}")
-            status = _status(table)
+            status = _status(table, irrational)
             how = ("solved" if not (wide or given) else
                    ("improved and " if wide else "")
                    + ("evaluated exactly" if floats is None else
@@ -208,24 +222,30 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             done = (f"{people} people, 1 deck, by {by}: {status}, {how} in {seconds:.0f} s"
                     f"{resumed}")
             bound = table.rounding.max_regret if table.rounding else Fraction(0)
-            kept = _better_kept(path, rules, shoe, people, by, table.values.max_regret + bound,
+            regret = Fraction(0) if block is not None else table.values.max_regret
+            kept = _better_kept(path, rules, shoe, people, by, regret + bound,
                                 table.rounding is None)
             if kept:
                 click.echo(f"{path}: kept ({kept}); {done}")
             else:
                 method = ("" if not given else INFINITE_PLAY if floats is None else
                           INFINITE_PLAY_FLOAT + FLOAT_METHOD.format(live=floats))
+                if block is not None:
+                    method = solved_method + CLOSED_METHOD.format(subgame=irrational)
                 write_file(path, certificate_text(table, rules, seconds, command, method,
-                                                  floats or 0))
+                                                  floats or 0, block))
                 click.echo(f"{path}: {done}")
             if work is not None and not work.clear():
                 click.echo(f"{work.path}: left in place (it holds files this command did not "
                            "write)")
 
 
-def _status(table: TableEquilibrium) -> str:
-    """A table's certificate status in words: certified, an exact epsilon, or a float
-    epsilon with its rounding bound."""
+def _status(table: TableEquilibrium, irrational: str = "") -> str:
+    """A table's certificate status in words: certified (``irrational``: through its
+    algebraic block, already checked), an exact epsilon, or a float epsilon with its
+    rounding bound."""
+    if irrational:
+        return irrational_status(irrational)
     regret = table.values.max_regret
     if table.rounding is not None:
         bound = table.rounding.max_regret

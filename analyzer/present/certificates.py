@@ -14,21 +14,56 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
+from analyzer.present.report.common import (
+    JSON,
+    fraction_text,
+    json_text,
+    percent,
+    stable_floats,
+    table,
+)
 from analyzer.present.report.lucky9 import rounding_json
 
 if TYPE_CHECKING:
     from analyzer.choice.table.stored.certificate import Certificate
 
-__all__ = ["render_certificates"]
+__all__ = ["irrational_status", "render_certificates"]
+
+
+def irrational_status(subgame: str) -> str:
+    """The status of a table certified with one irrational subgame (``subgame`` in words)."""
+    return (f"certified (every exact regret 0; one subgame's equilibrium irrational: "
+            f"{subgame}, exact in QQ(alpha))")
 
 
 def _status(certificate: Certificate) -> str:
+    if certificate.algebraic is not None:
+        return irrational_status(certificate.algebraic.describe())
     if certificate.rounding is not None:
         bound, most = certificate.upper_floats()
         return f"epsilon <= {most:.3g} (float evaluation, rounding bound {bound:.1g})"
     return ("certified (every exact regret 0)" if certificate.certified
             else f"epsilon {float(certificate.max_regret):.3g}")
+
+
+#: The list's note when a certificate has an irrational subgame.
+_IRRATIONAL = (" A table certified with an irrational subgame is an exact equilibrium whose "
+               "mixing there and values are algebraic numbers (its file's algebraic block, "
+               "checked exactly by --check): its bank figure is their decimal, not a "
+               "fraction.")
+
+
+def _bank(certificate: Certificate) -> dict[str, JSON]:
+    """The bank's value as JSON: the exact fraction, or (one irrational subgame) the exact
+    element of QQ(alpha) with its decimal -- never a rounded value called exact."""
+    block = certificate.algebraic
+    if block is None:
+        return {"bank": fraction_text(certificate.bank_value),
+                "bank_float": float(certificate.bank_value)}
+    return {"bank": None, "bank_decimal": block.bank_decimal,
+            "bank_float": float(certificate.bank_value),
+            "bank_in_qq_alpha": [str(c) for c in block.bank_value],
+            "alpha_minimal_polynomial": [str(c) for c in block.field.minimal]}
 
 
 def render_certificates(certificates: tuple[Certificate, ...], fmt: str = "text") -> str:
@@ -38,8 +73,7 @@ def render_certificates(certificates: tuple[Certificate, ...], fmt: str = "text"
             {"file": Path(c.path).name, "people": c.people, "shoe": c.shoe, "by": c.by,
              "certified": c.certified, "max_regret": fraction_text(c.max_regret),
              "epsilon": float(c.max_regret), **rounding_json(c),
-             "bank": fraction_text(c.bank_value),
-             "bank_float": float(c.bank_value), "written_by": c.command,
+             **_bank(c), "written_by": c.command,
              "written_seconds": c.solve_seconds, "profile_sha256": c.sha256}
             for c in certificates]}))
     rows = [[c.people, c.by, _status(c), percent(c.bank_value, 4), c.command,
@@ -52,4 +86,5 @@ def render_certificates(certificates: tuple[Certificate, ...], fmt: str = "text"
             "when written, or in floats where a rounding bound is stated: that epsilon is at "
             "most the largest float regret plus the bound, not exact); `nine certify --check "
             "FILE` derives them again. An epsilon is the largest gain any side has by "
-            "deviating alone from the file's play: not an equilibrium unless it is 0.\n")
+            "deviating alone from the file's play: not an equilibrium unless it is 0."
+            + (_IRRATIONAL if any(c.algebraic for c in certificates) else "") + "\n")

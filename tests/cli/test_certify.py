@@ -136,3 +136,21 @@ def test_no_iterations_at_six_people_is_the_infinite_play_never_the_exact_solver
         assert "stopped by the test" in line
         assert calls[-1] == (people - 1, 0, floats)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_list_says_the_five_person_table_by_total_is_certified_with_an_irrational_subgame(
+        ) -> None:
+    text = CliRunner().invoke(main, ["certify", "--list"])
+    assert text.exit_code == 0, text.output
+    row = next(line for line in text.output.splitlines() if line.startswith("5         total"))
+    assert ("certified (every exact regret 0; one subgame's equilibrium irrational: 2 live "
+            "seats, naturals 4+5 and 4+5 out, mixing at roots of an irreducible quartic, exact "
+            "in QQ(alpha))  1.3729%") in row
+    assert "its bank figure is their decimal, not a fraction" in text.output
+    listed = json.loads(CliRunner().invoke(main, ["certify", "--list", "--format",
+                                                  "json"]).output)["certificates"]
+    entry = next(c for c in listed if (c["people"], c["by"]) == (5, "total"))
+    assert entry["certified"] is True and entry["max_regret"] == "0"
+    # never a rounded bank value stated as an exact fraction
+    assert entry["bank"] is None and entry["bank_decimal"] == "0.013729430950"
+    assert len(entry["bank_in_qq_alpha"]) == 4 and entry["alpha_minimal_polynomial"][-1] == "1"

@@ -37,6 +37,7 @@ from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, infinite_rule
 from analyzer.choice.table.deck_play import (
     EXACT_LIVE,
     FLOAT_LIVE,
+    algebraic_words,
     epsilon_certificate,
     epsilon_words,
     float_conditional,
@@ -296,10 +297,9 @@ class _Situation:
 def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                       naturals: Naturals, found: Certificate,
                       ) -> tuple[_Situation, Pattern] | None:
-    """The shipped epsilon-certificate's play in the situation's subgame at ``shoe``, its
-    values exact up to :data:`EXACT_LIVE` live seats, else in floats with a rounding bound;
-    None beyond :data:`FLOAT_LIVE` live seats (not evaluated: the caller keeps the
-    infinite deck's answer)."""
+    """A shipped certificate's play in the situation's subgame at ``shoe``, its values exact
+    up to :data:`EXACT_LIVE` live seats, else in floats with a rounding bound; None beyond
+    :data:`FLOAT_LIVE` live seats (not evaluated: the caller keeps the infinite deck's)."""
     pattern = _pattern(players, naturals, rules, True)
     if pattern.key[0] > FLOAT_LIVE or pattern.key not in found.strategies:
         return None
@@ -313,9 +313,10 @@ def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
              f"{found.command}: not an equilibrium, {epsilon_words(found)}) is assumed "
              f"of every side, and the values and margin are {how} against that play")
     play = f"best play found at {at} (not an equilibrium: {epsilon_words(found)})"
+    certified, model, play, kept = algebraic_words(found, pattern.key, at, model, play)
     return _Situation(None, game, [[list(r) for r in rows] for rows in seats],
-                      [list(r) for r in bank], by, model, False, not floats, at, "", play,
-                      found, floats), pattern
+                      [list(r) for r in bank], by, model, certified, not floats, at, "", play,
+                      kept, floats), pattern
 
 
 def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
@@ -512,9 +513,8 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
                 people: int | None = None, naturals: str = "", by: str | None = None,
                 known: Mapping[SubgameKey, Strategies] | None = None) -> Advice:
-    """The advice for the bank after every seat's natural or choice (seat order);
-    ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known`` as for
-    :func:`advise_seat`."""
+    """The advice for the bank after every seat's natural or choice (seat order); ``profile``
+    a name, alias, path, :class:`Profile` or the rules; ``known`` as for :func:`advise_seat`."""
     rules = choice_rules_of(profile)
     seen = parse_choices(choices)
     if people is not None and not 2 <= people <= 9:

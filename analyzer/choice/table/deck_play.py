@@ -1,12 +1,14 @@
 """Advice at the table's own deck from a shipped epsilon-certificate: its play, and the
 margins at that shoe in the situation's subgame, exact or in floats with a rounding bound.
 
-From 6 people at one deck (and 5 people by total) no equilibrium is certified; ``nine
-certify`` ships the best play found there with its epsilon (no side gains more than that by
-deviating alone). :func:`epsilon_certificate` finds that file for a table size, shoe and
-information model; advice (:mod:`analyzer.choice.table.advice`) then plays its strategies
-and computes what each choice is worth in the one subgame the situation lies in (its live
-seats and the naturals' cards out of the shoe), never in the whole table:
+From 6 people at one deck no equilibrium is certified; ``nine certify`` ships the best play
+found there with its epsilon (no side gains more than that by deviating alone). At 5 people
+by total the equilibrium is certified with one irrational subgame: its file's fractions
+approximate that subgame's mixing (:func:`algebraic_words` says what advice from it is).
+:func:`epsilon_certificate` finds that file for a table size, shoe and information model;
+advice (:mod:`analyzer.choice.table.advice`) then plays its strategies and computes what
+each choice is worth in the one subgame the situation lies in (its live seats and the
+naturals' cards out of the shoe), never in the whole table:
 
 * exactly (residues and CRT, :func:`~analyzer.choice.table.exact.evaluation.exact_counterfactual`
   and the exact reach) up to :data:`EXACT_LIVE` live seats;
@@ -45,12 +47,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from analyzer.choice.table.dealt.game import DealtSubgame
-from analyzer.choice.table.dealt.rounding import SMALLEST, bound_text, gamma, roundings
+from analyzer.choice.table.dealt.rounding import (
+    ROUNDED_PLAY,
+    SMALLEST,
+    bound_text,
+    gamma,
+    roundings,
+)
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.choice.table.stored.certificate import (
     Certificate,
@@ -61,8 +70,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["bound_text", "EXACT_LIVE", "epsilon_certificate", "epsilon_words", "FLOAT_LIVE",
-           "float_conditional", "FloatConditional"]
+__all__ = ["algebraic_words", "EXACT_LIVE", "epsilon_certificate",
+           "epsilon_words", "FLOAT_LIVE", "float_conditional", "FloatConditional"]
 
 #: Largest subgame (live seats) whose advice is computed exactly: at 6 people by cards a
 #: subgame of 4 live seats costs about 4.5 s of CPU a counterfactual pass and 6 s for the
@@ -86,7 +95,35 @@ def epsilon_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     if not path.is_file():
         return None
     found = read_certificate(path, rules, shoe, players + 1, by)
-    return None if found.certified else found
+    return None if found.certified and found.algebraic is None else found
+
+
+def algebraic_words(found: Certificate, key: tuple[object, ...], at: str, model: str,
+                    play: str) -> tuple[bool, str, str, Certificate | None]:
+    """What advice from a shipped certificate is in a subgame ``key``: (certified, the
+    model, the play, the epsilon-certificate to name) -- ``model`` and ``play`` and
+    ``found`` itself, not certified, unless certified through its algebraic block. Then,
+    outside the irrational subgame, the file's fractions are the certified equilibrium's own
+    play, exactly; inside, they are rational approximations of irrational mixing, so
+    nothing there is called exact or certified (the values are exact against that
+    approximated play only)."""
+    block = found.algebraic
+    if block is None:
+        return False, model, play, found
+    name = Path(found.path).name
+    if key != block.key:
+        return (True, f"the certified equilibrium at {at} by {found.by} (the shipped "
+                f"certificate {name}; one other subgame's equilibrium is irrational, "
+                "certified in QQ(alpha)); its play here is in fractions, and the values and "
+                f"margin are exact at {at}", "equilibrium play", None)
+    return (False, f"the certified equilibrium at {at} by {found.by} (the shipped "
+            f"certificate {name}) mixes at irrational probabilities in this subgame "
+            f"({block.describe()}): the play assumed of every side is its rational "
+            f"approximation to {found.approximation_digits} decimals (its largest exact "
+            f"regret {bound_text(found.fraction_max_regret or Fraction(0))} of a stake), and "
+            "the values and margin are exact against that approximated play, not the "
+            "equilibrium's own (irrational) ones",
+            ROUNDED_PLAY.format(digits=found.approximation_digits), None)
 
 
 def epsilon_words(certificate: Certificate) -> str:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.choice.table.dealt.rounding import bound_text, upward
+from analyzer.choice.table.dealt.rounding import ROUNDED_PLAY, bound_text, upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
 
@@ -32,10 +32,8 @@ if TYPE_CHECKING:
     from analyzer.choice.table.summary import TableSummary
 
 __all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
-           "render_edges", "rounding_json",
-           "render_table_cards",
-           "render_table_evaluation", "render_table_summary", "table_evaluation_json",
-           "table_summary_json"]
+           "render_edges", "rounding_json", "render_table_cards", "render_table_evaluation",
+           "render_table_summary", "table_evaluation_json", "table_summary_json"]
 
 LEGEND = "T = 10, J, Q or K; A = ace; values are per unit staked"
 
@@ -518,8 +516,10 @@ def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str
              status + (f"; {advice.note}." if advice.note else "."),
              *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else [])]
     if exact:
-        lines.append(("Exact" if advice.error is None else
-                      f"As fractions ({_float_words(advice)})")
+        rounded = advice.play.startswith(ROUNDED_PLAY.split("{")[0])  # never "Exact"
+        lines.append((f"As fractions ({_float_words(advice)})" if advice.error is not None
+                      else "As fractions (exact against the play rounded as said, not the "
+                      "equilibrium's irrational values)" if rounded else "Exact")
                      + f": play {_action_fraction(advice.draw)}; drawing "
                      f"{fraction_text(advice.ev_draw)}, standing "
                      f"{fraction_text(advice.ev_stand)}, margin {fraction_text(advice.margin)}; "

@@ -15,7 +15,8 @@ import pytest
 
 import analyzer.choice.table.advice as advice_module
 from analyzer.choice.table.advice import advise_bank, advise_seat
-from analyzer.choice.table.deck_play import bound_text, epsilon_certificate
+from analyzer.choice.table.dealt.rounding import bound_text
+from analyzer.choice.table.deck_play import epsilon_certificate
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.present.report.lucky9 import advice_json, render_advice
 from analyzer.rules.cards import parse_hand

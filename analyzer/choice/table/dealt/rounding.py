@@ -61,8 +61,12 @@ import numpy as np
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.errors import AnalyzerError
 
-__all__ = ["bound_text", "FloatEvaluation", "float_evaluation", "gamma", "roundings", "SMALLEST",
-           "UNIT", "upward"]
+__all__ = ["bound_text", "FloatEvaluation", "float_evaluation", "gamma", "ROUNDED_PLAY",
+           "roundings", "SMALLEST", "UNIT", "upward"]
+
+#: The play advice names in an irrational subgame (its fractions approximations, not exact).
+ROUNDED_PLAY = ("certified equilibrium's play rounded to {digits} decimals (this subgame's "
+                "mixing is irrational)")
 
 #: Unit roundoff of float64 (round to nearest).
 UNIT = Fraction(1, 2**53)

@@ -13,6 +13,12 @@ strategies and refuses, in one line, a file whose figures differ.
 A certificate for another profile, table size, shoe or information model is refused in one
 line naming the mismatch (:func:`read_certificate`).
 
+A table whose one subgame's equilibrium is irrational (5 people by total) is certified
+through an ``algebraic`` block (:mod:`analyzer.choice.table.stored.algebraic`): the file's
+values are then elements of QQ(alpha) with decimals, its subgames hold that subgame's mixing
+rounded (``fraction_profile``: that profile's own exact regret), and the check verifies the
+block exactly against the rounded profile's exact evaluation.
+
 >>> document = {"subgames": [{"live": 1, "removed": [], "seats": [[["1/2"]]],
 ...                           "bank": [["0", "1"]]}]}
 >>> len(profile_sha256(document["subgames"]))
@@ -34,6 +40,11 @@ from analyzer.choice.table.dealt.rounding import upward
 from analyzer.choice.table.dealt.wide import WIDE_PEOPLE, wide_table
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, TableValues, solve_table
+from analyzer.choice.table.stored.algebraic import (
+    AlgebraicBlock,
+    check_algebraic_document,
+    read_algebraic_document,
+)
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
@@ -92,10 +103,17 @@ def _rounding(bounds: TableValues, float_from: int) -> dict[str, Any]:
 
 
 def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float,
-                     command: str, method: str = "", float_from: int = 0) -> str:
+                     command: str, method: str = "", float_from: int = 0,
+                     algebraic: dict[str, Any] | None = None) -> str:
     """The certificate of a table evaluated at its shoe -- exactly, or in floats with a
     rounding bound (``table.rounding``, its subgames of ``float_from`` live seats or more)
-    -- as JSON text (``method``: how its strategies were found, else the table's)."""
+    -- as JSON text (``method``: how its strategies were found, else the table's).
+
+    ``algebraic``: the block of the table's one irrational subgame
+    (:func:`~analyzer.choice.table.stored.algebraic.algebraic_document`), ``table`` being
+    the fraction profile with that subgame's unknowns rationally approximated: the file is
+    then certified with the block's exact values (elements of its field with decimals), and
+    that profile's own exact figures go under ``fraction_profile``."""
     if not table.exact and table.rounding is None:
         raise AnalyzerError(f"{table.players + 1} people at {table.shoe}: not evaluated at its "
                             "shoe, nothing to certify")
@@ -114,6 +132,8 @@ def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float
         "solve_seconds": round(seconds, 1), "command": command,
         "profile_sha256": profile_sha256(subgames), "subgames": subgames,
     }
+    if algebraic is not None:
+        document = _algebraic(document, table, algebraic)
     if table.rounding is not None:
         extra = _rounding(table.rounding, float_from)
         extra["epsilon_at_most"] = upward(table.values.max_regret + table.rounding.max_regret)
@@ -121,6 +141,27 @@ def certificate_text(table: TableEquilibrium, rules: ChoiceRules, seconds: float
         items = list(document.items())
         document = dict(items[:at] + list(extra.items()) + items[at:])
     return json.dumps(document, indent=1) + "\n"
+
+
+def _algebraic(document: dict[str, Any], table: TableEquilibrium,
+               block: dict[str, Any]) -> dict[str, Any]:
+    """A certificate's figures made the exact equilibrium's of ``block`` (the fraction
+    profile's kept under ``fraction_profile``)."""
+    if table.rounding is not None or block.get("max_regret") != "0":
+        raise AnalyzerError("an algebraic block certifies an exact evaluation only")
+    zero = ["0"] * len(table.seat_values)
+    return document | {
+        "certified": True, "max_regret": "0", "epsilon": 0.0,
+        "seat_values": block["seat_values"], "bank_value": block["bank_value"],
+        "seat_regrets": zero, "bank_regret": "0",
+        "fraction_profile": {
+            "note": ("the subgames' strategies as written (the irrational subgame's unknowns "
+                     "rationally approximated), evaluated exactly: not an equilibrium, its "
+                     "largest regret is max_regret"),
+            "max_regret": _text(table.values.max_regret),
+            "seat_values": [_text(v) for v in table.seat_values],
+            "bank_value": _text(table.bank_value)},
+        "algebraic": block}
 
 
 @dataclass(frozen=True)
@@ -145,6 +186,25 @@ class Certificate:
     #: the distance of its figures from the exact ones; None when they are exact.
     rounding: TableValues | None = None
     float_from: int = 0
+    #: Certified with one irrational subgame: its block as read (field verified, decimals
+    #: checked), ``seat_values``/``bank_value`` then being the block's decimals (rounded:
+    #: the exact values are its field elements); the file's ``algebraic`` entry, and the
+    #: largest regret of the fraction profile the subgames hold.
+    algebraic: AlgebraicBlock | None = None
+    algebraic_document: dict[str, Any] | None = None
+    fraction_max_regret: Fraction | None = None
+
+    @property
+    def approximation_digits(self) -> int:
+        """The decimals of the irrational subgame's approximations in ``strategies``."""
+        document = self.algebraic_document or {}
+        return int(document.get("approximation_digits", 0))
+
+    @property
+    def values_exact(self) -> bool:
+        """``seat_values``/``bank_value`` are the exact fractions (not decimals of
+        irrational values)."""
+        return self.algebraic is None
 
     @property
     def evaluation(self) -> str:
@@ -198,6 +258,7 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
         if document.get(field) != expected:
             raise AnalyzerError(f"{where}: written for {written}, {asked}")
     rounding = _read_rounding(document, where)
+    block, fraction_regret = _read_algebraic(document, where)
     try:
         subgames = document["subgames"]
         strategies: dict[SubgameKey, Strategies] = {}
@@ -209,20 +270,76 @@ def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: i
                      for rows in entry["seats"]]
             bank = [[fraction_field(v, at) for v in row] for row in entry["bank"]]
             strategies[key] = (seats, bank)
+        if block is None:
+            seat_values = tuple(fraction_field(v, f"{where}: seat_values")
+                                for v in document["seat_values"])
+            bank_value = fraction_field(document["bank_value"], f"{where}: bank_value")
+        else:
+            seat_values = tuple(Fraction(d) for d in block.seat_decimals)
+            bank_value = Fraction(block.bank_decimal)
         found = Certificate(
             where, people, shoe.describe(), by, bool(document["certified"]),
-            fraction_field(document["max_regret"], f"{where}: max_regret"),
-            tuple(fraction_field(v, f"{where}: seat_values") for v in document["seat_values"]),
-            fraction_field(document["bank_value"], f"{where}: bank_value"),
-            float(document["solve_seconds"]), str(document["profile_sha256"]), strategies,
-            str(document["command"]), *rounding)
+            fraction_field(document["max_regret"], f"{where}: max_regret"), seat_values,
+            bank_value, float(document["solve_seconds"]), str(document["profile_sha256"]),
+            strategies, str(document["command"]), *rounding, block,
+            document.get("algebraic"), fraction_regret)
     except KeyError as missing:
         raise AnalyzerError(f"{where}: field {missing} missing") from None
     except (TypeError, ValueError, AttributeError):
         raise AnalyzerError(f"{where}: malformed subgames (live, removed, seats, bank)") from None
     if profile_sha256(subgames) != found.sha256:
         raise AnalyzerError(f"{where}: profile_sha256 does not match its subgames' strategies")
+    if block is not None:
+        _approximates(block, found.strategies, document["algebraic"], where)
     return found
+
+
+def _read_algebraic(document: dict[str, Any], where: str,
+                    ) -> tuple[AlgebraicBlock | None, Fraction | None]:
+    """A certificate's algebraic block read (None when it has none) and its fraction
+    profile's largest regret: the file must then say certified with max_regret "0", and its
+    values must be the block's."""
+    if "algebraic" not in document:
+        return None, None
+    block = read_algebraic_document(document["algebraic"], f"{where}: algebraic")
+    for field in ("seat_values", "bank_value"):
+        if document.get(field) != document["algebraic"].get(field):
+            raise AnalyzerError(f"{where}: {field} is not the algebraic block's")
+    if document.get("certified") is not True or document.get("max_regret") != "0":
+        raise AnalyzerError(f"{where}: certified must be true and max_regret \"0\" with an "
+                            "algebraic block")
+    if "evaluation" in document:
+        raise AnalyzerError(f"{where}: an algebraic block certifies an exact evaluation only")
+    try:
+        regret = fraction_field(document["fraction_profile"]["max_regret"],
+                                f"{where}: fraction_profile: max_regret")
+    except (KeyError, TypeError):
+        raise AnalyzerError(f"{where}: fraction_profile (max_regret) missing") from None
+    return block, regret
+
+
+def _approximates(block: AlgebraicBlock, strategies: dict[SubgameKey, Strategies],
+                  document: dict[str, Any], where: str) -> None:
+    """The irrational subgame's strategies in the file: each unknown within half a unit of
+    its stated decimal place of the exact value, or a one-line error naming the cell."""
+    try:
+        digits = int(document["approximation_digits"])
+        seats, bank = strategies[block.key]
+    except (KeyError, TypeError, ValueError):
+        raise AnalyzerError(f"{where}: algebraic: approximation_digits and the subgame "
+                            f"{block.key} expected") from None
+    live = block.key[0]
+    for (k, e, c), value in zip(block.unknowns, block.values, strict=True):
+        try:
+            written = bank[c][e] if k == live else seats[k][e][c]
+        except IndexError:
+            raise AnalyzerError(f"{where}: algebraic: unknowns: cell {[k, e, c]} is not in "
+                                "the subgame") from None
+        low, high = block.field.approximate(value, Fraction(1, 10 ** (digits + 2)))
+        if not low - Fraction(1, 2 * 10**digits) <= written <= high + Fraction(
+                1, 2 * 10**digits):
+            raise AnalyzerError(f"{where}: subgames: cell {[k, e, c]} of the irrational "
+                                f"subgame is not its exact value to {digits} decimals")
 
 
 def _read_rounding(document: dict[str, Any], where: str) -> tuple[TableValues | None, int]:
@@ -279,6 +396,9 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules,
     if shoe is None:
         raise AnalyzerError(f"{certificate.path}: only one-deck certificates are checked")
     float_from = float_from or certificate.float_from
+    if float_from and certificate.algebraic is not None:
+        raise AnalyzerError(f"{certificate.path}: certified through its algebraic block, "
+                            "checked exactly only (floats certify nothing)")
     if float_from:
         table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
                            certificate.strategies, iterations=0, apply=apply,
@@ -298,6 +418,16 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules,
     else:
         table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
                            certificate.strategies, iterations=0, apply=apply)
+    if certificate.algebraic_document is not None:
+        # certified through the block: the fraction profile's own regret as the file says,
+        # then the irrational subgame's equilibrium and every value verified in its field
+        if table.values.max_regret != certificate.fraction_max_regret:
+            raise AnalyzerError(f"{certificate.path}: fraction_profile: max_regret recomputed "
+                                f"exactly is not the file's ({certificate.fraction_max_regret}"
+                                " claimed)")
+        check_algebraic_document(certificate.algebraic_document, table,
+                                 f"{certificate.path}: algebraic")
+        return table
     found = (("seat values", table.seat_values, certificate.seat_values),
              ("bank value", table.bank_value, certificate.bank_value),
              ("max_regret", table.values.max_regret, certificate.max_regret),
@@ -312,8 +442,8 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules,
 def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                        ) -> dict[SubgameKey, Strategies] | None:
     """The strategies of the shipped certificate of this table (``make certify``), or None
-    when there is none certified (an infinite shoe, a table solved directly, not certified
-    yet, or only an epsilon-certificate).
+    when there is none certified in fractions (an infinite shoe, a table solved directly, not
+    certified yet, only an epsilon-certificate, or certified with an irrational subgame).
     Whoever takes them evaluates them again exactly (``solve_table`` with ``given_only``)."""
     if shoe.is_infinite or players < 3:
         return None
@@ -321,7 +451,9 @@ def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     if not path.is_file():
         return None
     found = read_certificate(path, rules, shoe, players + 1, by)
-    return found.strategies if found.certified else None
+    # a table certified through an algebraic block is not used here: its subgames hold
+    # rational approximations, whose exact evaluation is not the certified equilibrium
+    return found.strategies if found.certified and found.algebraic is None else None
 
 
 def shipped_epsilon(rules: ChoiceRules, shoe: Shoe, players: int, by: str,

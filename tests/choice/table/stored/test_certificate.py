@@ -4,13 +4,18 @@ changed, is refused in one line naming the mismatch."""
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-from analyzer.choice.table.solve import solve_table
+from analyzer.choice.table.solve import TableEquilibrium, solve_table
+from analyzer.choice.table.stored.algebraic import check_algebraic_document, decimal
 from analyzer.choice.table.stored.certificate import (
     CERTIFICATES,
     Certificate,
@@ -21,6 +26,8 @@ from analyzer.choice.table.stored.certificate import (
     read_certificate,
 )
 from analyzer.choice.table.tree import LUCKY9
+from analyzer.cli import certify
+from analyzer.cli.commands import main
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
 
@@ -104,10 +111,9 @@ def test_the_shipped_four_person_certificates_check_again_with_zero_regret(by: s
     assert all(v < 0 for v in table.seat_values)
 
 
-#: The largest exact regret each shipped 5-person one-deck certificate may claim: by cards
-#: certified (0); by total a one-deck solve whose one irrational subgame leaves an epsilon
-#: near 1e-8.
-FIVE = {"cards": Fraction(0), "total": Fraction(1, 10**7)}
+#: The largest exact regret each shipped 5-person one-deck certificate may claim: 0 for both
+#: (by total through its algebraic block: one subgame's equilibrium is irrational).
+FIVE = {"cards": Fraction(0), "total": Fraction(0)}
 
 
 def _five_people(by: str) -> Certificate:
@@ -116,26 +122,166 @@ def _five_people(by: str) -> Certificate:
 
 
 def test_the_shipped_five_person_certificates_state_what_they_certify() -> None:
-    """What each file states (its strategies' SHA-256 checked on reading); that an exact
-    evaluation gives the same figures is the next test's (and, by cards, nine solve's)."""
+    """What each file states (its strategies' SHA-256 checked on reading, by total its
+    algebraic block read: the quartic irreducible with one root in its interval, every
+    decimal its element's, every rounded cell within 20 decimals of its exact value); that
+    an exact evaluation gives the same figures is the next tests' (and, by cards, nine
+    solve's)."""
     for by in ("cards", "total"):
         found = _five_people(by)
-        assert found.max_regret <= FIVE[by] and found.certified == (found.max_regret == 0)
+        assert found.max_regret == FIVE[by] and found.certified
         assert Fraction(1, 100) < found.bank_value < Fraction(15, 1000)
         assert "--infinite-play" not in found.command  # solved at one deck
-        if by == "total":
-            assert not found.certified and 0 < found.max_regret < Fraction(11, 10**9)
+        if by == "total":  # certified with the one irrational subgame: values as decimals
+            block = found.algebraic
+            assert block is not None and not found.values_exact
+            assert block.key == (2, ((4, 5), (4, 5))) and block.field.degree == 4
+            assert found.bank_value == Fraction("0.013729430950") == Fraction(
+                block.bank_decimal)
+            assert 0 < (found.fraction_max_regret or 0) < Fraction(1, 10**26)
+            assert found.approximation_digits == 20
         else:  # the one-deck equilibrium by cards: the bank near 1.2695% per hand
-            assert found.certified and Fraction(1269, 10**5) < found.bank_value < Fraction(
-                1270, 10**5)
+            assert found.algebraic is None and found.values_exact
+            assert Fraction(1269, 10**5) < found.bank_value < Fraction(1270, 10**5)
 
 
-@pytest.mark.parametrize("by", ["total", pytest.param("cards", marks=pytest.mark.certificates)])
-def test_the_shipped_five_person_certificates_check_again_exactly(by: str) -> None:
-    """Every figure of the file re-derived exactly (about 10 s of CPU each). By cards it runs
-    in make check-certificates only: make test evaluates that file's strategies again exactly
+@pytest.mark.certificates  # make test checks the by-cards file through nine solve
+def test_the_shipped_five_person_certificate_by_cards_checks_again_exactly() -> None:
+    """Every figure of the file re-derived exactly (about 10 s of CPU). It runs in make
+    check-certificates only: make test evaluates that file's strategies again exactly
     through ``nine solve --players 4 --decks 1``, whose printed figures
     tests/cli/test_choice.py compares with the file's."""
-    table = check_certificate(_five_people(by), LUCKY9)  # raises on any figure that differs
+    table = check_certificate(_five_people("cards"), LUCKY9)  # raises on any difference
     assert table.exact and table.shoe == table.solved_at == "1 deck"
-    assert table.values.max_regret <= FIVE[by]
+    assert table.certified and table.values.max_regret == 0
+
+
+@pytest.fixture(scope="module")
+def five_by_total() -> tuple[str, TableEquilibrium]:
+    """``nine certify --check`` of the shipped 5-person by-total file (about 12 s of CPU: the
+    one whole-table check of make test, its algebraic block verified in QQ(alpha) too): its
+    output, and the table its check evaluated (recorded on the way, not computed again)."""
+    seen: list[TableEquilibrium] = []
+
+    def recorded(*args: Any, **kwargs: Any) -> TableEquilibrium:
+        seen.append(check_certificate(*args, **kwargs))
+        return seen[-1]
+
+    path = certificate_path("lucky9-home", 5, ONE_DECK, "total")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(certify, "check_certificate", recorded)
+        result = CliRunner().invoke(main, ["certify", "--check", str(path)])
+    assert result.exit_code == 0, result.output
+    return result.output, seen[0]
+
+
+def test_the_five_person_certificate_by_total_checks_again_exactly(
+        five_by_total: tuple[str, TableEquilibrium]) -> None:
+    output, table = five_by_total
+    path = certificate_path("lucky9-home", 5, ONE_DECK, "total")
+    assert output.startswith(
+        f"{path}: PASS, 5 people, 1 deck, by total: certified (every exact regret 0; one "
+        "subgame's equilibrium irrational: 2 live seats, naturals 4+5 and 4+5 out, mixing at "
+        "roots of an irreducible quartic, exact in QQ(alpha)), checked again in ")
+    found = _five_people("total")
+    assert table.exact and table.shoe == table.solved_at == "1 deck"
+    # the rounded fraction profile alone is not an equilibrium: its regret is the file's
+    assert not table.certified and table.values.max_regret == found.fraction_max_regret
+    assert found.algebraic_document is not None
+    closed = check_algebraic_document(found.algebraic_document, table)
+    assert closed.certified and closed.key == (2, ((4, 5), (4, 5)))
+    assert decimal(closed.field, closed.bank_value) == "0.013729430950"
+
+
+def test_check_fails_a_tampered_file_in_one_line(tmp_path: Path) -> None:
+    tampered = _tampered(tmp_path, _set(["algebraic", "seat_values", 1, "decimal"],
+                                        "-0.003444439366"))
+    result = CliRunner().invoke(main, ["certify", "--check", str(tampered)])
+    assert result.exit_code == 2 and "PASS" not in result.output
+    assert result.output.strip() == (
+        f"nine: error: {tampered}: algebraic: seat_values[1]: decimal '-0.003444439366' is "
+        "not its value's (-0.003444439365)")
+
+
+def test_a_tampered_block_fails_the_exact_check(
+        five_by_total: tuple[str, TableEquilibrium]) -> None:
+    """What reading cannot see (every decimal still its element's) the exact check refuses,
+    naming the field: a value off by 1e-30, a bank mixing moved to 1/2."""
+    block = _five_people("total").algebraic_document
+    assert block is not None
+    off = copy.deepcopy(block)
+    off["seat_values"][2]["coefficients"][0] = str(
+        Fraction(off["seat_values"][2]["coefficients"][0]) + Fraction(1, 10**30))
+    with pytest.raises(AnalyzerError, match="^algebraic: seat_values recomputed exactly are "
+                                            "not the file's$"):
+        check_algebraic_document(off, five_by_total[1])
+    moved = copy.deepcopy(block)
+    moved["unknowns"][4]["coefficients"] = ["1/2", "0", "0", "0"]
+    moved["unknowns"][4]["decimal"] = "0.500000000000"
+    with pytest.raises(AnalyzerError, match="unknowns: not an equilibrium: a deviation gains"):
+        check_algebraic_document(moved, five_by_total[1])
+
+
+def _tampered(tmp_path: Path, change: Callable[[dict[str, Any]], None],
+              resign: bool = False) -> Path:
+    path = certificate_path("lucky9-home", 5, ONE_DECK, "total")
+    document = json.loads(path.read_text())
+    change(document)
+    if resign:
+        document["profile_sha256"] = profile_sha256(document["subgames"])
+    out = tmp_path / path.name
+    out.write_text(json.dumps(document))
+    return out
+
+
+def _set(path: Sequence[str | int], value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(document: dict[str, Any]) -> None:
+        target: Any = document
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (["algebraic", "unknowns", 1, "decimal"], "0.215506764234",
+     r"algebraic: unknowns\[1\]: decimal '0.215506764234' is not its value's \(0.215506764233\)"),
+    (["algebraic", "bank_value", "decimal"], "0.013729430951",
+     "algebraic: bank_value: decimal '0.013729430951' is not its value's"),
+    (["algebraic", "root_interval"], ["-100", "100"],
+     "algebraic: minimal_polynomial/root_interval: .*does not isolate"),
+    (["algebraic", "minimal_polynomial", 2], "1/3",
+     "algebraic: minimal_polynomial/root_interval|algebraic: unknowns\\[0\\]: decimal"),
+    (["algebraic", "max_regret"], "1/10", "algebraic: max_regret must be \"0\""),
+    (["algebraic", "unknowns", 0, "coefficients"], ["0", "1"],
+     r"algebraic: unknowns\[0\]: 4 coefficients expected"),
+    (["bank_value"], {"coefficients": ["0", "0", "0", "0"], "decimal": "0.000000000000"},
+     "bank_value is not the algebraic block's"),
+    (["certified"], False, "certified must be true and max_regret \"0\""),
+    (["fraction_profile"], {}, "fraction_profile \\(max_regret\\) missing"),
+])
+def test_the_reader_refuses_a_tampered_block_in_one_line(
+        tmp_path: Path, path: list[str | int], value: Any, message: str) -> None:
+    tampered = _tampered(tmp_path, _set(path, value))
+    with pytest.raises(AnalyzerError, match=message) as refused:
+        read_certificate(tampered, LUCKY9, ONE_DECK, None, None)
+    assert "\n" not in str(refused.value) and str(refused.value).startswith(str(tampered))
+
+
+def test_the_reader_refuses_a_rounded_cell_that_is_not_the_exact_value(tmp_path: Path) -> None:
+    """The irrational subgame's cells in ``subgames`` must be the block's values to 20
+    decimals (the SHA-256 made again, so only that check can refuse it)."""
+    def change(document: dict[str, Any]) -> None:
+        for entry in document["subgames"]:
+            if entry["live"] == 2 and entry["removed"] == [[4, 5], [4, 5]]:
+                entry["seats"][0][0][5] = "384695/822272"  # the earlier profile's 0.468
+    tampered = _tampered(tmp_path, change, resign=True)
+    with pytest.raises(AnalyzerError, match=r"subgames: cell \[0, 0, 5\] of the irrational "
+                                            "subgame is not its exact value to 20 decimals"):
+        read_certificate(tampered, LUCKY9, ONE_DECK, None, None)
+
+
+def test_a_certificate_with_an_algebraic_block_is_never_checked_in_floats() -> None:
+    with pytest.raises(AnalyzerError, match="certified through its algebraic block, checked "
+                                            "exactly only"):
+        check_certificate(_five_people("total"), LUCKY9, float_from=2)
