@@ -23,6 +23,7 @@ from analyzer.present.report.common import fraction_text, json_text, percent, st
 from analyzer.present.report.lucky9.algebraic import (
     NO_COSTS,
     ROUNDED,
+    VALUES_NOTE,
     closed_edges,
     closed_json,
     closed_size_json,
@@ -455,7 +456,9 @@ def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
               else "not computed"),
              *(percent(v, 4) for v in _edge_figures(s)),
              "yes" if s.certified else "no"] for s in summaries]
-    headers = ["people", "players", *(["values at"] if mixed else []), "bank per hand (exact)",
+    algebraic = [s.table.players + 1 for s in summaries if s.closed is not None]
+    headers = ["people", "players", *(["values at"] if mixed else []),
+               "bank per hand (exact" + ("; a decimal where in QQ(alpha))" if algebraic else ")"),
                "bank per hand", "bank per player stake", "seat 1", "last seat", "certified"]
     if fmt == "json":
         return json_text(stable_floats({"sizes": [
@@ -474,6 +477,9 @@ def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
     scope = (f"\n\n{len(unevaluated)} table size{'s' if len(unevaluated) != 1 else ''} "
              f"({', '.join(str(t.players + 1) for t in unevaluated)} people): "
              f"{unevaluated[0].scope}." if unevaluated else "")
+    if algebraic:
+        scope += (f"\n\n{', '.join(map(str, algebraic))} people: certified with one subgame's "
+                  f"equilibrium irrational: {VALUES_NOTE}, not fractions.")
     return (str(body).rstrip("\n") + scope + "\n\nEach person banks once per rotation of "
             "the table: it earns the bank's edge then and gives it back across its hands as a "
             "player, so over whole rotations every person's expected net is 0 when all play "
