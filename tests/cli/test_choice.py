@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -259,6 +260,9 @@ def _check_solve(people: int, shoe: str, options: tuple[str, ...], computed: boo
         assert document["certified"] is True and document["exact"] is True
         assert document["max_regret"] == "0" and document["scope"] is None
         assert {s["regret"] for s in document["seats"]} == {"0"}
+        if document.get("algebraic") is not None:  # 5 people at one deck by total
+            _check_algebraic_solve(text, card, document, people)
+            return
         assert "value (exact)" in text and "every side's exact regret is 0" in text
         assert "every side's exact regret is 0" in card
         if shoe != "infinite deck" and people > 3:  # a shipped certificate's strategies
@@ -296,13 +300,55 @@ def _agrees_with_its_certificate(document: dict[str, Any], people: int) -> None:
     """solve evaluated the shipped by-cards certificate's strategies again exactly: the
     figures it prints are the file's (what ``check_certificate`` asserts; this is the
     five-person by-cards file's exact check in make test)."""
+    by = document["by"]
     found = analyzer.choice.table.stored.certificate.read_certificate(  # the test's cache
-        certificate_path("lucky9-home", people, Shoe.decks(1), "cards"), LUCKY9, Shoe.decks(1),
-        people, "cards")
-    assert document["by"] == "cards" and document["certified"] is found.certified is True
+        certificate_path("lucky9-home", people, Shoe.decks(1), by), LUCKY9, Shoe.decks(1),
+        people, by)
+    assert found.algebraic is None and document["certified"] is found.certified is True
     assert [Fraction(seat["value"]) for seat in document["seats"]] == list(found.seat_values)
     assert Fraction(document["banker"]["value"]) == found.bank_value
     assert Fraction(document["max_regret"]) == found.max_regret == 0
+
+
+def _check_algebraic_solve(text: str, card: str, document: dict[str, Any], people: int) -> None:
+    """5 people at one deck by total: certified through its certificate's algebraic block.
+    Every value is the block's decimal (and its coefficients in QQ(alpha)), never a fraction;
+    the irrational subgame's plays are shown rounded to 20 decimals and said to be."""
+    assert people == 5 and document["by"] == "total" and document["exact"] is True
+    found = analyzer.choice.table.stored.certificate.read_certificate(  # the test's cache
+        certificate_path("lucky9-home", 5, Shoe.decks(1), "total"), LUCKY9, Shoe.decks(1), 5,
+        "total")
+    block = found.algebraic
+    assert block is not None
+    seats, banker = document["seats"], document["banker"]
+    assert [s["value_decimal"] for s in seats] == list(block.seat_decimals)
+    assert banker["value_decimal"] == block.bank_decimal == "0.013729430950"
+    assert [s["value_in_qq_alpha"] for s in seats] == [
+        [str(c) for c in v] for v in block.seat_values]
+    assert {s["value"] for s in seats} == {banker["value"], banker["per_stake"]} == {None}
+    assert document["algebraic"]["minimal_polynomial"] == [str(c) for c in block.field.minimal]
+    assert "exact" not in document["edge"]["total"] and document["rules"] == []
+    irrational = [g for g in document["subgames"] if g.get("in_qq_alpha")]
+    assert [(g["live"], g["naturals_out"], g["certified"], g["max_regret"])
+            for g in irrational] == [(2, [[4, 5], [4, 5]], True, "0")]
+    for decimal, seat in zip(block.seat_decimals, range(1, 5), strict=True):
+        assert re.search(rf"^seat {seat} +{re.escape(decimal)} ", text, re.MULTILINE)
+        assert f"Seat {seat} (value {decimal} (algebraic)" in card
+    for output in (text, card):
+        assert "values are algebraic numbers, exact in QQ(alpha)" in output
+        assert "the mixing rounded to 20 decimals, not its exact value" in output
+        assert "value (exact)" not in output and "/100000000000000000000" not in output
+    # the rounded plays: each 20 decimals, the same in the card and the JSON, and each
+    # within half a unit in the 20th decimal of an exact unknown (the block's 12 digits)
+    shown = set(re.findall(r"draw (0\.\d+) \(\d+\.\d%; rounded to 20 decimals\)", card))
+    plans = [s["strategy"] for s in seats] + [banker["strategy"]]
+    stated = {draw for plan in plans for situation in plan["situations"]
+              for label, draw in situation["draw"].items()
+              if label in situation.get("rounded", [])}
+    assert shown == stated and len(shown) == len(block.unknowns) == 5
+    assert all(len(d.split(".")[1]) == 20 for d in shown)
+    assert {str(Decimal(d).quantize(Decimal("1e-12"), ROUND_HALF_EVEN)) for d in shown} == {
+        u["decimal"] for u in found.algebraic_document["unknowns"]}
 
 
 def _check_advise(people: int, shoe: str, options: tuple[str, ...], computed: bool) -> None:
@@ -369,7 +415,8 @@ def _check_best_play(text: str, document: dict[str, Any]) -> None:
 def _computed(shoe: str, people: int) -> bool:
     """Solved and certified at the shoe: every size at the infinite deck, 2-3 people at any
     finite shoe, 4 and 5 people at one deck (the shipped certified certificates, by cards:
-    what solve and advise play at a finite shoe by default)."""
+    what solve and advise play at a finite shoe by default; and by total, 4 people's in
+    fractions, 5 people's through its algebraic block, both checked below)."""
     return shoe == "infinite deck" or people <= 3 or (shoe == "1 deck" and people in (4, 5))
 
 
@@ -403,6 +450,8 @@ def test_no_output_claims_exact_values_at_a_shoe_they_were_not_computed_at(
         computed = _computed(shoe, people)
         _check_solve(people, shoe, options, computed)
         _check_advise(people, shoe, options, computed)
+        if shoe == "1 deck" and people in (4, 5):  # the shipped certificates by total too
+            _check_solve(people, shoe, (*options, "--by", "total"), computed)
     if 9 in sizes:
         _check_sizes(shoe, options)
 

@@ -299,3 +299,22 @@ def test_a_stale_pdf_is_found_and_a_new_date_is_not(tmp_path: Path) -> None:
     changed.files[html] = changed.files[html].replace(b"98.9421%", b"98.9422%")
     settle(changed, tmp_path, "recorded")
     assert f"stale: {pdf}" in compare_tables(changed, tmp_path)
+
+
+def test_five_people_one_deck_by_total_is_published_certified_in_qq_alpha(
+        publication: Publication) -> None:
+    """The 5-person one-deck table by total: certified through its algebraic block, its
+    values decimals of QQ(alpha) elements (no fraction), in the table, its card and the
+    one-deck edge by table size."""
+    document = json.loads(publication.text("lucky9/5-people-1-deck-by-total.json"))
+    assert document["certified"] is True and document["max_regret"] == "0"
+    assert document["solved_at"] == document["values_at"] == "1 deck"
+    assert document["banker"]["value"] is None
+    assert document["banker"]["value_decimal"] == "0.013729430950"
+    assert "rounded to 20 decimals" in publication.text("lucky9/5-people-1-deck-by-total-card.md")
+    sizes = json.loads(publication.text("lucky9/bank-edge-by-table-size-1-deck.json"))["sizes"]
+    five = sizes[-1]
+    assert [row["people"] for row in sizes] == [2, 3, 4, 5] and five["certified"] is True
+    assert five["total"]["value"] is None and five["total"]["decimal"] == "0.013729430950"
+    assert "0.013729430950 (in QQ(alpha))" in publication.text(
+        "lucky9/bank-edge-by-table-size-1-deck.md")

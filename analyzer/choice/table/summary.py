@@ -17,8 +17,11 @@ from analyzer.choice.table.alternatives import Alternative, alternatives
 from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, played_at
 from analyzer.choice.table.solve import TableEquilibrium, TableValues, solve_table
+from analyzer.choice.table.stored.algebraic import AlgebraicTable
 from analyzer.choice.table.stored.certificate import (
     Certificate,
+    closed_certificate,
+    shipped_algebraic,
     shipped_epsilon,
     shipped_strategies,
 )
@@ -52,6 +55,20 @@ class TableSummary:
     #: A table not evaluated at its finite shoe (6+ people): the shipped epsilon-certificate
     #: of the best play found there (``nine certify``), as its file states it.
     certificate: Certificate | None = None
+    #: A table certified through its certificate's algebraic block (5 people at one deck by
+    #: total: one subgame's equilibrium irrational): ``table`` is the file's fraction profile
+    #: (that subgame's mixing rounded) evaluated exactly, not itself the equilibrium; the
+    #: certified figures are ``closed``'s, verified here against it
+    #: (:func:`~analyzer.choice.table.stored.certificate.closed_certificate`), and
+    #: ``closed_from`` is the file.
+    closed: AlgebraicTable | None = None
+    closed_from: Certificate | None = None
+
+    @property
+    def certified(self) -> bool:
+        """Every side's exact regret is 0 at the shoe asked for: the table's, or (one
+        irrational subgame) the verified block's in its field."""
+        return self.closed.certified if self.closed is not None else self.table.certified
 
 
 def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
@@ -63,11 +80,18 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
     continuum; a table solved at the infinite deck for a finite shoe is also played there
     exactly, up to :data:`MAX_AT_SHOE_PEOPLE` people (``played``; unless not ``at_shoe``),
     and beyond, the shipped epsilon-certificate of the best play found there when there is
-    one (``certificate``, as its file states it)."""
+    one (``certificate``, as its file states it). A table shipped certified through an
+    algebraic block is evaluated at its file's fraction profile and its block verified
+    against that (``closed``; no rule costs: they would be the rounded play's)."""
     known = shipped_strategies(rules, shoe, players, by)
+    irrational = shipped_algebraic(rules, shoe, players, by) if known is None else None
+    if irrational is not None:
+        known = irrational.strategies
     table = solve_table(rules, shoe, players, by, title, known=known,
                         given_only=known is not None)
-    found = rule_costs(table) if costs else ()
+    closed = None if irrational is None else closed_certificate(irrational, table)
+    # a rule's cost against the rounded play is not the certified figure: not computed
+    found = rule_costs(table) if costs and closed is None else ()
     others = alternatives(table, starts) if starts and any(r.solution.free
                                                             for r in table.subgames) else ()
     played = (played_at(rules, shoe, players, "cards")
@@ -76,7 +100,8 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
                    if at_shoe and not table.exact else None)
     return TableSummary(table, bank_edge(table), found,
                         tuple(tuple(seat_plan(table, seat)) for seat in range(1, players + 1)),
-                        tuple(bank_plan(table)), others, played=played, certificate=certificate)
+                        tuple(bank_plan(table)), others, played=played, certificate=certificate,
+                        closed=closed, closed_from=irrational)
 
 
 def by_size(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",

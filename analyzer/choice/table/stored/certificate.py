@@ -42,6 +42,7 @@ from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey, TableEquilibrium, TableValues, solve_table
 from analyzer.choice.table.stored.algebraic import (
     AlgebraicBlock,
+    AlgebraicTable,
     check_algebraic_document,
     read_algebraic_document,
 )
@@ -53,9 +54,9 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
-           "check_certificate", "FLOAT_EVALUATION", "fraction_field", "KIND", "profile_sha256",
-           "read_certificate", "shipped_certificates", "shipped_epsilon", "shipped_strategies",
-           "warm_starts"]
+           "check_certificate", "closed_certificate", "FLOAT_EVALUATION", "fraction_field",
+           "KIND", "profile_sha256", "read_certificate", "shipped_algebraic",
+           "shipped_certificates", "shipped_epsilon", "shipped_strategies", "warm_starts"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
 KIND = "nine table certificate"
@@ -419,14 +420,7 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules,
         table = wide_table(rules, shoe, certificate.people - 1, certificate.by,
                            certificate.strategies, iterations=0, apply=apply)
     if certificate.algebraic_document is not None:
-        # certified through the block: the fraction profile's own regret as the file says,
-        # then the irrational subgame's equilibrium and every value verified in its field
-        if table.values.max_regret != certificate.fraction_max_regret:
-            raise AnalyzerError(f"{certificate.path}: fraction_profile: max_regret recomputed "
-                                f"exactly is not the file's ({certificate.fraction_max_regret}"
-                                " claimed)")
-        check_algebraic_document(certificate.algebraic_document, table,
-                                 f"{certificate.path}: algebraic")
+        closed_certificate(certificate, table)
         return table
     found = (("seat values", table.seat_values, certificate.seat_values),
              ("bank value", table.bank_value, certificate.bank_value),
@@ -437,6 +431,38 @@ def check_certificate(certificate: Certificate, rules: ChoiceRules,
             raise AnalyzerError(f"{certificate.path}: {name} recomputed exactly is not the "
                                 f"file's ({claimed} claimed)")
     return table
+
+
+def closed_certificate(certificate: Certificate, table: TableEquilibrium) -> AlgebraicTable:
+    """A certificate certified through its algebraic block, verified against ``table`` (its
+    fraction profile evaluated exactly at the shoe): that profile's own largest regret as the
+    file says, then the irrational subgame's equilibrium interpolated again and every side's
+    regret exactly 0 in its field, every value equal to the block's; the verified table in
+    QQ(alpha), or a one-line error naming the first figure that differs."""
+    if certificate.algebraic_document is None:
+        raise AnalyzerError(f"{certificate.path}: no algebraic block")
+    if table.values.max_regret != certificate.fraction_max_regret:
+        raise AnalyzerError(f"{certificate.path}: fraction_profile: max_regret recomputed "
+                            f"exactly is not the file's ({certificate.fraction_max_regret}"
+                            " claimed)")
+    return check_algebraic_document(certificate.algebraic_document, table,
+                                    f"{certificate.path}: algebraic")
+
+
+def shipped_algebraic(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                      ) -> Certificate | None:
+    """The shipped certificate of this table when it is certified through an algebraic block
+    (one subgame's equilibrium irrational: 5 people at one deck by total), as its file states
+    it; None otherwise. Its strategies are the fraction profile (that subgame's mixing
+    rounded): whoever evaluates them takes the certified figures from
+    :func:`closed_certificate`, never from that evaluation."""
+    if shoe.is_infinite or players < 3:
+        return None
+    path = certificate_path(rules.name, players + 1, shoe, by)
+    if not path.is_file():
+        return None
+    found = read_certificate(path, rules, shoe, players + 1, by)
+    return found if found.certified and found.algebraic is not None else None
 
 
 def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,

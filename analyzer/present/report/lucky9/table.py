@@ -1,6 +1,6 @@
 """Rendering whole tables of home Lucky 9: the certified equilibrium (``nine solve --players
-N``), per-seat and bank strategy cards (``--card``), advice (``nine advise``) and strategy
-files evaluated at a table (``nine evaluate --players N``).
+N``), per-seat and bank strategy cards (``--card``), the bank's edge by table size and
+strategy files evaluated at a table (``nine evaluate --players N``).
 
 A strategy card lists, for one side, what it does on each own total (or holding) in every
 situation it can see -- the earlier live seats' choices and how many live seats follow for a
@@ -16,23 +16,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.choice.table.dealt.rounding import ROUNDED_PLAY, bound_text, upward
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.common import fraction_text, json_text, percent, stable_floats, table
+from analyzer.present.report.lucky9.algebraic import (
+    NO_COSTS,
+    ROUNDED,
+    VALUES_NOTE,
+    closed_edges,
+    closed_json,
+    closed_size_json,
+    closed_status,
+    closed_words,
+    element_json,
+    near,
+    rounded_draws,
+    rounded_text,
+    seat_rows,
+)
+from analyzer.present.report.lucky9.epsilon import epsilon_json, epsilon_sentence
 
 if TYPE_CHECKING:
-    from analyzer.choice.table.advice import Advice
-    from analyzer.choice.table.costs import BankEdge
-    from analyzer.choice.table.solve import TableEquilibrium, TableValues
-    from analyzer.choice.table.stored.certificate import Certificate
+    from analyzer.choice.table.solve import TableValues
     from analyzer.choice.table.strategy import Situation
     from analyzer.choice.table.summary import TableSummary
 
-__all__ = ["advice_json", "advice_sentence", "clock_rule", "play_sentence", "render_advice",
-           "render_edges", "rounding_json", "render_table_cards", "render_table_evaluation",
+__all__ = ["clock_rule", "render_edges", "render_table_cards", "render_table_evaluation",
            "render_table_summary", "table_evaluation_json", "table_summary_json"]
 
 LEGEND = "T = 10, J, Q or K; A = ace; values are per unit staked"
@@ -59,12 +69,21 @@ def clock_rule(draw: Fraction) -> str:
             f" ({within}/3600 = {100 * within / 3600:.2f}%)")
 
 
-def _action(draw: Fraction) -> str:
+def _action(draw: Fraction, rounded: frozenset[Fraction] = frozenset()) -> str:
+    """The play in a card: ``draw``, ``stand``, ``draw p/q (x%)``, or (an irrational
+    mixing, in ``rounded``) its decimal said to be rounded."""
     if draw == 1:
         return "draw"
     if draw == 0:
         return "stand"
+    if draw in rounded:
+        return f"draw {rounded_text(draw)} ({percent(draw, 1)}; {ROUNDED})"
     return f"draw {draw} ({percent(draw, 1)})"
+
+
+def _draw_text(draw: Fraction, rounded: frozenset[Fraction]) -> str:
+    """A draw probability in a file: its fraction, or the decimal it is rounded to."""
+    return rounded_text(draw) if draw in rounded else fraction_text(draw)
 
 
 def _ranges(totals: Sequence[int]) -> str:
@@ -77,8 +96,10 @@ def _ranges(totals: Sequence[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def _card_lines(situations: Sequence[Situation]) -> list[str]:
-    """One side's card: fixed plays first (by total), then each varying holding's plays."""
+def _card_lines(situations: Sequence[Situation],
+                rounded: frozenset[Fraction] = frozenset()) -> list[str]:
+    """One side's card: fixed plays first (by total), then each varying holding's plays
+    (``rounded``: the plays shown as decimals said to be rounded)."""
     labels: list[tuple[str, int]] = []
     for label, total, _ in situations[0].draws:
         labels.append((label, total))
@@ -100,7 +121,7 @@ def _card_lines(situations: Sequence[Situation]) -> list[str]:
                 held = _ranges([total for _, total in members])
             else:
                 held = ", ".join(label for label, _ in members)
-            parts.append(f"{_action(draw)} on {held}")
+            parts.append(f"{_action(draw, rounded)} on {held}")
         lines.append("Always: " + "; ".join(parts) + ".")
     for label, _ in varying:
         lines.append(f"Holding {label}:")
@@ -108,7 +129,7 @@ def _card_lines(situations: Sequence[Situation]) -> list[str]:
         for situation, draw in zip(situations, by_label[label], strict=True):
             groups.setdefault(draw, []).append(situation.sees)
         for draw, where in sorted(groups.items(), key=lambda item: -item[0]):
-            lines.append(f"  {_action(draw)} when")
+            lines.append(f"  {_action(draw, rounded)} when")
             lines += [f"    - {w}" for w in where]
             if 0 < draw < 1:
                 lines.append(f"    (randomise: {clock_rule(draw)})")
@@ -121,7 +142,10 @@ def _header(summary: TableSummary) -> str:
             f"{'s' if t.players != 1 else ''} and the bank), {t.shoe}, by {t.by}")
 
 
-def _certificate(t: TableEquilibrium) -> str:
+def _certificate(summary: TableSummary) -> str:
+    t = summary.table
+    if summary.closed is not None:
+        return closed_status(summary)
     regret = t.max_regret  # None exactly when not computed at the shoe asked for
     if regret is None:
         return str(t.scope)
@@ -135,6 +159,7 @@ def render_table_cards(summary: TableSummary, fmt: str = "text") -> str:
     """A strategy card per seat and the bank's card."""
     if fmt not in ("text", "markdown", "csv"):
         raise AnalyzerError(f"--card prints text, markdown or csv, not {fmt}")
+    rounded = rounded_draws(summary)
     if fmt == "csv":
         rows = []
         for side, situations in [*((f"seat {i + 1}", s) for i, s in
@@ -142,32 +167,42 @@ def render_table_cards(summary: TableSummary, fmt: str = "text") -> str:
             for situation in situations:
                 for label, total, draw in situation.draws:
                     rows.append([side, label, total, situation.context, situation.sees,
-                                 _action(draw), fraction_text(draw)])
+                                 _action(draw, rounded), _draw_text(draw, rounded)])
         return str(table(rows, ["side", "holding", "total", "context", "sees", "play",
                                 "draw probability"], "csv"))
     heading = "## " if fmt == "markdown" else ""
     t = summary.table
     lines = [f"{'# ' if fmt == 'markdown' else ''}{_header(summary)}", "",
-             f"{_scope(summary) or _certificate(t)}. Legend: {LEGEND}.", ""]
+             f"{_scope(summary) or _certificate(summary)}. Legend: {LEGEND}.", ""]
+    closed = summary.closed
 
-    def value_text(value: Fraction, of: str) -> str:
+    def value_text(value: Fraction, of: str, side: int) -> str:
+        if closed is not None:  # the element's decimal, not the rounded play's value
+            element = (closed.seat_values + (closed.bank_value,))[side]
+            return (f"value {element_json(summary, element)['decimal']} (algebraic), about "
+                    f"{percent(near(summary, element), 3)} of {of}")
         if t.exact:
             return f"value {fraction_text(value)}, about {percent(value, 3)} of {of}"
         return f"value at the {t.solved_at} about {percent(value, 3)} of {of}"
 
     for index, situations in enumerate(summary.seat_plans, start=1):
-        lines.append(f"{heading}Seat {index} ({value_text(t.seat_values[index - 1], 'the stake')})")
-        lines += _card_lines(situations)
+        value = value_text(t.seat_values[index - 1], "the stake", index - 1)
+        lines.append(f"{heading}Seat {index} ({value})")
+        lines += _card_lines(situations, rounded)
         lines.append("")
-    lines.append(f"{heading}The bank ({value_text(t.bank_value, 'one stake')})")
-    lines += _card_lines(summary.bank_plan)
+    lines.append(f"{heading}The bank ({value_text(t.bank_value, 'one stake', t.players)})")
+    lines += _card_lines(summary.bank_plan, rounded)
     if fmt == "markdown":
         lines = [line if not line.startswith(("  ", "Always", "Holding")) else
                  line.replace("    - ", "    * ") for line in lines]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _plan_json(situations: Sequence[Situation]) -> dict[str, Any]:
+def _plan_json(situations: Sequence[Situation],
+               rounded: frozenset[Fraction] = frozenset()) -> dict[str, Any]:
+    """A side's plan in JSON: the play per holding in most situations, then the situations
+    that differ (a play in ``rounded`` written as its decimal, its holding listed under
+    ``rounded``)."""
     base: dict[str, str] = {}
     counts: dict[tuple[str, Fraction], int] = {}
     for situation in situations:
@@ -175,14 +210,16 @@ def _plan_json(situations: Sequence[Situation]) -> dict[str, Any]:
             counts[(label, draw)] = counts.get((label, draw), 0) + 1
     for label, _, _ in situations[0].draws:
         options = [(n, d) for (lab, d), n in counts.items() if lab == label]
-        base[label] = fraction_text(max(options)[1])
+        base[label] = _draw_text(max(options)[1], rounded)
     out = []
     for situation in situations:
-        changed = {label: fraction_text(draw) for label, _, draw in situation.draws
-                   if fraction_text(draw) != base[label]}
+        changed = {label: _draw_text(draw, rounded) for label, _, draw in situation.draws
+                   if _draw_text(draw, rounded) != base[label]}
         if changed:
+            near_only = [label for label, _, draw in situation.draws
+                         if label in changed and draw in rounded]
             out.append({"context": situation.context, "sees": situation.sees,
-                        "draw": changed})
+                        "draw": changed, **({"rounded": near_only} if near_only else {})})
     return {"base": base, "situations": out}
 
 
@@ -190,12 +227,14 @@ def table_summary_json(summary: TableSummary) -> dict[str, Any]:
     """The JSON document of ``nine solve --players N --format json``: ``certified``,
     ``max_regret`` (null when not computed) and every regret are at ``shoe``, the shoe asked
     for; ``values_at`` names the shoe the values are computed at, ``solved_at`` the shoe the
-    strategy was solved at."""
+    strategy was solved at. A table certified through an algebraic block has its values as
+    decimals with their elements of QQ(alpha) (:func:`closed_json`), no fraction."""
     t = summary.table
     edge = summary.edge
     exact = t.exact
     regrets = t.values.seat_regrets if exact else [None] * t.players
-    return {
+    rounded = rounded_draws(summary)
+    document = {
         "profile": t.profile, "title": t.title, "people": t.players + 1, "players": t.players,
         "shoe": t.shoe, "solved_at": t.solved_at, "values_at": t.values_at, "by": t.by,
         "model": t.model, "scope": _scope(summary) or None, "method": t.method,
@@ -205,14 +244,14 @@ def table_summary_json(summary: TableSummary) -> dict[str, Any]:
         "max_regret_float": None if t.max_regret is None else float(t.max_regret),
         "equilibrium": t.note,
         "seats": [{"seat": i + 1, "value": fraction_text(v), "value_float": float(v),
-                   "regret": _optional(r), "strategy": _plan_json(plan)}
+                   "regret": _optional(r), "strategy": _plan_json(plan, rounded)}
                   for i, (v, r, plan) in enumerate(zip(t.seat_values, regrets,
                                                        summary.seat_plans, strict=True))],
         "banker": {"value": fraction_text(t.bank_value), "value_float": float(t.bank_value),
                    "per_stake": fraction_text(edge.per_stake),
                    "per_stake_float": float(edge.per_stake),
                    "regret": _optional(t.values.bank_regret if exact else None),
-                   "strategy": _plan_json(summary.bank_plan)},
+                   "strategy": _plan_json(summary.bank_plan, rounded)},
         "played_at_shoe": None if summary.played is None else {
             "shoe": t.shoe, "by": "cards", "bank": _number(summary.played.bank),
             "seats": [{"seat": i + 1, "value": _number(v), "regret": _number(r)}
@@ -244,11 +283,15 @@ def table_summary_json(summary: TableSummary) -> dict[str, Any]:
                           "bank_difference": float(a.bank_difference)}
                          for a in summary.alternatives],
     }
+    return document if summary.closed is None else closed_json(summary, document)
 
 
-def _seat_rows(t: TableEquilibrium, fmt: str) -> str:
+def _seat_rows(summary: TableSummary, fmt: str) -> str:
     """Each side's value, with its exact fraction and regret only when computed at the shoe
-    asked for."""
+    asked for (a table certified through an algebraic block: its elements' decimals)."""
+    t = summary.table
+    if summary.closed is not None:
+        return seat_rows(summary, fmt)
     if not t.exact:
         rows = [[f"seat {i + 1}", percent(v, 4)] for i, v in enumerate(t.seat_values)]
         rows.append(["bank", percent(t.bank_value, 4)])
@@ -260,8 +303,18 @@ def _seat_rows(t: TableEquilibrium, fmt: str) -> str:
     return str(table(rows, ["side", "value (exact)", "value", "regret"], fmt))
 
 
-def _edge_rows(t: TableEquilibrium, edge: BankEdge, fmt: str) -> str:
+def _edge_rows(summary: TableSummary, fmt: str) -> str:
+    t, edge = summary.table, summary.edge
     people = t.players + 1
+    if summary.closed is not None:  # the bank's element, shown as its decimal
+        found = closed_edges(summary)
+        names = {"total": "per hand, all stakes", "per_stake": "per player stake",
+                 "rotation_banking": f"per rotation ({people} hands): each person as the bank",
+                 "rotation_net": "per rotation: each person's net (banks once, sits once in "
+                                 "every seat)"}
+        return str(table([[names[key], element_json(summary, v)["decimal"],
+                           percent(near(summary, v), 4)] for key, v in found.items()],
+                         ["the bank's edge", "algebraic, in QQ(alpha): decimal", "about"], fmt))
     rows: list[tuple[str, Fraction]] = [
         ("per hand, all stakes", edge.total),
         ("per player stake", edge.per_stake),
@@ -283,62 +336,6 @@ def _scope(summary: TableSummary) -> str:
     return (f"Solved and certified at the {t.solved_at}; no equilibrium is solved at {t.shoe} "
             f"for {t.players + 1} people: the play is evaluated exactly there (below), not "
             "certified")
-
-
-def epsilon_sentence(certificate: Certificate) -> str:
-    """A shipped epsilon-certificate in one sentence: what it is, its epsilon, who checks it."""
-    name = Path(certificate.path).name
-    play = ("the infinite deck's equilibrium played there" if "--infinite-play" in
-            certificate.command else "the best play found there")
-    return (f"At {certificate.shoe}, {certificate.people} people, by {certificate.by}: the "
-            f"shipped certificate {name} (`{certificate.command}`) gives {play}: the "
-            f"bank {percent(certificate.bank_value, 4)} per hand; not an equilibrium "
-            f"there: no side gains more than {_epsilon_words(certificate)}; figures as the "
-            f"file states them, re-derived by `nine certify --check {name}`, not by this "
-            "command")
-
-
-def _epsilon_words(certificate: Certificate) -> str:
-    """A certificate's epsilon and how it was computed, in words."""
-    if certificate.rounding is not None:
-        bound, most = certificate.upper_floats()
-        return (f"{most:.3g} of a stake by deviating alone (its largest regret evaluated in "
-                f"floats, {float(certificate.max_regret):.4g}, plus the rounding bound "
-                f"{bound:.1g}; not exact)")
-    return (f"{float(certificate.max_regret):.3g} of a stake by deviating alone (its largest "
-            f"exact regret, {fraction_text(certificate.max_regret)})")
-
-
-def epsilon_json(certificate: Certificate | None) -> dict[str, Any] | None:
-    """A shipped epsilon-certificate's figures (as its file states them) in JSON."""
-    if certificate is None:
-        return None
-    name = Path(certificate.path).name
-    return {"file": name, "people": certificate.people, "shoe": certificate.shoe,
-            "by": certificate.by, "solved_at": certificate.shoe,
-            "values_at": certificate.shoe, "certified": certificate.certified,
-            "max_regret": fraction_text(certificate.max_regret),
-            "epsilon": float(certificate.max_regret), **rounding_json(certificate),
-            "bank": _value(certificate.bank_value),
-            "seats": [_value(v) for v in certificate.seat_values],
-            "written_by": certificate.command,
-            "checked_by": f"nine certify --check {name} (not by this command)"}
-
-
-def rounding_json(certificate: Certificate) -> dict[str, Any]:
-    """How a certificate's figures were evaluated, in JSON: exactly, or in floats with the
-    rounding bound of its epsilon."""
-    if certificate.rounding is None:
-        return {"evaluation": certificate.evaluation}
-    bound, most = certificate.upper_floats()
-    return {"evaluation": certificate.evaluation,
-            "rounding_bound": fraction_text(certificate.rounding.max_regret),
-            "rounding_bound_float": bound, "epsilon_at_most": most}
-
-
-def _value(value: Fraction) -> dict[str, Any]:
-    """A value the reporting command did not compute (the file's): no ``exact`` key."""
-    return {"value": fraction_text(value), "float": float(value)}
 
 
 def _played_line(summary: TableSummary) -> str:
@@ -363,10 +360,10 @@ def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
         return json_text(stable_floats(table_summary_json(summary)))
     t = summary.table
     at = "" if t.exact else f" at the {t.solved_at}"
-    parts = [_seat_rows(t, fmt)]
+    parts = [_seat_rows(summary, fmt)]
     if fmt == "csv":
         return parts[0]
-    parts.append(_edge_rows(t, summary.edge, fmt))
+    parts.append(_edge_rows(summary, fmt))
     if summary.costs:
         parts.append(table([[c.rule.side, c.rule.name, percent(c.value, 4),
                              percent(c.equilibrium, 4), percent(c.loss, 4),
@@ -376,7 +373,8 @@ def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
     parts.append(table([[r.key[0], ", ".join("+".join(map(str, h)) for h in r.key[1]) or "-",
                          percent(r.probability, 3), len(r.solution.mixed),
                          len(r.solution.free), r.solution.cfr.iterations,
-                         "yes" if r.solution.certified else
+                         "yes" if r.solution.certified else "yes (in QQ(alpha))"
+                         if summary.closed is not None and r.key == summary.closed.key else
                          f"no ({float(r.solution.max_regret):.3g})"]
                         for r in t.subgames],
                        ["live seats", "naturals out", "played", "mixed cells", "free",
@@ -390,147 +388,17 @@ def render_table_summary(summary: TableSummary, fmt: str = "text") -> str:
     head, bullet = ("# ", "- ") if fmt == "markdown" else ("", "")
     model = t.model if summary.played is None else t.model.replace(
         "not evaluated at", "played at")
+    model, method = closed_words(summary, model, t.method)
     lines = [f"{head}{_header(summary)}", "", f"{bullet}Model: {model}.",
-             f"{bullet}Method{at}: {t.method}.", f"{bullet}Information: {summary.information}.",
-             f"{bullet}Certificate: {_scope(summary) or _certificate(t)}.",
+             f"{bullet}Method{at}: {method}.", f"{bullet}Information: {summary.information}.",
+             f"{bullet}Certificate: {_scope(summary) or _certificate(summary)}.",
              f"{bullet}Equilibrium{at}: {t.note}.",
+             *([f"{bullet}{NO_COSTS}."] if summary.closed is not None else []),
              *([f"{bullet}{_played_line(summary)}"] if summary.played is not None else []),
              *([f"{bullet}{epsilon_sentence(summary.certificate)}."]
                if summary.certificate is not None else []),
              "", ""]
     return "\n".join(lines) + "\n".join(part.rstrip("\n") + "\n" for part in parts)
-
-
-def _signed(value: Fraction) -> str:
-    return f"{float(value) * 100:+.2f}%"
-
-
-def _points(margin: Fraction) -> str:
-    """A margin in percentage points of a stake: two decimals, or two significant digits
-    when smaller than 0.005 points (never a rounded 0.00 for a margin that is not 0)."""
-    points = abs(float(margin)) * 100
-    return f"{points:.2f}" if points >= 0.005 else f"{points:.2g}"
-
-
-def _better(margin: Fraction, draw: Fraction, stand: Fraction, stake: str) -> str:
-    if margin == 0:
-        return (f"Drawing and standing are worth the same here (you expect {_signed(draw)} "
-                "either way).")
-    return (f"{'Drawing' if margin > 0 else 'Standing'} is better by {_points(margin)} points "
-            f"of {stake} (you expect {_signed(draw)} drawing, {_signed(stand)} standing).")
-
-
-def advice_sentence(advice: Advice) -> str:
-    """The answer first, in words: the play, then which choice is better and by how much.
-
-    The margin is always "<play> is better by X" (X >= 0) in percentage points of a stake.
-    """
-    stake = "your stake" if advice.side == "seat" else "a stake"
-    better = _better(advice.margin, advice.ev_draw, advice.ev_stand, stake)
-    if advice.play != "equilibrium play":  # a stated play, valued at the shoe
-        how = "" if advice.error is None else f" ({_float_words(advice)})"
-        return (f"The {advice.play}: {play_sentence(advice.draw)} At {advice.shoe} against "
-                f"that play{how}: {better}")
-    return f"{play_sentence(advice.draw)} {better}"
-
-
-def _float_words(advice: Advice) -> str:
-    """``float evaluation, error at most X`` (each expected result; the margin twice it)."""
-    assert advice.error is not None  # only called for a float evaluation
-    return f"float evaluation, error at most {bound_text(advice.error)}"
-
-
-def play_sentence(draw: Fraction) -> str:
-    """The play in words: "Draw.", "Stand." or a mixed play with its clock rule."""
-    if draw == 1:
-        return "Draw."
-    if draw == 0:
-        return "Stand."
-    return f"Draw {percent(draw, 0)} of the time and stand otherwise: {clock_rule(draw)}."
-
-
-def advice_json(advice: Advice) -> dict[str, Any]:
-    """The JSON document of ``nine advise --format json``: exact fractions always, floats
-    beside them, and the answer as a sentence; the expected results and margin are computed
-    at ``values_at`` (``shoe`` when ``exact``)."""
-    return {
-        "side": advice.side, "people": advice.people, "seat": advice.seat,
-        "cards": advice.cards, "holding": advice.holding, "total": advice.total,
-        "sees": advice.sees, "shoe": advice.shoe, "solved_at": advice.solved_at,
-        "values_at": advice.values_at, "by": advice.by, "asked_by": advice.asked_by or None,
-        "evaluation": "exact" if advice.exact else advice.error and _float_words(advice),
-        "error_bound": None if advice.error is None else fraction_text(advice.error),
-        "error_bound_float": None if advice.error is None else upward(advice.error),
-        "model": advice.model, "scope": advice.scope or None, "certified": advice.certified,
-        "exact": advice.exact, "play": advice.play, "action": advice.action,
-        "best_action": advice.best_action, "advice": advice_sentence(advice),
-        "draw_probability": fraction_text(advice.draw),
-        "draw_probability_float": float(advice.draw),
-        "ev_draw": fraction_text(advice.ev_draw), "ev_stand": fraction_text(advice.ev_stand),
-        "margin": fraction_text(advice.margin), "ev_draw_float": float(advice.ev_draw),
-        "ev_stand_float": float(advice.ev_stand), "margin_float": float(advice.margin),
-        "against_house_rule": {"action": advice.house_action,
-                               "ev_draw": fraction_text(advice.house_ev_draw),
-                               "ev_stand": fraction_text(advice.house_ev_stand)},
-        "note": advice.note,
-        "one_deck_certificate": epsilon_json(advice.certificate),
-    }
-
-
-def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str:
-    """``nine advise``: the answer as a sentence, then what it is based on, in percentages
-    of a stake (the exact fractions too with ``exact``), saying at which shoe the values are
-    computed when it is not the one asked for."""
-    if fmt == "json":
-        return json_text(stable_floats(advice_json(advice)))
-    if advice.side == "seat":
-        who = f"seat {advice.seat} of {advice.people} people"
-        house = "a bank playing the house rule (draw on 4 or less)"
-        stake = "your stake"
-    else:
-        who = f"the bank, {advice.people} people"
-        house = "seats playing the house rule (draw on 4 or less)"
-        stake = "a stake"
-    sees = "your total" if advice.by == "total" else "your two cards"
-    answered = (f", by {advice.by} (asked: by {advice.asked_by})"
-                if advice.asked_by and advice.asked_by != advice.by else "")
-    at = ("" if advice.values_at == advice.shoe
-          else f"Values at the {advice.solved_at}{answered}: ")
-    house_margin = advice.house_ev_draw - advice.house_ev_stand
-    if advice.certified:
-        status = "Certified equilibrium: no side gains by changing its play alone"
-    elif advice.error is not None:
-        status = (f"Not certified: {advice.model} ({_float_words(advice)} for each expected "
-                  "result, twice that for a margin)")
-    elif not advice.exact:
-        status = (f"{advice.scope[:1].upper()}{advice.scope[1:]}; the play and these margins "
-                  f"are the {advice.solved_at}'s (by {advice.by})")
-    else:
-        status = f"Not certified: {advice.model}"
-    lines = [at + advice_sentence(advice), "",
-             f"Your hand: {advice.cards} ({advice.holding}, total {advice.total}); {who}, "
-             f"{advice.shoe}, playing by {sees}.",
-             f"You see: {advice.sees}.",
-             f"Against {house}: {advice.house_action}. "
-             + _better(house_margin, advice.house_ev_draw, advice.house_ev_stand, stake),
-             status + (f"; {advice.note}." if advice.note else "."),
-             *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else [])]
-    if exact:
-        rounded = advice.play.startswith(ROUNDED_PLAY.split("{")[0])  # never "Exact"
-        lines.append((f"As fractions ({_float_words(advice)})" if advice.error is not None
-                      else "As fractions (exact against the play rounded as said, not the "
-                      "equilibrium's irrational values)" if rounded else "Exact")
-                     + f": play {_action_fraction(advice.draw)}; drawing "
-                     f"{fraction_text(advice.ev_draw)}, standing "
-                     f"{fraction_text(advice.ev_stand)}, margin {fraction_text(advice.margin)}; "
-                     f"against the house rule drawing {fraction_text(advice.house_ev_draw)}, "
-                     f"standing {fraction_text(advice.house_ev_stand)}.")
-    return "\n".join(lines) + "\n"
-
-
-def _action_fraction(draw: Fraction) -> str:
-    """``draw``, ``stand`` or ``draw p/q`` (the exact play)."""
-    return "draw" if draw == 1 else "stand" if draw == 0 else f"draw {fraction_text(draw)}"
 
 
 def table_evaluation_json(result: TableValues) -> dict[str, Any]:
@@ -563,18 +431,34 @@ def render_table_evaluation(result: TableValues, fmt: str = "text") -> str:
     return body + f"\n{verdict}\n"
 
 
+def _edge_figures(summary: TableSummary) -> tuple[Fraction, ...]:
+    """The bank per hand and per player stake, seat 1's and the last seat's values, for
+    percentages (a table certified through an algebraic block: its elements' decimals)."""
+    t, closed = summary.table, summary.closed
+    if closed is None:
+        return (summary.edge.total, summary.edge.per_stake, t.seat_values[0],
+                t.seat_values[-1])
+    edges = closed_edges(summary)
+    return tuple(near(summary, v) for v in (edges["total"], edges["per_stake"],
+                                            closed.seat_values[0], closed.seat_values[-1]))
+
+
 def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
     """The bank's edge by table size (one summary per size, smallest first); a size not
     evaluated at the shoe asked for shows its values at the shoe it was solved at, says so
-    in a ``values at`` column and a closing sentence, and has no exact value."""
+    in a ``values at`` column and a closing sentence, and has no exact value; a size
+    certified through an algebraic block shows its decimals, marked ``(in QQ(alpha))``."""
     mixed = any(not s.table.exact for s in summaries)
     rows = [[s.table.players + 1, s.table.players,
              *([s.table.values_at] if mixed else []),
-             fraction_text(s.edge.total) if s.table.exact else "not computed",
-             percent(s.edge.total, 4), percent(s.edge.per_stake, 4),
-             percent(s.table.seat_values[0], 4), percent(s.table.seat_values[-1], 4),
-             "yes" if s.table.certified else "no"] for s in summaries]
-    headers = ["people", "players", *(["values at"] if mixed else []), "bank per hand (exact)",
+             (f"{element_json(s, closed_edges(s)['total'])['decimal']} (in QQ(alpha))"
+              if s.closed is not None else fraction_text(s.edge.total) if s.table.exact
+              else "not computed"),
+             *(percent(v, 4) for v in _edge_figures(s)),
+             "yes" if s.certified else "no"] for s in summaries]
+    algebraic = [s.table.players + 1 for s in summaries if s.closed is not None]
+    headers = ["people", "players", *(["values at"] if mixed else []),
+               "bank per hand (exact" + ("; a decimal where in QQ(alpha))" if algebraic else ")"),
                "bank per hand", "bank per player stake", "seat 1", "last seat", "certified"]
     if fmt == "json":
         return json_text(stable_floats({"sizes": [
@@ -585,7 +469,7 @@ def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
              "per_stake": _number(s.edge.per_stake, s.table.exact),
              "seats": [_number(v, s.table.exact) for v in s.table.seat_values],
              "certified": s.table.certified, "max_regret": _optional(s.table.max_regret)}
-            for s in summaries]}))
+            if s.closed is None else closed_size_json(s) for s in summaries]}))
     body = table(rows, headers, fmt)
     if fmt == "csv":
         return str(body)
@@ -593,6 +477,9 @@ def render_edges(summaries: Sequence[TableSummary], fmt: str = "text") -> str:
     scope = (f"\n\n{len(unevaluated)} table size{'s' if len(unevaluated) != 1 else ''} "
              f"({', '.join(str(t.players + 1) for t in unevaluated)} people): "
              f"{unevaluated[0].scope}." if unevaluated else "")
+    if algebraic:
+        scope += (f"\n\n{', '.join(map(str, algebraic))} people: certified with one subgame's "
+                  f"equilibrium irrational: {VALUES_NOTE}, not fractions.")
     return (str(body).rstrip("\n") + scope + "\n\nEach person banks once per rotation of "
             "the table: it earns the bank's edge then and gives it back across its hands as a "
             "player, so over whole rotations every person's expected net is 0 when all play "
