@@ -42,8 +42,8 @@ from analyzer.choice.table.exact.multilinear import MultilinearForm, Polynomial,
 from analyzer.choice.table.subgame import Subgame
 from analyzer.errors import AnalyzerError
 
-__all__ = ["AlgebraicCertificate", "AlgebraicSolution", "close_algebraic", "Element",
-           "NumberField", "certify_support", "solve_support"]
+__all__ = ["AlgebraicCertificate", "AlgebraicSolution", "APPROXIMATION_DIGITS", "close_algebraic",
+           "decimal", "Element", "NumberField", "certify_support", "solve_support"]
 
 #: A field element: its coefficients on ``1, alpha, alpha**2, ...`` (the field's degree).
 Element = tuple[Fraction, ...]
@@ -331,3 +331,16 @@ def close_algebraic(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]]
                 return found
         return None
     return None
+
+
+#: The decimals of the rational approximations a certificate's fraction profile holds in
+#: place of an irrational subgame's unknowns (stated in its block; never called exact).
+APPROXIMATION_DIGITS = 20
+
+
+def decimal(field: NumberField, value: Element, digits: int = 12) -> str:
+    """``value`` rounded to ``digits`` decimals, from rational bounds closer than that."""
+    low, high = field.approximate(value, Fraction(1, 10 ** (digits + 4)))
+    scaled = round((low + high) / 2 * 10**digits)
+    whole, rest = divmod(abs(scaled), 10**digits)
+    return f"{'-' if scaled < 0 else ''}{whole}.{rest:0{digits}d}"

@@ -20,12 +20,14 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.choice.table.exact.algebraic import (
+    APPROXIMATION_DIGITS,
     AlgebraicCertificate,
     AlgebraicSolution,
     Element,
     NumberField,
     certify_support,
     close_algebraic,
+    decimal,
 )
 from analyzer.choice.table.exact.evaluation import Cell
 from analyzer.choice.table.indifference import Strategies
@@ -35,13 +37,7 @@ from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["AlgebraicBlock", "AlgebraicTable", "algebraic_document", "approximated",
-           "APPROXIMATION_DIGITS", "check_algebraic_document", "close_profile", "close_table",
-           "decimal", "read_algebraic_document"]
-
-#: The decimals of the rational approximations a certificate's fraction profile holds in
-#: place of an irrational subgame's unknowns (stated in its block; never called exact).
-APPROXIMATION_DIGITS = 20
-
+           "check_algebraic_document", "close_profile", "close_table", "read_algebraic_document"]
 
 @dataclass(frozen=True)
 class AlgebraicTable:
@@ -66,14 +62,6 @@ class AlgebraicTable:
         subgame's in fractions."""
         return self.closed.certified and all(
             not any(r.solution.regrets) for r in self.table.subgames if r.key != self.key)
-
-
-def decimal(field: NumberField, value: Element, digits: int = 12) -> str:
-    """``value`` rounded to ``digits`` decimals, from rational bounds closer than that."""
-    low, high = field.approximate(value, Fraction(1, 10 ** (digits + 4)))
-    scaled = round((low + high) / 2 * 10**digits)
-    whole, rest = divmod(abs(scaled), 10**digits)
-    return f"{'-' if scaled < 0 else ''}{whole}.{rest:0{digits}d}"
 
 
 def close_table(table: TableEquilibrium) -> AlgebraicTable:

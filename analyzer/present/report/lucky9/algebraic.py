@@ -8,7 +8,7 @@ are algebraic numbers: elements of QQ(alpha), alpha that polynomial's root in an
 decimals of those elements -- never as fractions, never called exact fractions -- and in the
 JSON with their coefficients on ``1, alpha, alpha^2, ...`` and the minimal polynomial. The
 strategy the file holds in that subgame is the mixing rounded to
-:data:`~analyzer.choice.table.stored.algebraic.APPROXIMATION_DIGITS` decimals: shown as that
+:data:`~analyzer.choice.table.exact.algebraic.APPROXIMATION_DIGITS` decimals: shown as that
 decimal and said to be rounded.
 
 >>> rounded_text(Fraction(37177654463870213457, 10**20))
@@ -21,7 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.choice.table.stored.algebraic import APPROXIMATION_DIGITS, decimal
+from analyzer.choice.table.exact.algebraic import APPROXIMATION_DIGITS, decimal
 from analyzer.present.report.common import percent, table
 
 if TYPE_CHECKING:

@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
+from analyzer.choice.table.exact.algebraic import decimal
 from analyzer.choice.table.solve import TableEquilibrium, solve_table
 from analyzer.choice.table.stored.algebraic import (
     AlgebraicTable,
     algebraic_document,
     check_algebraic_document,
     close_table,
-    decimal,
 )
 from analyzer.choice.table.stored.certificate import certificate_path, read_certificate
 from analyzer.choice.table.tree import LUCKY9

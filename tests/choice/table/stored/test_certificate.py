@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from analyzer.choice.table.exact.algebraic import decimal
 from analyzer.choice.table.solve import TableEquilibrium, solve_table
-from analyzer.choice.table.stored.algebraic import check_algebraic_document, decimal
+from analyzer.choice.table.stored.algebraic import check_algebraic_document
 from analyzer.choice.table.stored.certificate import (
     CERTIFICATES,
     Certificate,
