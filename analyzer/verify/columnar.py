@@ -58,7 +58,7 @@ from analyzer.dealing.dialects import (
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import card_feature_columns
-from analyzer.engine.enumeration import coups
+from analyzer.engine.enumeration import GatheredColumns, coups
 from analyzer.engine.lookup import Model, coup_code, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
@@ -431,9 +431,9 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
         if ((logged != -1) & (logged != winners)).any():
             return None  # a claimed outcome the cards do not give
     if model.card_level:  # every bet settled on the hands' feature columns at once
-        features = {name: column[row] for name, column in coup_table.features.items()}
-        features.update(card_feature_columns("player", player[:, 0], player[:, 1]))
-        features.update(card_feature_columns("banker", banker[:, 0], banker[:, 1]))
+        features = GatheredColumns(coup_table.features, row, {
+            **card_feature_columns("player", player[:, 0], player[:, 1]),
+            **card_feature_columns("banker", banker[:, 0], banker[:, 1])})
         labels = []
         for b in model.bets:
             codes, results = settle_codes(b.bet, features)
