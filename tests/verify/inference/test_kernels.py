@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
+from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shoesums import ShuffleSums
@@ -16,7 +17,7 @@ from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.shoes import shoe_composition
 
 pytest.importorskip("numba")
-import analyzer.engine.kernels  # noqa: E402, F401 - numba loaded: the fused loops run
+from analyzer.verify.inference import kernels  # noqa: E402
 
 RANKS = [CARD_RANK[c] - 1 for c in range(52)]
 
@@ -35,9 +36,15 @@ def _shoes(rng: np.random.Generator, model: Model, count: int) -> list[np.ndarra
     return shoes
 
 
-def _sums(monkeypatch: pytest.MonkeyPatch, kernel: str, model: Model, values: bool,
+def _sums(monkeypatch: pytest.MonkeyPatch, fused: bool, model: Model, values: bool,
           shoes: list[np.ndarray], cuts: list[int]) -> tuple[ShuffleSums, list[int]]:
-    monkeypatch.setenv("NINE_KERNELS", kernel)
+    # as if the engine's kernels were loaded (numba imported: the fused loops run), or not
+    monkeypatch.setattr(backend, "loaded", lambda: fused)
+    calls: list[str] = []
+    for name in ("rank_rows", "shuffle_shoes"):
+        kernel = getattr(kernels, name)
+        monkeypatch.setattr(kernels, name, lambda *a, k=kernel, n=name: (calls.append(n),
+                                                                        k(*a))[1])
     tally = ShuffleTally(model, shoe_composition(model, values), values)
     moments = ShoeMoments(model, values=values)
     categories = list(CARD_VALUE) if values else RANKS  # a values-only log: point values
@@ -57,7 +64,9 @@ def _sums(monkeypatch: pytest.MonkeyPatch, kernel: str, model: Model, values: bo
                             np.cumsum([0] + [len(s) for s in part]).tolist())
         for shoe in part:
             moments.add_shoe(start, shoe, np.arange(len(shoe)) % 7 != 3, categories)
-    return tally.sums(), moments.rank_sums()
+    result = tally.sums(), moments.rank_sums()
+    assert set(calls) == ({"rank_rows", "shuffle_shoes"} if fused else set())
+    return result
 
 
 @pytest.mark.parametrize(("profile", "decks"), [("punto-banco", 8), ("punto-banco", 1),
@@ -70,8 +79,8 @@ def test_fused_loops_give_the_reference_sums(monkeypatch: pytest.MonkeyPatch, pr
     for _ in range(2):
         shoes = _shoes(rng, model, 150)
         cuts = [int(rng.choice([1, 3, 64, 100])) for _ in range(150)]
-        reference = _sums(monkeypatch, "numpy", model, values, shoes, cuts)
-        fused = _sums(monkeypatch, "auto", model, values, shoes, cuts)
+        reference = _sums(monkeypatch, False, model, values, shoes, cuts)
+        fused = _sums(monkeypatch, True, model, values, shoes, cuts)
         assert reference[0].carry_runs > 0 and reference[0].pairs > 0
         assert any(reference[1])
         for field in dataclasses.fields(ShuffleSums):
