@@ -30,6 +30,36 @@ __all__ = ["rank_rows", "shuffle_shoes"]
 IntArray = npt.NDArray[np.int64]
 
 
+#: Bits of a digit of :func:`_sorted`'s radix sort.
+_DIGIT = 8
+
+
+@njit(cache=True, nogil=True)
+def _sorted(values: Any, n: Any, below: Any, spare: Any,
+            buckets: Any) -> Any:  # pragma: no cover - compiled
+    """``values[:n]`` (each in ``[0, below)``) in ascending order: a least significant
+    digit first radix sort (a shoe's few hundred runs, several times faster than a
+    comparison sort), in ``values`` or ``spare`` (the one returned)."""
+    source, target = values, spare
+    shift = 0
+    while (1 << shift) < below:
+        buckets[:] = 0
+        for i in range(n):
+            buckets[(source[i] >> shift) & ((1 << _DIGIT) - 1)] += 1
+        total = 0
+        for d in range(1 << _DIGIT):
+            count = buckets[d]
+            buckets[d] = total
+            total += count
+        for i in range(n):
+            d = (source[i] >> shift) & ((1 << _DIGIT) - 1)
+            target[buckets[d]] = source[i]
+            buckets[d] += 1
+        source, target = target, source
+        shift += _DIGIT
+    return source[:n]
+
+
 @njit(cache=True, nogil=True)
 def _shuffle(cards: Any, starts: Any, stops: Any, category: Any, card_value: Any,
              new_deck_next: Any, run_symbol: Any, run: Any, base: Any, probability: Any,
@@ -49,6 +79,8 @@ def _shuffle(cards: Any, starts: Any, stops: Any, category: Any, card_value: Any
     for s in range(shoes):
         longest = max(longest, stops[s] - starts[s])
     code = np.empty(max(longest, 1), dtype=np.int64)
+    spare = np.empty(max(longest, 1), dtype=np.int64)
+    buckets = np.empty(1 << _DIGIT, dtype=np.int64)
     last = previous.copy()
     mass_before = -1.0
     for s in range(shoes):
@@ -98,7 +130,7 @@ def _shuffle(cards: Any, starts: Any, stops: Any, category: Any, card_value: Any
             expected[filled] = blocks * before
             filled += 1
         # this shoe's distinct runs (ascending) and their mass, summed in that order
-        ordered = np.sort(code[:along])
+        ordered = _sorted(code, along, codes, spare, buckets)
         distinct = 0
         mass = 0.0
         for p in range(along):
