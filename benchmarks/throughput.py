@@ -86,7 +86,7 @@ def _csv_pass(path: Path) -> float:
     return time.process_time() - start
 
 
-def figures(hands: int = 2_000_000, lucky_hands: int = 500_000, record_hands: int = 200_000,
+def figures(hands: int = 2_000_000, lucky_hands: int = 2_000_000, record_hands: int = 200_000,
             folder: str | None = None) -> dict[str, dict[str, float]]:
     """Every figure of :func:`bench` (see the module docstring). The package is
     byte-compiled first, as a regular install is."""
@@ -126,7 +126,7 @@ def figures(hands: int = 2_000_000, lucky_hands: int = 500_000, record_hands: in
     return out
 
 
-def bench(hands: int = 2_000_000, lucky_hands: int = 500_000) -> None:
+def bench(hands: int = 2_000_000, lucky_hands: int = 2_000_000) -> None:
     """Print issue 24's figures: per-core throughput against its targets and floors, the
     record path's, parallel efficiency, Dask's CPU over the pool's, memory."""
     found = figures(hands, lucky_hands)

@@ -22,7 +22,7 @@ from functools import cache
 from importlib.util import find_spec
 
 __all__ = ["ESTIMATED_SECONDS", "KERNEL_MODULE", "WORK_BEFORE_KERNELS", "kernels_available",
-           "preload", "use_kernels"]
+           "loaded", "preload", "use_kernels"]
 
 KERNEL_MODULE = "analyzer.engine.kernels"
 #: Switch to the kernels after this many estimated seconds of numpy work in one process.
@@ -36,6 +36,12 @@ _done = {"seconds": 0.0}
 def kernels_available() -> bool:
     """Is numba installed (without importing it)?"""
     return find_spec("numba") is not None
+
+
+def loaded() -> bool:
+    """Are the kernels loaded in this process? Then numba is imported already, and other
+    fused loops (the verifier's shoe-aware tallies) cost no import of their own."""
+    return KERNEL_MODULE in sys.modules and os.environ.get("NINE_KERNELS") != "numpy"
 
 
 def use_kernels(kernel: str | None, kind: str, work: int = 1) -> bool:

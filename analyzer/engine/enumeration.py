@@ -37,7 +37,7 @@ from analyzer.rules.profile import Tableau
 from analyzer.rules.shoe import Shoe
 
 __all__ = ["compile_tally", "Coup", "coup_features", "coup_ways", "coups", "CoupTable", "deal",
-           "FeatureColumns",
+           "FeatureColumns", "GatheredColumns",
            "denominator", "INFINITE_BASE", "INFINITE_VALUE_WEIGHTS", "INT64_LIMIT", "IntArray",
            "PUNTO_BANCO_NATURALS", "SEQUENCE_LENGTH", "Tally", "term_weights", "Terms", "terms"]
 
@@ -191,6 +191,29 @@ class FeatureColumns(Mapping[str, npt.NDArray[Any]]):
 
     def __len__(self) -> int:
         return len(_COLUMNS)
+
+
+class GatheredColumns(Mapping[str, npt.NDArray[Any]]):
+    """Columns ``columns[name][rows]`` (hands looked up in a coup table), each gathered
+    the first time it is read, beside columns given whole (``more``): a replay settles
+    its bets on a few of the 22 coup columns, so the others are never gathered."""
+
+    def __init__(self, columns: Mapping[str, npt.NDArray[Any]], rows: IntArray,
+                 more: Mapping[str, npt.NDArray[Any]]) -> None:
+        self._columns, self._rows = columns, rows
+        self._held: dict[str, npt.NDArray[Any]] = dict(more)
+
+    def __getitem__(self, name: str) -> npt.NDArray[Any]:
+        held = self._held.get(name)
+        if held is None:
+            held = self._held[name] = self._columns[name][self._rows]
+        return held
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self._columns), **dict.fromkeys(self._held)})
+
+    def __len__(self) -> int:
+        return len({*self._columns, *self._held})
 
 
 def _total(hand: IntArray) -> IntArray:

@@ -20,7 +20,8 @@ from analyzer.rules.bets import net_payout, settle_codes
 from analyzer.rules.profile import Bet, Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BetModel", "CODES", "coup_code", "CoupIndex", "Model", "build_model", "coup_lookup"]
+__all__ = ["BetModel", "CODES", "coup_code", "CoupIndex", "Model", "build_model", "coup_labels",
+           "coup_lookup"]
 
 
 # -- the compiled model of a profile ---------------------------------------------------------
@@ -166,3 +167,19 @@ def coup_lookup(model: Model) -> CoupIndex:
     return CoupIndex(rows, tuple(np.asarray(settle_codes(b.bet, table.features)[0],
                                             dtype=np.int64) for b in model.bets),
                      table.features["winner"])
+
+
+@cache
+def coup_labels(model: Model, i: int) -> npt.NDArray[np.int16] | None:
+    """Bet ``i``'s label on every coup of the model's coup table, for a bet whose lines read
+    no card (as :func:`coup_lookup` gives every bet of a model that reads none): int16,
+    207 kB a bet (None: a bet of 2**15 labels or more)."""
+    b = model.bets[i]
+    tableau = model.profile.tableau
+    assert tableau is not None and not b.bet.card_level
+    if len(b.labels) >= 1 << 15:
+        return None
+    codes, results = settle_codes(b.bet, coups(tableau).features)
+    label: npt.NDArray[np.int16] = np.array([b.label(r) for r in results],
+                                            dtype=np.int16)[np.asarray(codes, dtype=np.int64)]
+    return label

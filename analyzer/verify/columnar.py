@@ -58,8 +58,8 @@ from analyzer.dealing.dialects import (
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import card_feature_columns
-from analyzer.engine.enumeration import coups
-from analyzer.engine.lookup import Model, coup_code, coup_lookup
+from analyzer.engine.enumeration import GatheredColumns, coups
+from analyzer.engine.lookup import Model, coup_code, coup_labels, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
@@ -431,11 +431,15 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
         if ((logged != -1) & (logged != winners)).any():
             return None  # a claimed outcome the cards do not give
     if model.card_level:  # every bet settled on the hands' feature columns at once
-        features = {name: column[row] for name, column in coup_table.features.items()}
-        features.update(card_feature_columns("player", player[:, 0], player[:, 1]))
-        features.update(card_feature_columns("banker", banker[:, 0], banker[:, 1]))
+        features = GatheredColumns(coup_table.features, row, {
+            **card_feature_columns("player", player[:, 0], player[:, 1]),
+            **card_feature_columns("banker", banker[:, 0], banker[:, 1])})
         labels = []
-        for b in model.bets:
+        for i, b in enumerate(model.bets):  # (a coup-level bet: its label on each coup)
+            on_coups = None if b.bet.card_level else coup_labels(model, i)
+            if on_coups is not None:
+                labels.append(on_coups[row].astype(np.int64))
+                continue
             codes, results = settle_codes(b.bet, features)
             label_of = np.array([b.label(r) for r in results], dtype=np.int64)
             labels.append(label_of[np.asarray(codes, dtype=np.int64)])

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.dealing.handlog import CARD_RANK
+from analyzer.engine import backend
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
 from analyzer.verify.inference.fixed import fixed_sums, to_float, to_floats
@@ -32,6 +33,7 @@ BoolArray = npt.NDArray[np.bool_]
 BATCH = 4096
 #: A shoe's hands summed together (a run), from its first hand on.
 RUN = 256
+_RANKS = [CARD_RANK[c] - 1 for c in range(52)]
 #: Shoes whose rank moments are added up together.
 SHOE_BATCH = 64
 
@@ -258,8 +260,15 @@ class ShoeMoments:
         queue, self.shoes = self.shoes, []
         first_start, first_categories = queue[0][0], queue[0][3]
         parts: list[FloatArray | tuple[int, FloatArray]]  # a shoe's rows, or k equal rows
-        if all(not fixed and start == first_start and categories == first_categories
-               for start, _, _, categories, fixed in queue):
+        c = self.categories
+        shoes = np.zeros((len(queue), c + c * c))
+        square = shoes[:, c:].reshape(len(queue), c, c)
+        usual = all(not fixed and start == first_start and categories == first_categories
+                    for start, _, _, categories, fixed in queue)
+        if usual and backend.loaded():
+            self._fused_ranks(queue, shoes)
+            return
+        if usual:
             # the usual queue (whole shoes of one tracker): one cumulative sum for all,
             # restarted at each shoe (integer counts: the same rows as shoe by shoe)
             rows, bounds = _conditional(
@@ -281,9 +290,6 @@ class ShoeMoments:
                     parts.append(_conditional(start, np.asarray(cards),
                                               np.asarray(tested, dtype=bool), categories,
                                               [len(cards)])[0])
-        c = self.categories
-        shoes = np.zeros((len(parts), c + c * c))
-        square = shoes[:, c:].reshape(len(parts), c, c)
         for i, p in enumerate(parts):
             if isinstance(p, tuple):  # k rows equal to one row
                 k, row = p
@@ -292,6 +298,37 @@ class ShoeMoments:
             else:  # (the same floats as before: a sum in row order, numpy's p.T @ p)
                 shoes[i, :c] = p.sum(axis=0)
                 square[i] = p.T @ p
+        self._add_ranks(shoes)
+
+    def _fused_ranks(self, queue: list[tuple[Sequence[int], Sequence[int] | IntArray,
+                                             Sequence[bool] | BoolArray,
+                                             Sequence[int] | None, bool]],
+                     shoes: FloatArray) -> None:
+        """The usual queue's rank moments with numba loaded already (the shoe-aware
+        model): the rows and their sums fused
+        (:func:`analyzer.verify.inference.kernels.rank_rows`, the same floats), the
+        products by numpy's ``p.T @ p`` as :meth:`_flush_shoes` does them."""
+        from analyzer.verify.inference import kernels  # numba: only once it is loaded
+
+        c = self.categories
+        rows, bounds, totals = kernels.rank_rows(
+            np.asarray(queue[0][0], dtype=np.int64),
+            np.concatenate([np.asarray(q[1], dtype=np.int64) for q in queue]),
+            np.concatenate([np.asarray(q[2], dtype=bool) for q in queue]),
+            np.asarray(queue[0][3] or _RANKS, dtype=np.int64),
+            np.array([len(q[1]) for q in queue], dtype=np.int64))
+        shoes[:, :c] = totals
+        square = shoes[:, c:].reshape(len(queue), c, c)
+        edges = bounds.tolist()
+        for i in range(len(queue)):
+            p = rows[edges[i]:edges[i + 1]]
+            square[i] = p.T @ p
+        self._add_ranks(shoes)
+
+    def _add_ranks(self, shoes: FloatArray) -> None:
+        """Add shoes' rank moments up (rows: each shoe's category totals, then the sums
+        of products of its rows), each rounded once to the exact grid."""
+        c = self.categories
         # diag(total) - products: -x + t is t - x exactly
         np.negative(shoes[:, c:], out=shoes[:, c:])
         shoes[:, c::c + 1] += shoes[:, :c]

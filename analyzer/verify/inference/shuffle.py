@@ -63,6 +63,7 @@ import numpy.typing as npt
 
 from analyzer.dealing.dialects import CARD_RANK, CARD_VALUE
 from analyzer.dealing.shuffle import NEW_DECK_ORDER
+from analyzer.engine import backend
 from analyzer.engine.lookup import Model
 from analyzer.verify.inference.distributions import chi2_sf, poisson_sf
 from analyzer.verify.inference.fixed import fixed_sums, to_float
@@ -152,19 +153,58 @@ class ShuffleTally:
         """Whole shoes one after another: shoe ``s`` is ``cards[boundaries[s]:
         boundaries[s + 1]]`` (the same sums as one :meth:`add` each)."""
         text = cards.astype(np.uint8).tobytes()
+        if not backend.loaded():
+            for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
+                if b - a >= 2:
+                    self._add(cards[a:b], text[a:b])
+            return
+        # numba is loaded already (the shoe-aware model): the fused loop, shoe by shoe
+        self.flush()
+        starts: list[int] = []
+        stops: list[int] = []
         for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
             if b - a >= 2:
-                self._add(cards[a:b], text[a:b])
+                self._count(text[a:b])
+                starts.append(a)
+                stops.append(b)
+        if starts:
+            self._fused(np.asarray(cards, dtype=np.int64), starts, stops)
 
     def _add(self, cards: IntArray, text: bytes) -> None:
-        self.shoes += 1
-        if len(self.lengths) < MC_SHOES:
-            self.lengths.append(len(cards))
-        if len(cards) >= MIN_HASHED:
-            self._hash(text)
+        self._count(text)
         self.pending.append(cards)
         if len(self.pending) >= BATCH_SHOES:
             self.flush()
+
+    def _count(self, text: bytes) -> None:
+        """Count a whole shoe (its cards as bytes): its length, its content hash."""
+        self.shoes += 1
+        if len(self.lengths) < MC_SHOES:
+            self.lengths.append(len(text))
+        if len(text) >= MIN_HASHED:
+            self._hash(text)
+
+    def _fused(self, cards: IntArray, starts: list[int], stops: list[int]) -> None:
+        """The sums of :meth:`_flush` over whole shoes ``cards[starts[s]:stops[s]]`` (two
+        cards or more each), by :func:`analyzer.verify.inference.kernels.shuffle_shoes`:
+        the same integers, and the same floats (each shoe's mass and null mean term)."""
+        from analyzer.verify.inference import kernels  # numba: only once it is loaded
+
+        counters = np.zeros(6, dtype=np.int64)
+        expected, first, last, mass = kernels.shuffle_shoes(
+            cards, np.asarray(starts, dtype=np.int64), np.asarray(stops, dtype=np.int64),
+            self, self.known, counters, self.previous, self.previous_mass)
+        pairs, squares, new_deck, ordered, runs, carried = counters.tolist()
+        self.pairs += pairs
+        self.pair_squares += squares
+        self.successions[0] += new_deck
+        self.successions[1] += ordered
+        self.carry_runs += runs
+        self.carry_pairs += carried
+        self.carry_fixed += fixed_sums(expected[:, None])[0] if len(expected) else 0
+        if self.previous is None:
+            self.first_blocks = tuple(first.tolist())
+        self.previous, self.previous_mass = last, mass
 
     def _hash(self, text: bytes) -> None:
         """Count the shoe (its cards as bytes) in the bottom-k sketch of content hashes."""

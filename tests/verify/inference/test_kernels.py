@@ -1,0 +1,89 @@
+"""The verifier's fused shoe-aware loops (numba) give the numpy reference's sums bit for
+bit: the shuffle sums and the rank moments, however the shoes come cut."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from analyzer.dealing.handlog import CARD_RANK, CARD_VALUE
+from analyzer.engine import backend
+from analyzer.engine.lookup import Model, build_model
+from analyzer.verify.inference.moments import ShoeMoments
+from analyzer.verify.inference.shoesums import ShuffleSums
+from analyzer.verify.inference.shuffle import ShuffleTally
+from analyzer.verify.shoes import shoe_composition
+
+pytest.importorskip("numba")
+from analyzer.verify.inference import kernels  # noqa: E402
+
+RANKS = [CARD_RANK[c] - 1 for c in range(52)]
+
+
+def _shoes(rng: np.random.Generator, model: Model, count: int) -> list[np.ndarray]:
+    """Shoes of every length (none, one card, a few, most, all), some repeating the
+    previous shoe's order (so runs carry over)."""
+    deck = np.repeat(np.arange(52), model.shoe.counts)
+    shoes: list[np.ndarray] = []
+    for _ in range(count):
+        k = int(rng.choice([0, 1, 2, 3, 5, 7, 40, len(deck) - 14, len(deck)]))
+        shoe = rng.permutation(deck)[:k]
+        if rng.random() < 0.2 and shoes and len(shoes[-1]) >= k:
+            shoe = shoes[-1][:k].copy()
+        shoes.append(shoe)
+    return shoes
+
+
+def _sums(monkeypatch: pytest.MonkeyPatch, fused: bool, model: Model, values: bool,
+          shoes: list[np.ndarray], cuts: list[int]) -> tuple[ShuffleSums, list[int]]:
+    # as if the engine's kernels were loaded (numba imported: the fused loops run), or not
+    monkeypatch.setattr(backend, "loaded", lambda: fused)
+    calls: list[str] = []
+    for name in ("rank_rows", "shuffle_shoes"):
+        kernel = getattr(kernels, name)
+        monkeypatch.setattr(kernels, name, lambda *a, k=kernel, n=name: (calls.append(n),
+                                                                        k(*a))[1])
+    tally = ShuffleTally(model, shoe_composition(model, values), values)
+    moments = ShoeMoments(model, values=values)
+    categories = list(CARD_VALUE) if values else RANKS  # a values-only log: point values
+    start = [0] * (10 if values else 13)
+    for c, k in enumerate(model.shoe.counts):
+        start[categories[c]] += k
+    at = 0
+    for cut in cuts:
+        part = shoes[at:at + cut]
+        at += cut
+        if not part:
+            break
+        if cut == 1:
+            tally.add(part[0].tolist())
+        else:
+            tally.add_shoes(np.concatenate(part).astype(np.int64),
+                            np.cumsum([0] + [len(s) for s in part]).tolist())
+        for shoe in part:
+            moments.add_shoe(start, shoe, np.arange(len(shoe)) % 7 != 3, categories)
+    result = tally.sums(), moments.rank_sums()
+    assert set(calls) == ({"rank_rows", "shuffle_shoes"} if fused else set())
+    return result
+
+
+@pytest.mark.parametrize(("profile", "decks"), [("punto-banco", 8), ("punto-banco", 1),
+                                                ("lucky-baccarat", 6)])
+@pytest.mark.parametrize("values", [False, True])
+def test_fused_loops_give_the_reference_sums(monkeypatch: pytest.MonkeyPatch, profile: str,
+                                             decks: int, values: bool) -> None:
+    model = build_model(profile, decks)
+    rng = np.random.default_rng(decks * 2 + values)
+    for _ in range(2):
+        shoes = _shoes(rng, model, 150)
+        cuts = [int(rng.choice([1, 3, 64, 100])) for _ in range(150)]
+        reference = _sums(monkeypatch, False, model, values, shoes, cuts)
+        fused = _sums(monkeypatch, True, model, values, shoes, cuts)
+        assert reference[0].carry_runs > 0 and reference[0].pairs > 0
+        assert any(reference[1])
+        for field in dataclasses.fields(ShuffleSums):
+            name = field.name
+            assert getattr(fused[0], name) == getattr(reference[0], name), name
+        assert fused[1] == reference[1]
