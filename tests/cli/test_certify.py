@@ -75,8 +75,10 @@ def test_the_list_names_every_shipped_certificate_with_its_status() -> None:
 def test_advise_at_six_people_one_deck_names_the_shipped_epsilon_never_regret_0() -> None:
     path = certificate_path("lucky9-home", 6, Shoe.decks(1), "total")
     document = json.loads(path.read_text())
+    # two naturals out leave three live seats: the play's values exact, in a second (the
+    # float path of five live seats is the label test's, tests/cli/test_choice.py)
     args = ["advise", "--people", "6", "--decks", "1", "--by", "total", "--seat", "2",
-            "--cards", "A 4", "--earlier", "stood"]
+            "--cards", "A 4", "--earlier", "stood", "--naturals", "4=9K,5=9Q"]
     result = CliRunner().invoke(main, [*args, "--format", "json"])
     assert result.exit_code == 0, result.output
     advice = json.loads(result.output)
