@@ -10,13 +10,20 @@ CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-firs
 
 .PHONY: run test lint docs bench tables certify check-certificates screenshot browser pdftools clean
 
-# pip byte-compiles what it installs on one core (about 40 s of CPU, most of the set-up);
-# compileall does the same on every core (packages' own test folders left out: nothing here
-# imports them). The venv's own pip (22 or later with Python 3.11)
-# installs the project editable from pyproject.toml, so it is not upgraded first.
+# uv (Astral's installer, from PyPI into the venv) resolves and installs the project
+# editable from pyproject.toml in about 8 s where pip takes about 27 s; where uv cannot be
+# installed, the venv's own pip (22 or later with Python 3.11) does it. Neither byte-compiles
+# (pip would, on one core); compileall does it on every core (packages' own test folders
+# left out: nothing here imports them).
+# (the extras in a variable: a comma in $(call ...)'s text would split its argument)
+INSTALL = ($(BIN)/pip install --quiet uv \
+	   && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[$(1)]') \
+	  || $(BIN)/pip install --quiet --no-compile -e '.[$(1)]'
+EXTRAS := dev,plot,dask,pdf
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --no-compile -e '.[dev,plot,dask,pdf]'
+	$(call INSTALL,$(EXTRAS))
 	$(BIN)/python -m compileall -q -j 0 -x '/tests/' $(VENV)/lib >/dev/null || true  # a speed-up only
 	touch $(STAMP)
 
@@ -58,7 +65,7 @@ lint: $(STAMP)
 # build/docs/index.html; any warning is an error. Its examples are the modules' doctests,
 # which make test runs.
 $(DOCS_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet --no-compile -e '.[docs]'
+	$(call INSTALL,docs)
 	touch $(DOCS_STAMP)
 
 docs: $(DOCS_STAMP)
