@@ -60,10 +60,20 @@ def test_no_table_size_is_one_line() -> None:
     assert "--people" in line
 
 
-def test_the_list_names_every_shipped_certificate_with_its_status() -> None:
-    result = CliRunner().invoke(main, ["certify", "--list", "--format", "json"])
-    assert result.exit_code == 0, result.output
-    listed = {(c["people"], c["by"]): c for c in json.loads(result.output)["certificates"]}
+@pytest.fixture(scope="module")
+def listing() -> tuple[str, str]:
+    """``nine certify --list`` as text and JSON, run once for the tests that read it (every
+    shipped file read and its algebraic block verified: a few seconds each time)."""
+    text = CliRunner().invoke(main, ["certify", "--list"])
+    assert text.exit_code == 0, text.output
+    document = CliRunner().invoke(main, ["certify", "--list", "--format", "json"])
+    assert document.exit_code == 0, document.output
+    return text.output, document.output
+
+
+def test_the_list_names_every_shipped_certificate_with_its_status(
+        listing: tuple[str, str]) -> None:
+    listed = {(c["people"], c["by"]): c for c in json.loads(listing[1])["certificates"]}
     assert listed[(4, "total")]["certified"] is True and listed[(4, "total")]["max_regret"] == "0"
     for entry in listed.values():
         path = certificate_path("lucky9-home", entry["people"], Shoe.decks(1), entry["by"])
@@ -141,16 +151,14 @@ def test_no_iterations_at_six_people_is_the_infinite_play_never_the_exact_solver
 
 
 def test_the_list_says_the_five_person_table_by_total_is_certified_with_an_irrational_subgame(
-        ) -> None:
-    text = CliRunner().invoke(main, ["certify", "--list"])
-    assert text.exit_code == 0, text.output
-    row = next(line for line in text.output.splitlines() if line.startswith("5         total"))
+        listing: tuple[str, str]) -> None:
+    text, document = listing
+    row = next(line for line in text.splitlines() if line.startswith("5         total"))
     assert ("certified (every exact regret 0; one subgame's equilibrium irrational: 2 live "
             "seats, naturals 4+5 and 4+5 out, mixing at roots of an irreducible quartic, exact "
             "in QQ(alpha))  1.3729%") in row
-    assert "its bank figure is their decimal, not a fraction" in text.output
-    listed = json.loads(CliRunner().invoke(main, ["certify", "--list", "--format",
-                                                  "json"]).output)["certificates"]
+    assert "its bank figure is their decimal, not a fraction" in text
+    listed = json.loads(document)["certificates"]
     entry = next(c for c in listed if (c["people"], c["by"]) == (5, "total"))
     assert entry["certified"] is True and entry["max_regret"] == "0"
     # never a rounded bank value stated as an exact fraction
