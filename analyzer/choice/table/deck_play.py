@@ -50,12 +50,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from analyzer.choice.table.dealt.game import DealtSubgame
 from analyzer.choice.table.dealt.rounding import (
     ROUNDED_PLAY,
-    SMALLEST,
+    action_weights,
     bound_text,
     gamma,
     roundings,
@@ -147,20 +145,6 @@ class FloatConditional:
     roundings: int
 
 
-def _weights(rows: Sequence[Sequence[Fraction]]) -> Array:
-    """Draw probabilities as float action weights ``[..., stand, draw]``, each correctly
-    rounded from its exact value (as the rounding module's float evaluation does)."""
-    out = np.zeros((len(rows), len(rows[0]) if rows else 0, 2))
-    for i, row in enumerate(rows):
-        for j, value in enumerate(row):
-            d = Fraction(value)
-            if not 0 <= d <= 1 or 0 < d < SMALLEST or 0 < 1 - d < SMALLEST:
-                raise AnalyzerError(f"a draw probability {d} outside 0..1 or within 2^-100 "
-                                    "of 0 or 1 (not evaluated in floats)")
-            out[i, j] = float(1 - d), float(d)
-    return out
-
-
 def _pair(values: Any, reach: float) -> tuple[Fraction, Fraction]:
     """(stand, draw) expected results: the float counterfactual values over the float
     reach, divided exactly."""
@@ -183,8 +167,8 @@ def float_conditional(game: DealtSubgame, seats: Sequence[Sequence[Sequence[Frac
     ``house_seats`` for the bank), in floats with the bound of the module docstring."""
     side, context, cls = cell
     ring = Float()
-    seat_w = [_weights(rows) for rows in seats]
-    bank_w = _weights(bank)
+    seat_w = [action_weights(rows) for rows in seats]
+    bank_w = action_weights(bank)
     is_seat = side < game.live
     sides = "seats" if is_seat else "bank"
     net = max(1, math.ceil(game.rules.payoffs.win))
@@ -193,11 +177,11 @@ def float_conditional(game: DealtSubgame, seats: Sequence[Sequence[Sequence[Frac
         if is_seat:
             seat_reach: list[Array] = game.reach(seat_w)[0]
             reach = float(seat_reach[side][context, cls])
-            for bank_rows in (bank_w, _weights(house_bank or bank)):
+            for bank_rows in (bank_w, action_weights(house_bank or bank)):
                 seat_values, _ = game.counterfactual(ring, seat_w, bank_rows, sides)
                 found.extend(_pair(seat_values[side][context, cls], reach))
         else:
-            for seat_rows in (seat_w, [_weights(r) for r in (house_seats or seats)]):
+            for seat_rows in (seat_w, [action_weights(r) for r in (house_seats or seats)]):
                 bank_reach: Array = game.reach(seat_rows)[1]
                 reach = float(bank_reach[cls, context])
                 _, bank_values = game.counterfactual(ring, seat_rows, bank_w, sides)

@@ -61,8 +61,8 @@ import numpy as np
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.errors import AnalyzerError
 
-__all__ = ["bound_text", "FloatEvaluation", "float_evaluation", "gamma", "ROUNDED_PLAY",
-           "roundings", "SMALLEST", "UNIT", "upward"]
+__all__ = ["action_weights", "bound_text", "FloatEvaluation", "float_evaluation", "gamma",
+           "ROUNDED_PLAY", "roundings", "SMALLEST", "UNIT", "upward"]
 
 #: The play advice names in an irrational subgame (its fractions approximations, not exact).
 ROUNDED_PLAY = ("certified equilibrium's play rounded to {digits} decimals (this subgame's "
@@ -121,7 +121,7 @@ class FloatEvaluation:
     seconds: float
 
 
-def _weights(rows: Sequence[Sequence[Fraction]]) -> Array:
+def action_weights(rows: Sequence[Sequence[Fraction]]) -> Array:
     """Draw probabilities as float action weights ``[..., stand, draw]``, each converted once
     from its exact value (``1 - d`` too: correctly rounded, not ``1 - fl(d)``)."""
     out = np.zeros((len(rows), len(rows[0]) if rows else 0, 2))
@@ -156,8 +156,8 @@ def float_evaluation(game: Any, seats: Sequence[Sequence[Sequence[Fraction]]],
     (:class:`~analyzer.choice.table.dealt.game.DealtSubgame`) at the exact strategies given,
     by the float walk, with bounds on their rounding errors (see the module docstring)."""
     begin = time.perf_counter()
-    seat_weights = [_weights(rows) for rows in seats]
-    bank_weights = _weights(bank)
+    seat_weights = [action_weights(rows) for rows in seats]
+    bank_weights = action_weights(bank)
     ring = Float()
     seat_values, _ = game.counterfactual(ring, seat_weights, bank_weights, "seats")
     _, bank_values = game.counterfactual(ring, seat_weights, bank_weights, "bank")

@@ -456,13 +456,17 @@ def shipped_algebraic(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     it; None otherwise. Its strategies are the fraction profile (that subgame's mixing
     rounded): whoever evaluates them takes the certified figures from
     :func:`closed_certificate`, never from that evaluation."""
+    found = _shipped(rules, shoe, players, by)
+    return found if found is not None and found.certified and found.algebraic is not None \
+        else None
+
+
+def _shipped(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> Certificate | None:
+    """The shipped certificate file of this one-deck table, read and checked; None if none."""
     if shoe.is_infinite or players < 3:
         return None
     path = certificate_path(rules.name, players + 1, shoe, by)
-    if not path.is_file():
-        return None
-    found = read_certificate(path, rules, shoe, players + 1, by)
-    return found if found.certified and found.algebraic is not None else None
+    return read_certificate(path, rules, shoe, players + 1, by) if path.is_file() else None
 
 
 def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
@@ -471,15 +475,11 @@ def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     when there is none certified in fractions (an infinite shoe, a table solved directly, not
     certified yet, only an epsilon-certificate, or certified with an irrational subgame).
     Whoever takes them evaluates them again exactly (``solve_table`` with ``given_only``)."""
-    if shoe.is_infinite or players < 3:
-        return None
-    path = certificate_path(rules.name, players + 1, shoe, by)
-    if not path.is_file():
-        return None
-    found = read_certificate(path, rules, shoe, players + 1, by)
+    found = _shipped(rules, shoe, players, by)
     # a table certified through an algebraic block is not used here: its subgames hold
     # rational approximations, whose exact evaluation is not the certified equilibrium
-    return found.strategies if found.certified and found.algebraic is None else None
+    return (found.strategies if found is not None and found.certified
+            and found.algebraic is None else None)
 
 
 def shipped_epsilon(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
