@@ -8,8 +8,8 @@ deck solve is done first and not timed; the numba kernels are loaded first (a on
 compile of about 10 s when their disk cache is cold). Wall-clock and CPU seconds are both
 printed: on a shared machine the wall clock can be several times the CPU time.
 
-``NINE_BENCH_DECK_PEOPLE`` (comma-separated, default ``4,5``) picks the table sizes; 6
-people take minutes (see the README's figures), so they run only when asked.
+``NINE_BENCH_DECK_PEOPLE`` (comma-separated, default ``4,5,6``) picks the table sizes (6
+people about 90 s of CPU and 1.2 GB; see the README's figures).
 
 The one-deck solves (``make certify``'s work) are timed too, by cards and by total, at
 the sizes ``NINE_BENCH_SOLVE_PEOPLE`` lists (default ``4,5``; empty skips them), CPU and
@@ -82,7 +82,7 @@ def _solves() -> None:
 def bench(baseline_seconds: float = 0.0) -> None:
     """Print the one-deck evaluation figures."""
     del baseline_seconds
-    sizes = [int(p) for p in os.environ.get("NINE_BENCH_DECK_PEOPLE", "4,5").split(",") if p]
+    sizes = [int(p) for p in os.environ.get("NINE_BENCH_DECK_PEOPLE", "4,5,6").split(",") if p]
     played_at(LUCKY9, Shoe.decks(1), 1, "cards")  # load (or compile) the kernels
     for people in sizes:
         solve_table(LUCKY9, Shoe.infinite(), people - 1, "total")
