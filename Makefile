@@ -11,13 +11,15 @@ CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-firs
 .PHONY: run test lint docs bench tables certify check-certificates screenshot browser pdftools clean
 
 # uv (Astral's installer, from PyPI into the venv) resolves and installs the project
-# editable from pyproject.toml in about 8 s where pip takes about 27 s; where uv cannot be
-# installed, the venv's own pip (22 or later with Python 3.11) does it. Neither byte-compiles
+# editable from pyproject.toml in about 15 s where pip takes about 33 s; where uv cannot be
+# installed, the venv's own pip (22 or later with Python 3.11) does it. Its files are copied,
+# not linked from uv's cache: linked shared libraries added about 40 MB to a verify run's
+# peak resident set (issue 24's bound is 300 MB a worker). Neither byte-compiles
 # (pip would, on one core); compileall does it on every core (packages' own test folders
 # left out: nothing here imports them).
 # (the extras in a variable: a comma in $(call ...)'s text would split its argument)
 INSTALL = ($(BIN)/pip install --quiet uv \
-	   && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[$(1)]') \
+	   && $(BIN)/uv pip install --quiet --link-mode=copy --python $(BIN)/python -e '.[$(1)]') \
 	  || $(BIN)/pip install --quiet --no-compile -e '.[$(1)]'
 EXTRAS := dev,plot,dask,pdf
 
