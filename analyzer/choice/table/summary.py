@@ -20,10 +20,11 @@ from analyzer.choice.table.solve import TableEquilibrium, TableValues, solve_tab
 from analyzer.choice.table.stored.algebraic import AlgebraicTable
 from analyzer.choice.table.stored.certificate import (
     Certificate,
+    algebraic_certificate,
+    certified_strategies,
     closed_certificate,
-    shipped_algebraic,
-    shipped_epsilon,
-    shipped_strategies,
+    epsilon_of,
+    shipped_certificate,
 )
 from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
@@ -83,8 +84,9 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
     one (``certificate``, as its file states it). A table shipped certified through an
     algebraic block is evaluated at its file's fraction profile and its block verified
     against that (``closed``; no rule costs: they would be the rounded play's)."""
-    known = shipped_strategies(rules, shoe, players, by)
-    irrational = shipped_algebraic(rules, shoe, players, by) if known is None else None
+    shipped = shipped_certificate(rules, shoe, players, by)  # read once: the views below
+    known = certified_strategies(shipped)
+    irrational = algebraic_certificate(shipped)
     if irrational is not None:
         known = irrational.strategies
     table = solve_table(rules, shoe, players, by, title, known=known,
@@ -96,8 +98,7 @@ def summarize_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "tot
                                                             for r in table.subgames) else ()
     played = (played_at(rules, shoe, players, "cards")
               if at_shoe and not table.exact and players + 1 <= MAX_AT_SHOE_PEOPLE else None)
-    certificate = (shipped_epsilon(rules, shoe, players, by)
-                   if at_shoe and not table.exact else None)
+    certificate = epsilon_of(shipped) if at_shoe and not table.exact else None
     return TableSummary(table, bank_edge(table), found,
                         tuple(tuple(seat_plan(table, seat)) for seat in range(1, players + 1)),
                         tuple(bank_plan(table)), others, played=played, certificate=certificate,

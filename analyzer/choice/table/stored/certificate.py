@@ -55,8 +55,9 @@ from analyzer.rules.shoe import Shoe
 
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
            "check_certificate", "closed_certificate", "FLOAT_EVALUATION", "fraction_field",
-           "KIND", "profile_sha256", "read_certificate", "shipped_algebraic",
-           "shipped_certificates", "shipped_epsilon", "shipped_strategies", "warm_starts"]
+           "KIND", "profile_sha256", "read_certificate", "shipped_certificate",
+           "shipped_certificates", "shipped_epsilon", "shipped_strategies", "warm_starts",
+           "algebraic_certificate", "certified_strategies", "epsilon_of"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
 KIND = "nine table certificate"
@@ -449,52 +450,57 @@ def closed_certificate(certificate: Certificate, table: TableEquilibrium) -> Alg
                                     f"{certificate.path}: algebraic")
 
 
-def shipped_algebraic(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
-                      ) -> Certificate | None:
-    """The shipped certificate of this table when it is certified through an algebraic block
-    (one subgame's equilibrium irrational: 5 people at one deck by total), as its file states
-    it; None otherwise. Its strategies are the fraction profile (that subgame's mixing
-    rounded): whoever evaluates them takes the certified figures from
-    :func:`closed_certificate`, never from that evaluation."""
-    found = _shipped(rules, shoe, players, by)
-    return found if found is not None and found.certified and found.algebraic is not None \
-        else None
-
-
-def _shipped(rules: ChoiceRules, shoe: Shoe, players: int, by: str) -> Certificate | None:
-    """The shipped certificate file of this one-deck table, read and checked; None if none."""
+def shipped_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                        ) -> Certificate | None:
+    """The shipped certificate file of this one-deck table, read and checked (its SHA-256
+    against its strategies); None if there is none. Read it once and take the views below
+    (:func:`certified_strategies`, :func:`algebraic_certificate`, :func:`epsilon_of`): an
+    8-person file takes about 1.6 s to read."""
     if shoe.is_infinite or players < 3:
         return None
     path = certificate_path(rules.name, players + 1, shoe, by)
     return read_certificate(path, rules, shoe, players + 1, by) if path.is_file() else None
 
 
-def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
-                       ) -> dict[SubgameKey, Strategies] | None:
-    """The strategies of the shipped certificate of this table (``make certify``), or None
-    when there is none certified in fractions (an infinite shoe, a table solved directly, not
-    certified yet, only an epsilon-certificate, or certified with an irrational subgame).
-    Whoever takes them evaluates them again exactly (``solve_table`` with ``given_only``)."""
-    found = _shipped(rules, shoe, players, by)
-    # a table certified through an algebraic block is not used here: its subgames hold
-    # rational approximations, whose exact evaluation is not the certified equilibrium
+def certified_strategies(found: Certificate | None) -> dict[SubgameKey, Strategies] | None:
+    """A shipped certificate's strategies when it is certified in fractions; None otherwise
+    (none, only an epsilon-certificate, or certified with an irrational subgame, whose
+    subgames hold rational approximations: their exact evaluation is not the certified
+    equilibrium). Whoever takes them evaluates them again exactly (``solve_table`` with
+    ``given_only``)."""
     return (found.strategies if found is not None and found.certified
             and found.algebraic is None else None)
 
 
+def algebraic_certificate(found: Certificate | None) -> Certificate | None:
+    """A shipped certificate certified through an algebraic block (one subgame's equilibrium
+    irrational: 5 people at one deck by total); None otherwise. Its strategies are the
+    fraction profile (that subgame's mixing rounded): whoever evaluates them takes the
+    certified figures from :func:`closed_certificate`, never from that evaluation."""
+    return found if found is not None and found.certified and found.algebraic is not None \
+        else None
+
+
+def epsilon_of(found: Certificate | None) -> Certificate | None:
+    """A shipped epsilon-certificate (``WIDE_PEOPLE`` or more people: the best play found,
+    not an equilibrium), as its file states it: its figures are not evaluated again (that
+    takes minutes: ``nine certify --check``). None otherwise."""
+    return (found if found is not None and found.people >= WIDE_PEOPLE and not found.certified
+            else None)
+
+
+def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
+                       ) -> dict[SubgameKey, Strategies] | None:
+    """:func:`certified_strategies` of this table's shipped certificate (``make certify``)."""
+    return certified_strategies(shipped_certificate(rules, shoe, players, by))
+
+
 def shipped_epsilon(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                     ) -> Certificate | None:
-    """The shipped epsilon-certificate of a table of ``WIDE_PEOPLE`` or more people at
-    ``shoe`` (the best play found there, not an equilibrium), as its file states it: its
-    SHA-256 is checked against its strategies, its figures are not evaluated again (that
-    takes minutes: ``nine certify --check``). None when there is none."""
-    if shoe.is_infinite or players + 1 < WIDE_PEOPLE:
+    """:func:`epsilon_of` this table's shipped certificate."""
+    if players + 1 < WIDE_PEOPLE:  # no file read
         return None
-    path = certificate_path(rules.name, players + 1, shoe, by)
-    if not path.is_file():
-        return None
-    found = read_certificate(path, rules, shoe, players + 1, by)
-    return None if found.certified else found
+    return epsilon_of(shipped_certificate(rules, shoe, players, by))
 
 
 def shipped_certificates(rules: ChoiceRules, shoe: Shoe) -> tuple[Certificate, ...]:
