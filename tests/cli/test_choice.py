@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -17,6 +18,7 @@ from click.testing import CliRunner
 import analyzer.choice.table.stored.certificate
 import analyzer.choice.table.summary
 import analyzer.cli.choice
+import analyzer.cli.lucky9
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE
 from analyzer.choice.table.stored.certificate import certificate_path
 from analyzer.choice.table.tree import LUCKY9
@@ -434,8 +436,9 @@ def _computed(shoe: str, people: int) -> bool:
 @pytest.fixture
 def tables_summarized_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Within one test, a table asked for again with the same arguments (its text, card and
-    JSON outputs; the sizes' rows) is summarized once and each certificate file read once:
-    both pure functions of their arguments, so every output is what a fresh call prints.
+    JSON outputs; the sizes' rows) is summarized once, each certificate file read once and
+    each advice (text and JSON) answered once: pure functions of their arguments, so every
+    output is what a fresh call prints.
     Without it the five-person one-deck certificate was evaluated exactly five times."""
     summary, certificate = analyzer.choice.table.summary, analyzer.choice.table.stored.certificate
     summarize = functools.cache(summary.summarize_table)
@@ -443,6 +446,26 @@ def tables_summarized_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analyzer.cli.choice, "summarize_table", summarize)
     monkeypatch.setattr(certificate, "read_certificate",
                         functools.cache(certificate.read_certificate))
+    for name in ("advise_seat", "advise_bank"):  # one answer for its text and its JSON
+        monkeypatch.setattr(analyzer.cli.lucky9, name,
+                            _answered_once(getattr(analyzer.cli.lucky9, name)))
+
+
+def _answered_once(advise: Callable[..., Any]) -> Callable[..., Any]:
+    """``advise`` called once per question: a call with the same arguments (``known``, the
+    published strategies, a dict read from the same file each time, compared by value)
+    returns the first call's answer."""
+    answers: list[tuple[tuple[Any, ...], dict[str, Any], Any]] = []
+
+    def answer(*args: Any, **kwargs: Any) -> Any:
+        for asked, named, found in answers:
+            if asked == args and named == kwargs:
+                return found
+        found = advise(*args, **kwargs)
+        answers.append((args, kwargs, found))
+        return found
+
+    return answer
 
 
 @pytest.mark.usefixtures("tables_summarized_once")
