@@ -38,7 +38,6 @@ from analyzer.choice.table.deck_play import (
     EXACT_LIVE,
     FLOAT_LIVE,
     algebraic_words,
-    epsilon_certificate,
     epsilon_words,
     float_conditional,
 )
@@ -55,8 +54,9 @@ from analyzer.choice.table.solve import (
 )
 from analyzer.choice.table.stored.certificate import (
     Certificate,
-    shipped_epsilon,
-    shipped_strategies,
+    certified_strategies,
+    epsilon_of,
+    shipped_certificate,
 )
 from analyzer.choice.table.stored.kept import KEPT_METHOD, keep_strategies, kept_strategies
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS, InfoClass, Subgame
@@ -292,6 +292,7 @@ class _Situation:
     play: str = "equilibrium play"
     certificate: Certificate | None = None  # an epsilon-certificate's play; floats: its
     floats: bool = False  # values in floats with a rounding bound
+    shipped: Certificate | None = None  # the table's shipped certificate, read once
 
 
 def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
@@ -316,7 +317,7 @@ def _from_certificate(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     certified, model, play, kept = algebraic_words(found, pattern.key, at, model, play)
     return _Situation(None, game, [[list(r) for r in rows] for rows in seats],
                       [list(r) for r in bank], by, model, certified, not floats, at, "", play,
-                      kept, floats), pattern
+                      kept, floats, found), pattern
 
 
 def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
@@ -328,9 +329,12 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
     margins are that shoe's; larger tables get the infinite deck's table, which says so."""
     check_players(rules, players)
     by = by or ("total" if shoe.is_infinite else "cards")
-    shipped = None if known is not None else shipped_strategies(rules, shoe, players, by)
-    epsilon = (None if known is not None or shipped is not None
-               else epsilon_certificate(rules, shoe, players, by))
+    read = shipped_certificate(rules, shoe, players, by)  # once: its views below
+    shipped = None if known is not None else certified_strategies(read)
+    # not certified in fractions: the best play found (an epsilon-certificate), or
+    # certified through an algebraic block (its fraction profile, said to be rounded)
+    epsilon = (None if known is not None or shipped is not None or read is None
+               or (read.certified and read.algebraic is None) else read)
     if epsilon is not None:
         found = _from_certificate(rules, shoe, players, by, naturals, epsilon)
         if found is not None:
@@ -343,7 +347,8 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
         return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
                                                   solution.seats],
                           [list(r) for r in solution.bank], table.by, table.model,
-                          table.certified, table.exact, table.solved_at, table.scope), pattern
+                          table.certified, table.exact, table.solved_at, table.scope,
+                          shipped=read), pattern
     table = solve_table(rules, Shoe.infinite(), players, "total")
     pattern = _pattern(table.players, naturals, rules, True)
     game = subgame_of(rules, shoe, pattern.key, by)
@@ -357,15 +362,15 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
              "by total (each holding as its total), and the values and margin are exact at "
              f"{shoe.describe()} against that play")
     return _Situation(table, game, seats, bank, by, model, False, True, table.solved_at, "",
-                      "infinite deck's equilibrium play (assumed of every side)"), pattern
+                      "infinite deck's equilibrium play (assumed of every side)",
+                      shipped=read), pattern
 
 
-def _epsilon(rules: ChoiceRules, shoe: Shoe, players: int,
-             where: _Situation) -> Certificate | None:
+def _epsilon(where: _Situation) -> Certificate | None:
     """The epsilon-certificate whose play is advised, or of a table answered elsewhere."""
     if where.certificate is not None or where.exact:
         return where.certificate
-    return shipped_epsilon(rules, shoe, players, where.by)
+    return epsilon_of(where.shipped)
 
 
 def _asked(shoe: Shoe, by: str | None) -> str:
@@ -506,7 +511,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                   where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
                   stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand,
-                  play=where.play, certificate=_epsilon(rules, shoe, players, where),
+                  play=where.play, certificate=_epsilon(where),
                   asked_by=_asked(shoe, by), error=error)
 
 
@@ -554,7 +559,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
                   where.by, where.model, where.certified, where.exact, where.solved_at,
                   where.scope, draw, draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
-                  where.play, _epsilon(rules, shoe, players, where), _asked(shoe, by), error)
+                  where.play, _epsilon(where), _asked(shoe, by), error)
 
 
 #: One information set's equilibrium draw probability and expected results (stand, draw),

@@ -56,7 +56,7 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["Certificate", "certificate_text", "CERTIFICATES", "certificate_path",
            "check_certificate", "closed_certificate", "FLOAT_EVALUATION", "fraction_field",
            "KIND", "profile_sha256", "read_certificate", "shipped_certificate",
-           "shipped_certificates", "shipped_epsilon", "shipped_strategies", "warm_starts",
+           "shipped_certificates", "shipped_strategies", "warm_starts",
            "algebraic_certificate", "certified_strategies", "epsilon_of"]
 
 #: The ``kind`` every certificate file states (a file without it is not one).
@@ -493,14 +493,6 @@ def shipped_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                        ) -> dict[SubgameKey, Strategies] | None:
     """:func:`certified_strategies` of this table's shipped certificate (``make certify``)."""
     return certified_strategies(shipped_certificate(rules, shoe, players, by))
-
-
-def shipped_epsilon(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
-                    ) -> Certificate | None:
-    """:func:`epsilon_of` this table's shipped certificate."""
-    if players + 1 < WIDE_PEOPLE:  # no file read
-        return None
-    return epsilon_of(shipped_certificate(rules, shoe, players, by))
 
 
 def shipped_certificates(rules: ChoiceRules, shoe: Shoe) -> tuple[Certificate, ...]:
