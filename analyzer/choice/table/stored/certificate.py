@@ -32,6 +32,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -231,9 +232,17 @@ def fraction_field(text: Any, where: str) -> Fraction:
     if not isinstance(text, str):
         raise AnalyzerError(f"{where}: a fraction as a string expected, got {text!r}")
     try:
-        return Fraction(text)
+        return _parsed(text)
     except (ValueError, ZeroDivisionError):
         raise AnalyzerError(f"{where}: {text!r} is not a fraction") from None
+
+
+@lru_cache(maxsize=1 << 16)
+def _parsed(text: str) -> Fraction:
+    """``Fraction(text)``, each text parsed once: a file's draw probabilities are mostly 0
+    and 1 and a few mixes repeated (an 8-person file: 270,000 fields), and a fraction is
+    immutable, so one object serves every equal field."""
+    return Fraction(text)
 
 
 def read_certificate(path: str | Path, rules: ChoiceRules, shoe: Shoe, people: int | None,
