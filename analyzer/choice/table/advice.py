@@ -54,6 +54,7 @@ from analyzer.choice.table.solve import (
 )
 from analyzer.choice.table.stored.certificate import (
     Certificate,
+    algebraic_certificate,
     certified_strategies,
     epsilon_of,
     shipped_certificate,
@@ -331,10 +332,8 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
     by = by or ("total" if shoe.is_infinite else "cards")
     read = shipped_certificate(rules, shoe, players, by)  # once: its views below
     shipped = None if known is not None else certified_strategies(read)
-    # not certified in fractions: the best play found (an epsilon-certificate), or
-    # certified through an algebraic block (its fraction profile, said to be rounded)
-    epsilon = (None if known is not None or shipped is not None or read is None
-               or (read.certified and read.algebraic is None) else read)
+    # the best play found (an epsilon-certificate) or an algebraic block's fraction profile
+    epsilon = None if known is not None else epsilon_of(read) or algebraic_certificate(read)
     if epsilon is not None:
         found = _from_certificate(rules, shoe, players, by, naturals, epsilon)
         if found is not None:
@@ -347,8 +346,8 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
         return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
                                                   solution.seats],
                           [list(r) for r in solution.bank], table.by, table.model,
-                          table.certified, table.exact, table.solved_at, table.scope,
-                          shipped=read), pattern
+                          table.certified, table.exact, table.solved_at, table.scope, shipped=read
+                          ), pattern
     table = solve_table(rules, Shoe.infinite(), players, "total")
     pattern = _pattern(table.players, naturals, rules, True)
     game = subgame_of(rules, shoe, pattern.key, by)
@@ -362,8 +361,7 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
              "by total (each holding as its total), and the values and margin are exact at "
              f"{shoe.describe()} against that play")
     return _Situation(table, game, seats, bank, by, model, False, True, table.solved_at, "",
-                      "infinite deck's equilibrium play (assumed of every side)",
-                      shipped=read), pattern
+                      "infinite deck's equilibrium play (assumed of every side)"), pattern
 
 
 def _epsilon(where: _Situation) -> Certificate | None:
@@ -446,8 +444,8 @@ def _values(where: _Situation, cell: tuple[int, int, int], house: str,
 
 def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, cards: str,
                 seat: int | None = None, naturals: str = "", earlier: str = "",
-                by: str | None = None,
-                known: Mapping[SubgameKey, Strategies] | None = None) -> Advice:
+                by: str | None = None, known: Mapping[SubgameKey, Strategies] | None = None,
+                ) -> Advice:
     """The advice for a seat (1-based; default: the next to choose after ``earlier``);
     ``profile`` a name, alias, path, :class:`Profile` or the rules; ``known``: subgame
     strategies found earlier, taken where they certify again (see
@@ -457,11 +455,9 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
     if not 2 <= people <= 9:
         raise AnalyzerError(f"--people {people}: home Lucky 9 is played by 2 to 9 people")
     choices = parse_choices(earlier)
-    if seat is None:
-        seat = len(choices) + 1
+    seat = len(choices) + 1 if seat is None else seat
     if not 1 <= seat <= players:
-        raise AnalyzerError(f"--seat {seat}: a table of {people} people has seats 1 to "
-                            f"{players}")
+        raise AnalyzerError(f"--seat {seat}: a table of {people} people has seats 1 to {players}")
     declared = parse_naturals(naturals, players)
     if seat in declared:
         raise AnalyzerError(f"--naturals {seat}: the seat asking cannot hold a natural (it "
@@ -509,10 +505,9 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
     return Advice("seat", people, seat, " ".join(map(str, own_cards)), hand_label(holding),
                   sum(holding) % 10, sees, shoe.describe(), where.by, where.model,
                   where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
-                  stand_ev,
-                  Fraction(int(house_draw > house_stand)), house_draw, house_stand,
-                  play=where.play, certificate=_epsilon(where),
-                  asked_by=_asked(shoe, by), error=error)
+                  stand_ev, Fraction(int(house_draw > house_stand)), house_draw, house_stand,
+                  play=where.play, certificate=_epsilon(where), asked_by=_asked(shoe, by),
+                  error=error)
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
