@@ -69,6 +69,7 @@ from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.overlap import HandRuns
 from analyzer.verify.replay import Settler
+from analyzer.verify.shoes import RECENT_IDS, RecentIds
 
 __all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
 
@@ -251,7 +252,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             return None
         total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
                            [0] * 52, found)
-        seen: set[str] = set()
+        seen = RecentIds(RECENT_IDS if "hand" in single else None)
         left = single.get("cards_left")
         # integers read as such: hand numbers, ends of shoes, stakes and amounts returned
         # (no column also read as text: a header named for two fields stays strings)
@@ -355,7 +356,7 @@ def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[s
 def _replay(columns: list[pa.Array], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
-            shuffle: ShuffleTally, seen: set[str],
+            shuffle: ShuffleTally, seen: RecentIds,
             decks: DeckTally | None = None,
             runs: HandRuns | None = None) -> ColumnSums | None:
     """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the

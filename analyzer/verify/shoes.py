@@ -25,8 +25,8 @@ shoe stopped at its cut card is) is handed, with its cards in dealt order, to th
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -37,11 +37,45 @@ from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 
-__all__ = ["OPEN_SHOES", "OpenShoe", "ShoeTracker", "shoe_composition"]
+__all__ = ["OPEN_SHOES", "OpenShoe", "RECENT_IDS", "RecentIds", "ShoeTracker",
+           "shoe_composition"]
 
 #: Most shoes kept open at once (shoes of interleaved rows); the least recently dealt one
 #: is closed when another opens.
 OPEN_SHOES = 64
+#: Shoe ids the column-wise path remembers (:class:`RecentIds`), at least
+#: :data:`OPEN_SHOES`.
+RECENT_IDS = 1024
+
+
+class RecentIds:
+    """The shoe ids of the runs of a log read so far, for the column-wise path
+    (:mod:`analyzer.verify.columnar`), which leaves a log using an id again to the
+    reference.
+
+    With ``keep``, only the last ``keep`` ids (at least :data:`OPEN_SHOES`): so memory does
+    not grow with the number of shoes. A shoe opened :data:`OPEN_SHOES` shoes or more
+    before another is closed in the :class:`ShoeTracker` by then, which keeps nothing of
+    it, so a new shoe of its id opening at hand 1 is to the tracker what a fresh id is.
+    Without ``keep`` (a log without a hand column, whose reader numbers an id's hands on
+    from the last hand of that id, however long ago), every id."""
+
+    def __init__(self, keep: int | None = None) -> None:
+        self.keep = keep
+        self.ids: set[str] = set()
+        self.order: deque[str] = deque()
+
+    def isdisjoint(self, ids: Iterable[str]) -> bool:
+        """Is none of ``ids`` among those remembered?"""
+        return self.ids.isdisjoint(ids)
+
+    def update(self, ids: Sequence[str]) -> None:
+        """Remember ``ids`` (each new), forgetting the oldest past ``keep``."""
+        self.ids.update(ids)
+        if self.keep is not None:
+            self.order.extend(ids)
+            while len(self.order) > self.keep:
+                self.ids.discard(self.order.popleft())
 
 
 def shoe_composition(model: Model, values: bool) -> list[int]:

@@ -12,7 +12,7 @@ from analyzer.dealing import arrow
 from analyzer.dealing.arrow import shoe_runs
 from analyzer.dealing.records import Hand, make_hand
 from analyzer.engine.lookup import Model, build_model
-from analyzer.verify import columnar
+from analyzer.verify import check, columnar
 from analyzer.verify.check import check_file
 from analyzer.verify.inference import decks as decks_module
 from analyzer.verify.inference.decks import DeckTally
@@ -192,3 +192,53 @@ def test_a_log_of_one_endless_shoe_gives_the_reference_report(
     monkeypatch.setenv("NINE_VERIFY_PATH", "records")
     assert check_file(path, model, shoe_aware=shoe_aware) == fast
     assert fast.violation_count > 0 and fast.shoes == 1 and fast.hands == len(body) > 416
+
+
+@pytest.mark.parametrize("shoe_aware", [False, True])
+@pytest.mark.parametrize("cycle", [40, 64, 65, 100])
+def test_shoe_ids_are_remembered_as_long_as_the_reference_keeps_a_shoe_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cycle: int, shoe_aware: bool) -> None:
+    """The column-wise path kept every shoe id of the log (about 130 bytes a shoe: 7 MB
+    more at 6M hands, 170 MB for 2M one-hand shoes) to send a log using one again to the
+    reference; it keeps the last ``RECENT_IDS`` (here patched to :data:`OPEN_SHOES`): an
+    id used again that long after is a new shoe to the reference too. The ids here come
+    round every ``cycle`` shoes: the same partial as the reference either way; left to it
+    when an id comes round within OPEN_SHOES shoes, column-wise when it comes round
+    after more than OPEN_SHOES shoes and a run (a run's ids are added when it is done,
+    so the window is the OPEN_SHOES ids before the run: at most 14 shoes a run here)."""
+    from analyzer.dealing.simulate import simulate
+    from analyzer.verify.shoes import OPEN_SHOES
+
+    source = tmp_path / "source.csv"
+    with source.open("w", encoding="utf-8", newline="") as stream:
+        simulate("punto-banco", 1, 150, 6, stream, "csv")
+    header, *body = source.read_text(encoding="utf-8").splitlines()
+    shoe = header.split(",").index("shoe")
+    order: dict[str, int] = {}
+    lines = [header]
+    for row in body:
+        cells = row.split(",")
+        cells[shoe] = str(order.setdefault(cells[shoe], len(order)) % cycle)
+        lines.append(",".join(cells))
+    path = tmp_path / "cycling.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.setattr(arrow, "BLOCK", 1 << 12)  # runs of a few shoes each
+    monkeypatch.setattr(columnar, "INDEPENDENT_BLOCK", 1 << 12)
+    monkeypatch.setattr(columnar, "RECENT_IDS", OPEN_SHOES)
+    model = build_model("punto-banco", 1)
+    answers: list[object] = []
+    real = check.replay_columns
+
+    def spy(*args: object, **kwargs: object) -> object:
+        answers.append(real(*args, **kwargs))  # type: ignore[arg-type]
+        return answers[-1]
+
+    monkeypatch.setattr(check, "replay_columns", spy)
+    fast = check_file(path, model, shoe_aware=shoe_aware)
+    assert len(order) == 150 and fast.shoes == 150
+    if cycle <= OPEN_SHOES:
+        assert answers[0] is None  # the reference would continue the shoe still open
+    elif cycle > OPEN_SHOES + 14:
+        assert answers[0] is not None
+    monkeypatch.setenv("NINE_VERIFY_PATH", "records")
+    assert check_file(path, model, shoe_aware=shoe_aware) == fast
