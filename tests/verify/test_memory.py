@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analyzer.dealing import arrow
@@ -242,3 +243,20 @@ def test_shoe_ids_are_remembered_as_long_as_the_reference_keeps_a_shoe_open(
         assert answers[0] is not None
     monkeypatch.setenv("NINE_VERIFY_PATH", "records")
     assert check_file(path, model, shoe_aware=shoe_aware) == fast
+
+
+def test_the_shuffle_null_does_not_list_a_length_per_shoe() -> None:
+    """The statistics stage padded the logged shoe lengths with one entry a shoe (16 MB of
+    list for 2M shoes, built even when the Monte Carlo that reads it is never run): the
+    padding is now an iterator, the same lengths in the same order."""
+    from analyzer.verify.inference.shoesums import ShuffleSums
+    from analyzer.verify.inference.shuffle import _Null
+
+    category = np.asarray([c // 4 for c in range(52)], dtype=np.int64)
+    sums = ShuffleSums(False, shoes=10_000_000, pairs=300_000_000, lengths=(410, 412, 398))
+    null = _Null([8] * 52, category, 13, sums)
+    assert all(len(v) < 1000 for v in vars(null).values()
+               if isinstance(v, list | tuple | dict))
+    assert null.shoes == 10_000_000
+    mean = round((2 * 300_000_000 + 10_000_000) / 10_000_000)
+    assert null.cards_dealt == 410 + 412 + 398 + mean * (10_000_000 - 3)
