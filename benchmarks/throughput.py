@@ -8,6 +8,10 @@ Hands per CPU second is what one core does; parallel efficiency is the wall of `
 1`` over twice the wall of ``--jobs 2`` (below 1 on a machine whose cores are busy: the
 load is printed).
 
+The record-by-record fallback is measured on the large punto banco log with one malformed
+line near its top (the whole file then goes through the reference path): its largest
+resident set must not grow with the log (issue 24's memory bound).
+
 The logs are a few hundred simulated shoes written again and again under new shoe ids
 (simulating millions of hands would take minutes): their repeated-shoe test fails by
 construction, which costs nothing; every hand is still read, replayed and tested.
@@ -27,7 +31,7 @@ from pathlib import Path
 from analyzer.dealing.simulate import simulate
 from benchmarks import byte_compile
 
-__all__ = ["bench", "figures", "write_log"]
+__all__ = ["bench", "figures", "with_malformed_line", "write_log"]
 
 _WRAPPER = """
 import json, resource, subprocess, sys, time
@@ -69,6 +73,16 @@ def write_log(path: Path, profile: str, hands: int, shoes: int = 300, seed: int 
     return written
 
 
+def with_malformed_line(source: Path, target: Path, line: int = 5) -> None:
+    """``source`` with a malformed line (too few fields) before its line ``line``: the
+    column-wise path gives up and the whole log is replayed record by record."""
+    with source.open("rb") as read, target.open("wb") as out:
+        for number, row in enumerate(read, start=1):
+            if number == line:
+                out.write(b"this,is,not,a,hand\n")
+            out.write(row)
+
+
 def _run(argv: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
     """One command in a fresh wrapper process: its code, wall, CPU and largest RSS."""
     done = subprocess.run([sys.executable, "-c", _WRAPPER, *argv], capture_output=True,
@@ -103,6 +117,9 @@ def figures(hands: int = 2_000_000, lucky_hands: int = 2_000_000, record_hands: 
                                               lucky_hands),
                   "records": write_log(logs["records"], "punto-banco", record_hands)}
         big = logs["punto-banco"]
+        logs["fallback"] = Path(scratch) / "fallback.csv"
+        counts["fallback"] = counts["punto-banco"]
+        with_malformed_line(big, logs["fallback"])
         out["wc -l"] = {**_run(["wc", "-l", str(big)]), "hands": counts["punto-banco"]}
         out["csv pass"] = {"cpu": _csv_pass(big), "hands": counts["punto-banco"]}
         runs = {
@@ -111,6 +128,7 @@ def figures(hands: int = 2_000_000, lucky_hands: int = 2_000_000, record_hands: 
             "lucky-baccarat shoe-aware": ("lucky-baccarat", "shoe", 1, None),
             "record path, independent": ("records", "independent", 1, "records"),
             "record path, shoe-aware": ("records", "shoe", 1, "records"),
+            "fallback, 1 malformed line, shoe-aware": ("fallback", "shoe", 1, None),
             "punto banco independent --jobs 2": ("punto-banco", "independent", 2, None),
             "punto banco shoe-aware --jobs 2": ("punto-banco", "shoe", 2, None),
             "punto banco shoe-aware --dask local": ("punto-banco", "shoe", 2, "dask"),

@@ -51,7 +51,8 @@ __all__ = ["BLOCK", "empty_cells", "field_lengths", "MAX_PENDING_ROWS", "PLAIN_D
 #: punto banco, keeps a shoe-aware worker's arrays near 25 MB (a megabyte: about 50 MB)
 #: at no measurable cost in CPU.
 BLOCK = 1 << 19
-#: A shoe of more rows than this is left to the reference.
+#: A shoe of more rows than this is left to the reference (the caller may give fewer:
+#: :func:`shoe_runs`'s ``max_rows``).
 MAX_PENDING_ROWS = 1 << 20
 #: An integer column is read as int64 only when every value has at most this many
 #: digits (the column-wise path reads no longer integer).
@@ -88,13 +89,15 @@ def _blocks(path: str | Path, start: int, end: int | None, block_size: int
 
 
 def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimiter: str,
-              shoe: int, integers: Collection[int] = (), block_size: int | None = None
-              ) -> Iterator[list[pa.Array] | None]:
+              shoe: int, integers: Collection[int] = (), block_size: int | None = None,
+              max_rows: int = MAX_PENDING_ROWS) -> Iterator[list[pa.Array] | None]:
     """The columns of a log's rows (bytes ``start``, after its header, to ``end``) in
     runs of whole shoes (a new shoe: another ``shoe`` column value than the row before),
     read ``block_size`` bytes (default :data:`BLOCK`) at a time: strings, and the
     columns ``integers`` int64 where the text allows (see the module docstring); None,
-    and stop, where Arrow cannot read the rows as the ``csv`` module does."""
+    and stop, where Arrow cannot read the rows as the ``csv`` module does, or at a shoe of
+    more than ``max_rows`` rows (a shoe id that never changes: its rows are not gathered
+    without bound)."""
     # Arrow's memory from the C allocator, where numpy reuses it: Arrow's own mimalloc
     # pool keeps 15-20 MB of freed pages per process, against the per-worker bound
     # (a shoe-aware lucky-baccarat run: 296-299 MB of peak RSS with it, 279-285 without)
@@ -134,7 +137,7 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
             if cut:
                 yield [c.slice(0, cut) for c in columns]
             pending = [c.slice(cut) for c in columns]
-            if len(pending[0]) > MAX_PENDING_ROWS:
+            if len(pending[0]) > max_rows:
                 yield None
                 return
         if pending is not None and len(pending[0]):

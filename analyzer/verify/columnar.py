@@ -69,6 +69,7 @@ from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
 from analyzer.verify.overlap import HandRuns
 from analyzer.verify.replay import Settler
+from analyzer.verify.shoes import RECENT_IDS, RecentIds
 
 __all__ = ["CHUNK", "ColumnSums", "MAX_PENDING", "parse_cards", "replay_columns"]
 
@@ -78,7 +79,9 @@ _VALUE = np.array(CARD_VALUE, dtype=np.int64)
 #: Lines read and checked together (a run of whole shoes: the last shoe of a run waits
 #: for the next).
 CHUNK = 1 << 16
-#: A shoe of more lines than this is left to the reference.
+#: A shoe of more lines than this is left to the reference; so is one of more lines than
+#: the shoe holds cards (every hand deals some: it breaks the shoe's composition), so
+#: that a log of one endless shoe is not gathered whole before the reference reads it.
 MAX_PENDING = 1 << 20
 #: Bytes of a log read at a time in the independent model (no shoe-aware rows are built:
 #: four times :data:`~analyzer.dealing.arrow.BLOCK` keeps a worker near 200 MB, and
@@ -249,7 +252,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             return None
         total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
                            [0] * 52, found)
-        seen: set[str] = set()
+        seen = RecentIds(RECENT_IDS if "hand" in single else None)
         left = single.get("cards_left")
         # integers read as such: hand numbers, ends of shoes, stakes and amounts returned
         # (no column also read as text: a header named for two fields stays strings)
@@ -258,8 +261,9 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             i for k, i in single.items() if k not in ("hand", "cards_left")}
         # (without the shoe-aware rows, bigger blocks: fewer numpy calls a hand)
         block_size = None if moments is not None else INDEPENDENT_BLOCK
+        max_rows = min(MAX_PENDING, sum(model.shoe.counts))
         for columns in _runs(path, segment, lines, delimiter, len(headers), single["shoe"],
-                             integers, block_size):
+                             integers, block_size, max_rows):
             if columns is None:
                 return None
             sums = _replay(columns, single, bet_columns, model, options, settler, moments,
@@ -278,13 +282,13 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
 
 
 def _runs(path: str | Path, segment: Segment | None, lines: Iterator[str], delimiter: str,
-          width: int, shoe: int, integers: set[int], block_size: int | None
-          ) -> Iterator[list[pa.Array] | None]:
+          width: int, shoe: int, integers: set[int], block_size: int | None,
+          max_rows: int = MAX_PENDING) -> Iterator[list[pa.Array] | None]:
     """A log's string columns in runs of whole shoes: read by Arrow
     (:func:`~analyzer.dealing.arrow.shoe_runs`), or a gzipped log's ``lines`` (after its
     header) split by :func:`_chunks`."""
     if is_gzip(path):
-        for columns in _chunks(lines, delimiter, width, shoe):
+        for columns in _chunks(lines, delimiter, width, shoe, max_rows):
             yield None if columns is None else [pa.array(list(c), pa.string())
                                                 for c in columns]
         return
@@ -294,14 +298,16 @@ def _runs(path: str | Path, segment: Segment | None, lines: Iterator[str], delim
     else:
         with open_binary(path) as stream:
             start = len(stream.readline(MAX_LINE + 2))
-    yield from shoe_runs(path, start, end, width, delimiter, shoe, integers, block_size)
+    yield from shoe_runs(path, start, end, width, delimiter, shoe, integers, block_size,
+                         max_rows)
 
 
-def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
-            ) -> Iterator[list[Sequence[str]] | None]:
+def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int,
+            max_rows: int = MAX_PENDING) -> Iterator[list[Sequence[str]] | None]:
     """The columns of a log's rows in runs of whole shoes of about :data:`CHUNK` lines;
-    None (and stop) at a row of another width, or when a log that needs the ``csv`` module
-    (quoted fields, blank lines) is longer than one run."""
+    None (and stop) at a row of another width, at a shoe of more than ``max_rows`` lines,
+    or when a log that needs the ``csv`` module (quoted fields, blank lines) is longer than
+    one run."""
     pending: list[str] = []
     chunk = list(islice(lines, CHUNK))
     while chunk or pending:
@@ -327,7 +333,7 @@ def _chunks(lines: Iterator[str], delimiter: str, width: int, shoe: int
         if following:  # keep the last shoe (it may go on) for the next run
             ids = fields[shoe::width]
             cut = next((i for i in range(len(ids) - 1, 0, -1) if ids[i] != ids[i - 1]), 0)
-            if len(body) > MAX_PENDING:
+            if len(body) - cut > max_rows:
                 yield None
                 return
         if cut:
@@ -350,7 +356,7 @@ def _csv_columns(body: list[str], delimiter: str, width: int) -> list[Sequence[s
 def _replay(columns: list[pa.Array], single: dict[str, int],
             bet_columns: dict[str, tuple[int, int]], model: Model, options: LogOptions,
             settler: Settler, moments: ShoeMoments | None,
-            shuffle: ShuffleTally, seen: set[str],
+            shuffle: ShuffleTally, seen: RecentIds,
             decks: DeckTally | None = None,
             runs: HandRuns | None = None) -> ColumnSums | None:
     """One run of whole shoes (see :func:`replay_columns`); ``seen``: the shoe ids of the

@@ -25,8 +25,8 @@ shoe stopped at its cut card is) is handed, with its cards in dealt order, to th
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -37,11 +37,45 @@ from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.partial import IssueLog
 
-__all__ = ["OPEN_SHOES", "OpenShoe", "ShoeTracker", "shoe_composition"]
+__all__ = ["OPEN_SHOES", "OpenShoe", "RECENT_IDS", "RecentIds", "ShoeTracker",
+           "shoe_composition"]
 
 #: Most shoes kept open at once (shoes of interleaved rows); the least recently dealt one
 #: is closed when another opens.
 OPEN_SHOES = 64
+#: Shoe ids the column-wise path remembers (:class:`RecentIds`), at least
+#: :data:`OPEN_SHOES`.
+RECENT_IDS = 1024
+
+
+class RecentIds:
+    """The shoe ids of the runs of a log read so far, for the column-wise path
+    (:mod:`analyzer.verify.columnar`), which leaves a log using an id again to the
+    reference.
+
+    With ``keep``, only the last ``keep`` ids (at least :data:`OPEN_SHOES`): so memory does
+    not grow with the number of shoes. A shoe opened :data:`OPEN_SHOES` shoes or more
+    before another is closed in the :class:`ShoeTracker` by then, which keeps nothing of
+    it, so a new shoe of its id opening at hand 1 is to the tracker what a fresh id is.
+    Without ``keep`` (a log without a hand column, whose reader numbers an id's hands on
+    from the last hand of that id, however long ago), every id."""
+
+    def __init__(self, keep: int | None = None) -> None:
+        self.keep = keep
+        self.ids: set[str] = set()
+        self.order: deque[str] = deque()
+
+    def isdisjoint(self, ids: Iterable[str]) -> bool:
+        """Is none of ``ids`` among those remembered?"""
+        return self.ids.isdisjoint(ids)
+
+    def update(self, ids: Sequence[str]) -> None:
+        """Remember ``ids`` (each new), forgetting the oldest past ``keep``."""
+        self.ids.update(ids)
+        if self.keep is not None:
+            self.order.extend(ids)
+            while len(self.order) > self.keep:
+                self.ids.discard(self.order.popleft())
 
 
 def shoe_composition(model: Model, values: bool) -> list[int]:
@@ -74,11 +108,17 @@ class OpenShoe:
         self.remaining_cards = list(composition)
         self.sequence: list[int] = []  # a followed shoe's cards in dealt order
         self.tested: list[bool] = []  # ... and whether each is a hand card (burns are not)
-        self.untracked: list[int] = []  # hand cards of a shoe not followed from its start
+        #: hand cards of a shoe not followed from its start (shoe-aware model): counted,
+        #: not kept (each is tested against the full shoe, whatever its card)
+        self.untracked = 0
         self.hand_records: list[Hand] = []  # independent model: checked when it closes
         #: hands kept before :meth:`ShoeTracker.spill` looks at them again
         self.spill_at = sum(composition)
-        self.spilled = 0  # cards of hands counted and let go (an undelimited shoe)
+        self.spilled = 0  # cards of hands counted and let go (more cards than a shoe)
+        self.let_go = [0] * 52  # ... each card's count
+        #: a named shoe's hands let go: per card, (line, hand) of its first hand cards,
+        #: as many as the shoe holds and one more (where it went past the shoe is there)
+        self.first_seen: list[list[tuple[int, int | None]]] = [[] for _ in range(52)]
         self.pending: list[tuple[int, str, int | None]] = []  # its composition problems
         self.reported: set[int] = set()
 
@@ -234,22 +274,41 @@ class ShoeTracker:
         return shoe
 
     def spill(self, shoe: OpenShoe) -> None:
-        """Independent model, a shoe keeping :attr:`OpenShoe.spill_at` hands: one without
-        an id or a shoe record that already holds more cards than one shoe is several
-        shoes that cannot be told apart (a log without shoe columns), whose composition is
-        not checked; its hands' cards are counted and the hands let go, so memory stays
-        that of one shoe, not of the log."""
+        """Independent model, a shoe keeping :attr:`OpenShoe.spill_at` hands that already
+        holds more cards than one shoe: its hands' cards are counted and the hands let go,
+        so memory stays that of one shoe, not of the log.
+
+        One without an id or a shoe record is several shoes that cannot be told apart (a
+        log without shoe columns), whose composition is not checked. A named one (a shoe
+        id that never ends) is checked when it closes, from each card's count and, per
+        card, the lines of its first hand cards (:attr:`OpenShoe.first_seen`): the same
+        violations, at the same hands, as with every hand kept."""
         records = shoe.hand_records
         cards = shoe.spilled + sum(shoe.counts) + sum(len(h.player) + len(h.banker)
                                                       for h in records)
-        if not shoe.unnamed or cards <= self.shoe_size:
+        if cards <= self.shoe_size:
             shoe.spill_at = 2 * len(records)
             return
         dealt = _dealt_cards(records)
         for c in dealt:
             self.card_counts[c] += 1
+            shoe.let_go[c] += 1
         shoe.spilled += len(dealt)
+        if not shoe.unnamed:
+            self._first_seen(shoe, records, set(dealt))
         records.clear()
+
+    def _first_seen(self, shoe: OpenShoe, records: list[Hand], dealt: set[int]) -> None:
+        """Note where each card was dealt in the hands let go, up to one more time than
+        the shoe holds it (after that, :meth:`_check_composition` needs no more)."""
+        seen, composition = shoe.first_seen, self.composition
+        wanted = {c for c in dealt if len(seen[c]) <= composition[c]}
+        if not wanted:
+            return
+        for h in records:
+            for c in h.player + h.banker:
+                if c in wanted and len(seen[c]) <= composition[c]:
+                    seen[c].append((h.line, h.hand))
 
     # -- its cards -----------------------------------------------------------------------
     def depleted(self) -> list[int]:
@@ -284,13 +343,14 @@ class ShoeTracker:
         following = self.moments is not None
         counts, composition = shoe.counts, self.composition
         remaining, remaining_cards = shoe.remaining, shoe.remaining_cards
-        sequence, tested, untracked = shoe.sequence, shoe.tested, shoe.untracked
+        sequence, tested = shoe.sequence, shoe.tested
         for c in cards:
             if shoe.tracking:
                 sequence.append(c)
                 tested.append(in_hand)
             elif in_hand and following:
-                untracked.append(c)
+                shoe.untracked += 1
+                self.card_counts[c] += 1
             counts[c] += 1
             remaining[CARD_VALUE[c]] -= 1
             remaining_cards[c] -= 1
@@ -345,22 +405,20 @@ class ShoeTracker:
             for line, message, number in shoe.pending:
                 self.issues.violation_at(line, "", number, "composition", message)
         if self.decks is not None and shoe.whole and not undelimited:
-            dealt = list(shoe.counts)  # the shoe-aware model took every card out
+            # the shoe-aware model took every card out
+            dealt = [n + m for n, m in zip(shoe.counts, shoe.let_go, strict=True)]
             for c in _dealt_cards(shoe.hand_records):
                 dealt[c] += 1
             self.decks.add_counts([dealt])
         if self.moments is not None:
             self.moments.add_shoe(self.start, shoe.sequence, shoe.tested, self.categories)
-            self.moments.add_shoe(self.start, shoe.untracked, [True] * len(shoe.untracked),
-                                  self.categories, fixed=True)
+            self.moments.add_unfollowed(self.start, shoe.untracked, self.categories)
             for c, in_hand in zip(shoe.sequence, shoe.tested, strict=True):
                 self.card_counts[c] += in_hand
-            for c in shoe.untracked:
-                self.card_counts[c] += 1
             whole_sequence = shoe.sequence
         else:
             hand_cards = _dealt_cards(shoe.hand_records)
-            if shoe.hand_records:
+            if shoe.hand_records or shoe.spilled:
                 self._check_composition(shoe, undelimited, hand_cards)
             whole_sequence = shoe.sequence + hand_cards
         if self.on_whole_shoe is not None and shoe.whole and shoe.tracking \
@@ -369,27 +427,45 @@ class ShoeTracker:
 
     def _check_composition(self, shoe: OpenShoe, undelimited: bool,
                            hand_cards: list[int]) -> None:
-        """Independent model: the kept hands of a closing shoe against its composition."""
+        """Independent model: the hands of a closing shoe (those kept, and those let go
+        by :meth:`spill`) against its composition."""
         records = shoe.hand_records
         dealt = np.bincount(np.fromiter(hand_cards, np.int64, len(hand_cards)), minlength=52)
-        total = dealt + np.array(shoe.counts)  # burns were counted by take()
+        # burns were counted by take()
+        total = dealt + np.array(shoe.counts) + np.array(shoe.let_go)
         excess = [] if undelimited else np.flatnonzero(
             total > np.array(self.composition)).tolist()
         for c in excess:
             if c in shoe.reported:  # a burn went past the shoe: reported by take()
                 continue
-            seen = shoe.counts[c]  # find the hand where the card went past the shoe
-            culprit = records[-1]
-            for hand in records:
-                seen += (hand.player + hand.banker).count(c)
-                if seen > self.composition[c]:
-                    culprit = hand
-                    break
+            line, number = _past_shoe(shoe, records, c, self.composition[c])
             shoe.tracking = False
-            self.issues.violation_at(culprit.line, shoe.id, culprit.hand, "composition",
+            self.issues.violation_at(line, shoe.id, number, "composition",
                                      self._excess(c, int(total[c]), shoe.id))
         for c, n in enumerate(dealt.tolist()):
             self.card_counts[c] += n
+
+
+def _past_shoe(shoe: OpenShoe, records: list[Hand], c: int,
+               held: int) -> tuple[int, int | None]:
+    """(line, hand) of the hand where card ``c`` went past the ``held`` copies of it the
+    shoe holds, counting its burns first: among the hands let go (their first cards of
+    ``c``, :attr:`OpenShoe.first_seen`), else the hands kept."""
+    seen = shoe.counts[c]
+    for line, number in shoe.first_seen[c]:
+        seen += 1
+        if seen > held:
+            return line, number
+    culprit = records[-1] if records else None
+    for hand in records:
+        seen += (hand.player + hand.banker).count(c)
+        if seen > held:
+            culprit = hand
+            break
+    if culprit is None:  # (not reached: a card past the shoe was dealt in a hand)
+        line, number = shoe.first_seen[c][-1]
+        return line, number
+    return culprit.line, culprit.hand
 
 
 def _dealt_order(hand: Hand) -> tuple[int, ...]:

@@ -35,11 +35,13 @@ from analyzer.dealing.dialects import VALUE_CARD
 from analyzer.engine.lookup import Model
 from analyzer.verify.inference.fixed import fixed_sums, to_floats
 
-__all__ = ["CONFIDENT", "deck_range", "DeckTally", "shown_decks"]
+__all__ = ["CONFIDENT", "deck_range", "DeckTally", "SHOES_AT_ONCE", "shown_decks"]
 
 #: The log-likelihood margin (natural log) a deck count needs over every other to be
 #: told from the shoes.
 CONFIDENT = 10.0
+#: Shoes weighed together (their arrays about 2 KB a shoe for 8 decks).
+SHOES_AT_ONCE = 1024
 
 
 def deck_range(decks: int) -> int:
@@ -92,8 +94,14 @@ class DeckTally:
         for every deck count (left out); the last term, summed over kinds, depends only on
         how many kinds of each copy count m were dealt k times (a histogram). Each shoe's
         terms are summed in order, rounded once to the exact grid and added as integers:
-        the same sums however the shoes come batched or split."""
+        the same sums however the shoes come batched or split (so :data:`SHOES_AT_ONCE`
+        at a time: a block of a log of one-hand shoes is tens of thousands of them)."""
         rows = np.asarray(counts, dtype=np.int64).reshape(-1, 52)[:, self.kinds]
+        for first in range(0, rows.shape[0], SHOES_AT_ONCE):
+            self._add_rows(rows[first:first + SHOES_AT_ONCE])
+
+    def _add_rows(self, rows: npt.NDArray[np.int64]) -> None:
+        """:meth:`add_counts` of some shoes, each as its count of each kind of card."""
         shoes = rows.shape[0]
         if shoes == 0:
             return

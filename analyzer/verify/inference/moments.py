@@ -34,6 +34,10 @@ BATCH = 4096
 #: A shoe's hands summed together (a run), from its first hand on.
 RUN = 256
 _RANKS = [CARD_RANK[c] - 1 for c in range(52)]
+#: A shoe queued for its rank moments: (start, cards, tested, categories, None), or
+#: (start, (), (), categories, k) for k tested cards each from the full shoe
+_Queued = tuple[Sequence[int], Sequence[int] | IntArray, Sequence[bool] | BoolArray,
+                Sequence[int] | None, int | None]
 #: Shoes whose rank moments are added up together.
 SHOE_BATCH = 64
 
@@ -67,9 +71,10 @@ class ShoeMoments:
         # the dealt cards' ranks (13), or their point values (10) in a values-only log
         self.categories = 10 if values else 13
         self._ranks = [0] * (self.categories + self.categories ** 2)
-        #: shoes queued for their rank moments (added up :data:`SHOE_BATCH` at a time)
-        self.shoes: list[tuple[Sequence[int], Sequence[int] | IntArray,
-                               Sequence[bool] | BoolArray, Sequence[int] | None, bool]] = []
+        #: shoes queued for their rank moments (added up :data:`SHOE_BATCH` at a time):
+        #: (start, cards, tested, categories, None), or for a shoe not followed from its
+        #: start (start, (), (), categories, its tested cards)
+        self.shoes: list[_Queued] = []
         self.nets = [np.array([float(x) for x in b.nets]) for b in model.bets]
         self._layout: _Columns | None = None
 
@@ -241,13 +246,30 @@ class ShoeMoments:
         cards left, so each dealt card's rank has a known conditional distribution.
         ``categories`` maps a card index to its category (its rank 0-12 by default; its
         point value in a values-only log), ``start`` counts the full shoe's cards of each.
-        ``fixed``: a shoe not followed from its start, each card from the full shoe.
+        ``fixed``: a shoe not followed from its start, each card from the full shoe
+        (only how many are tested counts: :meth:`add_unfollowed`).
         Shoes are queued and added up :data:`SHOE_BATCH` at a time (the same batches
         whichever way a log is read, so the same floats).
         """
         if len(cards) == 0:
             return
-        self.shoes.append((start, cards, tested, categories, fixed))
+        if fixed:
+            self._queue((start, (), (), categories,
+                         int(np.count_nonzero(np.asarray(tested, dtype=bool)))))
+        else:
+            self._queue((start, cards, tested, categories, None))
+
+    def add_unfollowed(self, start: Sequence[int], tested: int,
+                       categories: Sequence[int] | None = None) -> None:
+        """Rank moments of ``tested`` hand cards of a shoe not followed from its start,
+        each from the full shoe: the same sums as :meth:`add_shoe` of any ``tested``
+        cards, all tested, with ``fixed`` (the cards themselves are not needed, so a log of
+        one endless shoe is not kept card by card)."""
+        if tested:
+            self._queue((start, (), (), categories, tested))
+
+    def _queue(self, shoe: _Queued) -> None:
+        self.shoes.append(shoe)
         if len(self.shoes) >= SHOE_BATCH:
             self._flush_shoes()
 
@@ -263,7 +285,7 @@ class ShoeMoments:
         c = self.categories
         shoes = np.zeros((len(queue), c + c * c))
         square = shoes[:, c:].reshape(len(queue), c, c)
-        usual = all(not fixed and start == first_start and categories == first_categories
+        usual = all(fixed is None and start == first_start and categories == first_categories
                     for start, _, _, categories, fixed in queue)
         if usual and backend.loaded():
             self._fused_ranks(queue, shoes)
@@ -279,12 +301,11 @@ class ShoeMoments:
         else:
             parts = []
             for start, cards, tested, categories, fixed in queue:
-                if fixed:  # the full shoe's proportions for every card: k equal rows,
-                    # added up in closed form below (a log of one undelimited "shoe" of
-                    # a million cards would otherwise build a million rows)
+                if fixed is not None:  # the full shoe's proportions for every card: k
+                    # equal rows, added up in closed form below (a log of one undelimited
+                    # "shoe" of a million cards would otherwise build a million rows)
                     full = np.asarray(start, dtype=np.float64)
-                    k = int(np.count_nonzero(np.asarray(tested, dtype=bool))) \
-                        if full.sum() > 0 else 0
+                    k = fixed if full.sum() > 0 else 0
                     parts.append((k, full / max(full.sum(), 1.0)))
                 else:
                     parts.append(_conditional(start, np.asarray(cards),
@@ -300,10 +321,7 @@ class ShoeMoments:
                 square[i] = p.T @ p
         self._add_ranks(shoes)
 
-    def _fused_ranks(self, queue: list[tuple[Sequence[int], Sequence[int] | IntArray,
-                                             Sequence[bool] | BoolArray,
-                                             Sequence[int] | None, bool]],
-                     shoes: FloatArray) -> None:
+    def _fused_ranks(self, queue: list[_Queued], shoes: FloatArray) -> None:
         """The usual queue's rank moments with numba loaded already (the shoe-aware
         model): the rows and their sums fused
         (:func:`analyzer.verify.inference.kernels.rank_rows`, the same floats), the

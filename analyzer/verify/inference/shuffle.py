@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
+from itertools import chain, repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -428,7 +429,12 @@ class _Null:
         self.categories = categories
         self.values = np.asarray(CARD_VALUE, dtype=np.int64)
         mean = round((sums.pairs * 2 + sums.shoes) / sums.shoes) if sums.shoes else 0
-        self.lengths = list(sums.lengths) + [mean] * max(sums.shoes - len(sums.lengths), 0)
+        # the shoes' lengths: those logged, then the mean for each shoe after them (as an
+        # iterator: a list of one entry a shoe grew with the log, 16 MB for 2M shoes)
+        self.logged, self.mean = list(sums.lengths), mean
+        self.more = max(sums.shoes - len(sums.lengths), 0)
+        self.shoes = len(self.logged) + self.more
+        self.cards_dealt = sum(self.logged) + mean * self.more
         self.tables: dict[str, npt.NDArray[np.float64]] | None = None
 
     def _replicate(self) -> dict[str, npt.NDArray[np.float64]]:
@@ -439,7 +445,7 @@ class _Null:
         position = np.zeros(replicates * width)
         adjacent = np.zeros(replicates * 100)
         rows = np.arange(replicates)[:, None]
-        for length in self.lengths:
+        for length in chain(self.logged, repeat(self.mean, self.more)):
             shoes = rng.permuted(np.broadcast_to(self.cards, (replicates, size)), axis=1)
             dealt = shoes[:, :min(length, size)]
             bins = np.minimum(np.arange(dealt.shape[1]) * POSITION_BINS // size,
@@ -460,7 +466,7 @@ class _Null:
         chi-square law, or Monte Carlo when an expected count is small)."""
         statistic = float(_statistic(observed, expected))
         small = expected[expected > 0].min(initial=math.inf) < SMALL_EXPECTED
-        if not small or not self.lengths or sum(self.lengths) > MC_SHOES * len(self.cards):
+        if not small or not self.shoes or self.cards_dealt > MC_SHOES * len(self.cards):
             return statistic, chi2_sf(statistic, df), ""
         if self.tables is None:
             self.tables = self._replicate()
