@@ -84,6 +84,7 @@ from analyzer.verify.inference.shoesums import (
     sums_from_json,
     text_hash,
 )
+from analyzer.verify.inference.shuffle_flat import add_flat
 from analyzer.verify.inference.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
@@ -153,12 +154,6 @@ class ShuffleTally:
         """Whole shoes one after another: shoe ``s`` is ``cards[boundaries[s]:
         boundaries[s + 1]]`` (the same sums as one :meth:`add` each)."""
         text = cards.astype(np.uint8).tobytes()
-        if not backend.loaded():
-            for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
-                if b - a >= 2:
-                    self._add(cards[a:b], text[a:b])
-            return
-        # numba is loaded already (the shoe-aware model): the fused loop, shoe by shoe
         self.flush()
         starts: list[int] = []
         stops: list[int] = []
@@ -167,8 +162,19 @@ class ShuffleTally:
                 self._count(text[a:b])
                 starts.append(a)
                 stops.append(b)
-        if starts:
+        if not starts:
+            return
+        if backend.loaded():
+            # numba is loaded already (the shoe-aware model): the fused loop, shoe by shoe
             self._fused(np.asarray(cards, dtype=np.int64), starts, stops)
+            return
+        # else as flat arrays, a batch of shoes at a time (each batch's arrays stay in
+        # the processor's cache)
+        first, last = np.asarray(starts, dtype=np.int64), np.asarray(stops, dtype=np.int64)
+        whole = np.asarray(cards, dtype=np.int64)
+        for k in range(0, len(first), BATCH_SHOES):
+            a, b = int(first[k]), int(last[min(k + BATCH_SHOES, len(first)) - 1])
+            add_flat(self, whole[a:b], first[k:k + BATCH_SHOES] - a, last[k:k + BATCH_SHOES] - a)
 
     def _add(self, cards: IntArray, text: bytes) -> None:
         self._count(text)
