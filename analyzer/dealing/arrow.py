@@ -115,7 +115,7 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
             if block is None:
                 yield None
                 return
-            if not block.strip():
+            if block[:1].isspace() and not block.strip():  # (a copy: only when it may be)
                 continue
             columns = _typed(block, read, parse, typed, integers) if integers else None
             if columns is None:
@@ -219,7 +219,8 @@ def field_lengths(column: pa.Array) -> IntArray:
 def empty_cells(column: pa.Array) -> npt.NDArray[np.bool_]:
     """Which cells are empty (an int64 column's nulls: see :func:`plain_integers`)."""
     if column.type == pa.int64():
-        empty: npt.NDArray[np.bool_] = np.asarray(column.is_null(), dtype=bool)
+        empty: npt.NDArray[np.bool_] = np.asarray(column.is_null(), dtype=bool) \
+            if column.null_count else np.zeros(len(column), dtype=bool)
     else:
         empty = field_lengths(column) == 0
     return empty
@@ -232,7 +233,8 @@ def plain_integers(column: pa.Array, empty_zero: bool = False) -> IntArray | Non
     if column.type == pa.int64():
         if column.null_count and not empty_zero:
             return None
-        numbers: IntArray = column.fill_null(0).to_numpy(zero_copy_only=False)
+        numbers: IntArray = (column.fill_null(0) if column.null_count else column).to_numpy(
+            zero_copy_only=False)
         if len(numbers) and (numbers.min() < 0 or numbers.max() >= 10 ** PLAIN_DIGITS):
             return None
         return numbers
