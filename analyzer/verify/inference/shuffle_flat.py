@@ -1,8 +1,7 @@
 """The shuffle sums of many whole shoes laid end to end, worked out as flat arrays.
 
 :meth:`~analyzer.verify.inference.shuffle.ShuffleTally.add_shoes` (the column-wise path
-without numba) adds a run of whole shoes here, :data:`~analyzer.verify.inference.shoesums.
-BATCH_SHOES` at a time: the same sums as
+without numba) adds a run of whole shoes here, a batch of them at a time: the same sums as
 :meth:`~analyzer.verify.inference.shuffle.ShuffleTally._flush` (the reference, a matrix of
 shoes padded to the longest), bit for bit, with no padded matrix: every card's stretch of
 the shoe, the disjoint pairs and the blocks of the carried-runs test are indexed straight
