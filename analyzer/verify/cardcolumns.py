@@ -54,12 +54,17 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
             data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
         words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))[start]
         table = _token_table(notation)
-        cards = np.empty((n, 3), dtype=np.int64)
-        cards[:, 0] = table[(words & 0xFFFF).astype(np.int64)]
-        cards[:, 1] = table[((words >> 24) & 0xFFFF).astype(np.int64)]
-        cards[:, 2] = np.where(three, table[(words >> 48).astype(np.int64)], -1)
+        # (checked as the table's int8 before the int64 result is written)
+        first = table[(words & 0xFFFF).astype(np.intp)]
+        second = table[((words >> 24) & 0xFFFF).astype(np.intp)]
+        third = table[(words >> 48).astype(np.intp)]
         spaced = ((words >> 16) & 0xFF == 32) & (~three | ((words >> 40) & 0xFF == 32))
-        if spaced.all() and (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
+        if spaced.all() and int(first.min()) >= 0 and int(second.min()) >= 0 and \
+                int(third.min(where=three, initial=0)) >= 0:
+            cards = np.empty((n, 3), dtype=np.int64)
+            cards[:, 0] = first
+            cards[:, 1] = second
+            cards[:, 2] = np.where(three, third, -1)
             return cards
     return _parse_slowly(column.to_pylist(), notation)
 

@@ -368,17 +368,19 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     order = np.stack([player[:, 0], banker[:, 0], player[:, 1], banker[:, 1],
                       player[:, 2], banker[:, 2]], axis=1)
     dealt = order >= 0
-    per_hand = dealt.sum(axis=1)
+    per_hand = 4 + (player[:, 2] >= 0) + (banker[:, 2] >= 0)  # (dealt's row sums)
     hand_cards = order[dealt]
     sequence = hand_cards
-    tested = np.ones(hand_cards.size, dtype=bool)
+    # which cards are tested by the rank moments (not the burns; shoe-aware only)
+    tested = np.ones(hand_cards.size if moments is not None else 0, dtype=bool)
     burn_counts = np.zeros(n, dtype=np.int64)
     if len(with_burn):
         burn_counts[with_burn] = lengths
         before = np.concatenate([[0], np.cumsum(per_hand)[:-1]])
         at = np.repeat(before[with_burn], lengths)
         sequence = np.insert(hand_cards, at, flat_burns)
-        tested = np.insert(tested, at, False)
+        if moments is not None:
+            tested = np.insert(tested, at, False)
     events = per_hand + burn_counts
     shoe_ends = np.cumsum(events)[np.append(starts[1:], n) - 1]
     card_shoe = np.repeat(np.arange(len(starts)), np.diff(np.concatenate([[0], shoe_ends])))
