@@ -46,12 +46,10 @@ from analyzer.dealing.arrow import (
 )
 from analyzer.dealing.columns import Columns, find_columns
 from analyzer.dealing.dialects import (
-    _TOKENS,
     CARD_RANK,
     CARD_VALUE,
     MAX_ID,
     LogOptions,
-    card_tokens,
     normalize_outcome,
     sniff_delimiter,
 )
@@ -64,6 +62,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
 from analyzer.rules.profile import Tableau
+from analyzer.verify.cardcolumns import NO_BURNS, burn_cards, parse_cards
 from analyzer.verify.inference.decks import DeckTally
 from analyzer.verify.inference.moments import ShoeMoments
 from analyzer.verify.inference.shuffle import ShuffleTally
@@ -115,109 +114,6 @@ class ColumnSums:
                       for x, y in zip(self.money, other.money, strict=True)]
         self.card_counts = [a + b for a, b in zip(self.card_counts, other.card_counts,
                                                   strict=True)]
-
-
-@cache
-def _two_char_table(notation: str) -> IntArray:
-    """Card index of every two-character token by its two character codes (-1: none)."""
-    table = np.full((128, 128), -1, dtype=np.int64)
-    for token, card in _TOKENS[notation].items():
-        if len(token) == 2 and token.isascii():
-            table[ord(token[0]), ord(token[1])] = card
-    return table
-
-
-def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | None:
-    """Each field of a cards column as up to three card indices (-1 where a hand has no
-    third card), shape (n, 3); None unless every field holds two or three cards the
-    notation reads, as the per-record reader would read them."""
-    if not isinstance(column, pa.Array):
-        column = pa.array(list(column), pa.string())
-    n = len(column)
-    if n == 0:
-        return np.zeros((0, 3), dtype=np.int64)
-    offsets, data = text_buffers(column)
-    length = np.diff(offsets)
-    three = length == 8
-    if ((length == 5) | three).all():
-        # each field's first eight bytes as one little-endian word: tokens at bytes 0, 3
-        # and 6, spaces at 2 and 5 (the token table maps two ASCII characters only)
-        start = offsets[:-1]
-        if int(start[-1]) + 8 > len(data):
-            data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
-        words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))[start]
-        table = _token_table(notation)
-        cards = np.empty((n, 3), dtype=np.int64)
-        cards[:, 0] = table[(words & 0xFFFF).astype(np.int64)]
-        cards[:, 1] = table[((words >> 24) & 0xFFFF).astype(np.int64)]
-        cards[:, 2] = np.where(three, table[(words >> 48).astype(np.int64)], -1)
-        spaced = ((words >> 16) & 0xFF == 32) & (~three | ((words >> 40) & 0xFF == 32))
-        if spaced.all() and (cards[:, :2] >= 0).all() and (cards[three, 2] >= 0).all():
-            return cards
-    return _parse_slowly(column.to_pylist(), notation)
-
-
-@cache
-def _token_table(notation: str) -> npt.NDArray[np.int8]:
-    """Card index of every two-character token by its two bytes as a little-endian
-    16-bit word (-1: none)."""
-    codes = _two_char_table(notation)
-    first, second = np.nonzero(codes >= 0)
-    table = np.full(1 << 16, -1, dtype=np.int8)
-    table[first | second << 8] = codes[first, second]
-    return table
-
-
-_NO_BURNS = (np.zeros(0, dtype=np.int64),) * 3
-
-
-def _burns(column: pa.Array, notation: str) -> tuple[IntArray, IntArray, IntArray] | None:
-    """The rows of a burn column holding cards, how many each, and the cards in order;
-    None where a field holds a token the notation does not read. Fields of two-character
-    tokens and single spaces are read as arrays, any other one by one."""
-    offsets, data = text_buffers(column)
-    size = np.diff(offsets)
-    rows = np.flatnonzero(size)
-    count = (size[rows] + 1) // 3
-    first = np.repeat(offsets[rows] - 3 * (np.cumsum(count) - count), count) + \
-        3 * np.arange(int(count.sum()))  # each token's first byte
-    table = _two_char_table(notation)
-    if not ((size[rows] + 1) % 3).any() and first.size and int(data[first].max()) < 128 \
-            and int(data[first + 1].max()) < 128:
-        cards = table[data[first], data[first + 1]]
-        gaps = np.ones(first.size, dtype=bool)
-        gaps[np.cumsum(count) - 1] = False  # a space after every token but a field's last
-        if (cards >= 0).all() and (data[first[gaps] + 2] == 32).all():
-            return rows, count, cards
-    tokens_of = _TOKENS[notation]
-    found: list[tuple[int, ...]] = []
-    for text in column.take(pa.array(rows, pa.int64())).to_pylist():
-        try:
-            found.append(tuple(tokens_of[t] for t in card_tokens(text)))
-        except KeyError:
-            return None
-    held = np.array([len(f) for f in found], dtype=np.int64)
-    return rows[held > 0], held[held > 0], np.array([c for f in found for c in f],
-                                                    dtype=np.int64)
-
-
-def _parse_slowly(column: Sequence[str], notation: str) -> IntArray | None:
-    """:func:`parse_cards` one distinct field at a time (other spellings: ``10d``, ``K♠``)."""
-    tokens_of = _TOKENS[notation]
-    seen: dict[str, tuple[int, ...]] = {}
-    out = np.full((len(column), 3), -1, dtype=np.int64)
-    for i, field in enumerate(column):
-        cards = seen.get(field)
-        if cards is None:
-            try:
-                cards = tuple(tokens_of[t] for t in card_tokens(field))
-            except KeyError:
-                return None
-            if not 2 <= len(cards) <= 3:
-                return None
-            seen[field] = cards
-        out[i, :len(cards)] = cards
-    return out
 
 
 def replay_columns(path: str | Path, model: Model, options: LogOptions, settler: Settler,
@@ -396,10 +292,10 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     banker = parse_cards(columns[single["banker_cards"]], notation)
     if player is None or banker is None:
         return None
-    with_burn, lengths, flat_burns = _NO_BURNS
+    with_burn, lengths, flat_burns = NO_BURNS
     burn_col = single.get("burn")
     if burn_col is not None:
-        burns = _burns(columns[burn_col], notation)
+        burns = burn_cards(columns[burn_col], notation)
         if burns is None:
             return None
         with_burn, lengths, flat_burns = burns
@@ -421,20 +317,8 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     winners = coup_winners[row]
     outcome_col = single.get("outcome")
     if outcome_col is not None:
-        table = outcome_table(options.draw_is_tie, options.outcome_words)
-        said: list[int] = []
-        encoded = pc.dictionary_encode(columns[outcome_col])
-        for text in encoded.dictionary.to_pylist():
-            word = table.get(text)
-            if word is None and text.strip():
-                try:
-                    word = normalize_outcome(text, options.draw_is_tie, options.outcome_words)
-                except AnalyzerError:
-                    return None
-            said.append(-1 if word is None else winner_code.get(word, -2))
-        logged = np.array(said, dtype=np.int64)[
-            encoded.indices.to_numpy(zero_copy_only=False)]
-        if ((logged != -1) & (logged != winners)).any():
+        logged = _outcome_codes(columns[outcome_col], options, winner_code)
+        if logged is None or ((logged != -1) & (logged != winners)).any():
             return None  # a claimed outcome the cards do not give
     if model.card_level:  # every bet settled on the hands' feature columns at once
         features = GatheredColumns(coup_table.features, row, {
@@ -490,17 +374,19 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     order = np.stack([player[:, 0], banker[:, 0], player[:, 1], banker[:, 1],
                       player[:, 2], banker[:, 2]], axis=1)
     dealt = order >= 0
-    per_hand = dealt.sum(axis=1)
+    per_hand = 4 + (player[:, 2] >= 0) + (banker[:, 2] >= 0)  # (dealt's row sums)
     hand_cards = order[dealt]
     sequence = hand_cards
-    tested = np.ones(hand_cards.size, dtype=bool)
+    # which cards are tested by the rank moments (not the burns; shoe-aware only)
+    tested = np.ones(hand_cards.size if moments is not None else 0, dtype=bool)
     burn_counts = np.zeros(n, dtype=np.int64)
     if len(with_burn):
         burn_counts[with_burn] = lengths
         before = np.concatenate([[0], np.cumsum(per_hand)[:-1]])
         at = np.repeat(before[with_burn], lengths)
         sequence = np.insert(hand_cards, at, flat_burns)
-        tested = np.insert(tested, at, False)
+        if moments is not None:
+            tested = np.insert(tested, at, False)
     events = per_hand + burn_counts
     shoe_ends = np.cumsum(events)[np.append(starts[1:], n) - 1]
     card_shoe = np.repeat(np.arange(len(starts)), np.diff(np.concatenate([[0], shoe_ends])))
@@ -539,6 +425,44 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
                                    starts, shoe_of), stakes, opens)
     return ColumnSums(n, len(starts), counts, money,
                       np.bincount(hand_cards, minlength=52).tolist())
+
+
+def _outcome_codes(column: pa.Array, options: LogOptions, winner_code: dict[str, int]
+                   ) -> IntArray | None:
+    """The winner code each row's outcome cell says (-1: empty, -2: a word for no winner
+    of the tableau); None at a cell no outcome word reads. Cells of one ASCII character
+    each (``P``, ``B``, ``T``) are looked up by their byte, any others by a dictionary of
+    the distinct cells."""
+    table = outcome_table(options.draw_is_tie, options.outcome_words)
+
+    def code(text: str) -> int | None:
+        word = table.get(text)
+        if word is None and text.strip():
+            try:
+                word = normalize_outcome(text, options.draw_is_tie, options.outcome_words)
+            except AnalyzerError:
+                return None
+        return -1 if word is None else winner_code.get(word, -2)
+
+    offsets, data = text_buffers(column)
+    if len(column) and bool((np.diff(offsets) == 1).all()):
+        chars = data[offsets[0]:offsets[-1]]
+        if int(chars.max()) < 128:
+            said = np.zeros(128, dtype=np.int64)
+            for byte in np.flatnonzero(np.bincount(chars, minlength=128)).tolist():
+                found = code(chr(byte))
+                if found is None:
+                    return None
+                said[byte] = found
+            result: IntArray = said[chars]
+            return result
+    encoded = pc.dictionary_encode(column)
+    codes = [code(text) for text in encoded.dictionary.to_pylist()]
+    if any(c is None for c in codes):
+        return None
+    logged: IntArray = np.array(codes, dtype=np.int64)[
+        encoded.indices.to_numpy(zero_copy_only=False)]
+    return logged
 
 
 @cache

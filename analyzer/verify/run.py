@@ -393,15 +393,12 @@ def _notations(paths: Sequence[str], formats: Sequence[str | None],
 
 
 def file_digest(path: str | Path) -> str:
-    """SHA-256 of a file's bytes (hex), read a megabyte at a time."""
-    digest = hashlib.sha256()
+    """SHA-256 of a file's bytes (hex), read into one buffer again and again."""
     try:
         with open_regular(path) as stream:
-            while chunk := stream.read(1 << 20):
-                digest.update(chunk)
+            return hashlib.file_digest(stream, "sha256").hexdigest()
     except OSError as exc:
         raise AnalyzerError(f"{path}: cannot read ({exc.strerror})") from None
-    return digest.hexdigest()
 
 
 def _counted_once(paths: Sequence[str], formats: Sequence[str | None],

@@ -17,7 +17,7 @@ from analyzer.dealing.dialects import LogOptions
 from analyzer.dealing.segments import find_segments
 from analyzer.dealing.simulate import simulate
 from analyzer.engine.lookup import build_model
-from analyzer.verify import check, columnar
+from analyzer.verify import cardcolumns, check, columnar
 from analyzer.verify.check import check_file
 from analyzer.verify.partial import Partial
 from analyzer.verify.run import verify_logs
@@ -189,7 +189,7 @@ def test_parse_cards() -> None:
 
 def test_burn_fields_as_arrays_and_one_by_one() -> None:
     def burns(fields: list[str]) -> list[list[int]] | None:
-        found = columnar._burns(pa.array(fields, pa.string()), "rank-first")
+        found = cardcolumns.burn_cards(pa.array(fields, pa.string()), "rank-first")
         return None if found is None else [a.tolist() for a in found]
 
     # two-character tokens and single spaces: as arrays; other spellings one by one

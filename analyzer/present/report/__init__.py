@@ -20,65 +20,43 @@ The PAR sheets and the published index are whole pages, laid out as blocks
 :mod:`~analyzer.present.report.html`.
 """
 
-from analyzer.present.report.analysis import (
-    COUNTER_RULE,
-    formula_json,
-    payout_edges_json,
-    payout_json,
-    removal_json,
-    render_formula,
-    render_payout,
-    render_payout_edges,
-    render_removal,
-    render_shoe,
-    shoe_json,
-)
-from analyzer.present.report.choice import (
-    draw_text,
-    equilibrium_json,
-    render_equilibrium,
-    render_evaluation,
-    render_session,
-    render_strategy_card,
-    session_json,
-)
-from analyzer.present.report.common import (
-    FORMATS,
-    JSON,
-    decimal_text,
-    fraction_text,
-    json_text,
-    payout_text,
-    percent,
-    stable_floats,
-    table,
-    totals_text,
-)
-from analyzer.present.report.lucky9 import (
-    advice_json,
-    advice_sentence,
-    clock_rule,
-    epsilon_json,
-    epsilon_sentence,
-    play_sentence,
-    render_advice,
-    render_edges,
-    render_table_cards,
-    render_table_evaluation,
-    render_table_summary,
-    rounding_json,
-    table_evaluation_json,
-    table_summary_json,
-)
-from analyzer.present.report.odds import (
-    odds_json,
-    render_features,
-    render_odds,
-    render_profiles,
-    summary_rows,
-    warnings_json,
-)
-from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+#: The module of each name this package offers, imported when the name is first used:
+#: a command imports only the renderers it needs (``nine verify`` none of the lucky 9
+#: ones, which bring networkx).
+_MODULES = {
+    "analysis": (
+        "COUNTER_RULE", "formula_json", "payout_edges_json", "payout_json", "removal_json",
+        "render_formula", "render_payout", "render_payout_edges", "render_removal", "render_shoe",
+        "shoe_json",
+    ),
+    "choice": (
+        "draw_text", "equilibrium_json", "render_equilibrium", "render_evaluation",
+        "render_session", "render_strategy_card", "session_json",
+    ),
+    "common": (
+        "FORMATS", "JSON", "decimal_text", "fraction_text", "json_text", "payout_text", "percent",
+        "stable_floats", "table", "totals_text",
+    ),
+    "lucky9": (
+        "advice_json", "advice_sentence", "clock_rule", "epsilon_json", "epsilon_sentence",
+        "play_sentence", "render_advice", "render_edges", "render_table_cards",
+        "render_table_evaluation", "render_table_summary", "rounding_json", "table_evaluation_json",
+        "table_summary_json",
+    ),
+    "odds": (
+        "odds_json", "render_features", "render_odds", "render_profiles", "summary_rows",
+        "warnings_json",
+    ),
+    "verify": (
+        "render_junit", "render_verdict", "verdict_json",
+    ),
+}
+_HOME = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "decimal_text",
            "play_sentence",
@@ -94,3 +72,11 @@ __all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "deci
            "render_table_evaluation", "render_table_summary", "render_verdict", "session_json",
            "shoe_json", "stable_floats", "summary_rows", "table", "table_evaluation_json",
            "table_summary_json", "totals_text", "verdict_json", "warnings_json"]
+
+
+def __getattr__(name: str) -> Any:
+    """A renderer, imported from its module on first use."""
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{module}"), name)

@@ -85,6 +85,7 @@ from analyzer.verify.inference.shoesums import (
     sums_from_json,
     text_hash,
 )
+from analyzer.verify.inference.shuffle_flat import add_flat
 from analyzer.verify.inference.statistics import SMALL_EXPECTED
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "MC_SHOES", "MIN_HASHED", "merge_sums",
@@ -95,6 +96,10 @@ IntArray = npt.NDArray[np.int64]
 
 #: Cells of a batch's matrix of shoes (shoes x the longest), at most (or one shoe).
 _CELLS = 1 << 16
+#: Shoes added together as flat arrays (:mod:`~analyzer.verify.inference.shuffle_flat`):
+#: 128 eight-deck shoes are about 400 KB an int64 array, in a core's cache; measured
+#: 15% less CPU than 64 and than 256.
+_FLAT_SHOES = 128
 
 
 class ShuffleTally:
@@ -153,23 +158,31 @@ class ShuffleTally:
     def add_shoes(self, cards: IntArray, boundaries: Sequence[int]) -> None:
         """Whole shoes one after another: shoe ``s`` is ``cards[boundaries[s]:
         boundaries[s + 1]]`` (the same sums as one :meth:`add` each)."""
-        text = cards.astype(np.uint8).tobytes()
-        if not backend.loaded():
-            for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
-                if b - a >= 2:
-                    self._add(cards[a:b], text[a:b])
-            return
-        # numba is loaded already (the shoe-aware model): the fused loop, shoe by shoe
         self.flush()
-        starts: list[int] = []
-        stops: list[int] = []
-        for a, b in zip(boundaries[:-1], boundaries[1:], strict=True):
-            if b - a >= 2:
-                self._count(text[a:b])
-                starts.append(a)
-                stops.append(b)
-        if starts:
-            self._fused(np.asarray(cards, dtype=np.int64), starts, stops)
+        bounds = np.asarray(boundaries, dtype=np.int64)
+        kept = np.flatnonzero(np.diff(bounds) >= 2)
+        if not kept.size:
+            return
+        first, last = bounds[kept], bounds[kept + 1]
+        # each shoe counted as _count counts it, in order: its length, its content hash
+        self.shoes += kept.size
+        room = MC_SHOES - len(self.lengths)
+        if room > 0:
+            self.lengths.extend((last[:room] - first[:room]).tolist())
+        text = cards.astype(np.uint8).tobytes()
+        hashed = last - first >= MIN_HASHED
+        for a, b in zip(first[hashed].tolist(), last[hashed].tolist(), strict=True):
+            self._hash(text[a:b])
+        whole = np.asarray(cards, dtype=np.int64)
+        if backend.loaded():
+            # numba is loaded already (the shoe-aware model): the fused loop, shoe by shoe
+            self._fused(whole, first.tolist(), last.tolist())
+            return
+        # else as flat arrays, _FLAT_SHOES shoes at a time (each batch's arrays stay in
+        # the processor's cache)
+        for k in range(0, len(first), _FLAT_SHOES):
+            a, b = int(first[k]), int(last[min(k + _FLAT_SHOES, len(first)) - 1])
+            add_flat(self, whole[a:b], first[k:k + _FLAT_SHOES] - a, last[k:k + _FLAT_SHOES] - a)
 
     def _add(self, cards: IntArray, text: bytes) -> None:
         self._count(text)

@@ -152,3 +152,44 @@ def test_shuffle_tests_join_the_report_and_need_whole_shoes(clean_log: Path) -> 
     verdict = finish(partial, build_model("punto-banco", 8))
     assert not any(t.name.startswith("shuffle: ") for t in verdict.tests)
     assert any("need whole shoes" in item for item in verdict.unsupported)
+
+
+@pytest.mark.parametrize(("profile", "decks"), [("punto-banco", 8), ("punto-banco", 1),
+                                                ("lucky-baccarat", 6)])
+@pytest.mark.parametrize("values", [False, True])
+def test_shoes_added_as_flat_arrays_give_the_reference_sums(
+        monkeypatch: pytest.MonkeyPatch, profile: str, decks: int, values: bool) -> None:
+    # the column-wise path's add_shoes (flat arrays) against add, one shoe at a time (the
+    # padded-matrix reference): shoes of every length, some repeating the one before, in
+    # runs of every size and mixed with single shoes
+    from analyzer.engine import backend
+
+    monkeypatch.setattr(backend, "loaded", lambda: False)  # (numba's fused loop: elsewhere)
+    model = build_model(profile, decks)
+    composition = shoe_composition(model, values)
+    deck = np.repeat(np.arange(52), model.shoe.counts)
+    rng = np.random.default_rng(decks * 2 + values)
+    shoes: list[np.ndarray] = []
+    for _ in range(300):
+        k = int(rng.choice([0, 1, 2, 3, 4, 5, 7, 40, len(deck) - 14, len(deck)]))
+        shoe = rng.permutation(deck)[:k]
+        if rng.random() < 0.3 and shoes and len(shoes[-1]) >= k:
+            shoe = shoes[-1][:k].copy()
+        shoes.append(shoe)
+    reference = ShuffleTally(model, composition, values)
+    for shoe in shoes:
+        reference.add(shoe.tolist())
+    flat = ShuffleTally(model, composition, values)
+    at = 0
+    while at < len(shoes):
+        cut = int(rng.choice([1, 2, 5, 64, 65, 150]))
+        part = shoes[at:at + cut]
+        at += cut
+        if cut == 1:
+            flat.add(part[0].tolist())
+        else:
+            flat.add_shoes(np.concatenate(part).astype(np.int64),
+                           np.cumsum([0] + [len(s) for s in part]).tolist())
+    expected, found = reference.sums(), flat.sums()
+    assert found.carry_runs > 0 and found.shoes == expected.shoes
+    assert found == expected
