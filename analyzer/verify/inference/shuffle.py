@@ -58,6 +58,7 @@ import math
 from collections.abc import Sequence
 from functools import cache
 from itertools import chain, repeat
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -322,8 +323,16 @@ class ShuffleTally:
         if keys.size and wanted.size:
             at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
             self.carry_runs += int(np.count_nonzero(keys[at] == wanted))
+        self.carry_over(block[0][in_block[0]], blocks, mass,
+                        distinct_code[distinct_shoe == count - 1].astype(np.int64))
+
+    def carry_over(self, opening: IntArray, blocks: IntArray,
+                   mass: npt.NDArray[Any], last: IntArray) -> None:
+        """A batch's carried-over sums past its first shoe's: the first shoe's blocks
+        (``opening``) looked up among the last batch's last shoe's runs, each shoe's
+        expected matches (its blocks times the previous shoe's run mass); ``last``: the
+        batch's last shoe's distinct runs, for the next batch."""
         expected = blocks[1:] * mass[:-1]
-        opening = block[0][in_block[0]]
         if self.previous is not None:
             known = self.known
             known[self.previous] = True
@@ -334,8 +343,8 @@ class ShuffleTally:
             self.first_blocks = tuple(opening.tolist())
         self.carry_pairs += len(expected)
         self.carry_fixed += fixed_sums(expected[:, None])[0] if len(expected) else 0
-        self.previous = distinct_code[distinct_shoe == count - 1].astype(np.int64)
-        self.previous_mass = float(mass[count - 1])
+        self.previous = last
+        self.previous_mass = float(mass[-1])
 
     def sums(self) -> ShuffleSums:
         """The file's sums."""

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.verify.inference.fixed import fixed_sums
 from analyzer.verify.inference.shoesums import POSITION_BINS
 
 __all__ = ["add_flat"]
@@ -105,17 +104,5 @@ def _carry(tally: Any, sequence: IntArray, first_of: IntArray, lengths: IntArray
         wanted.sort()
         found = np.minimum(np.searchsorted(distinct, wanted), distinct.size - 1)
         tally.carry_runs += int(np.count_nonzero(distinct[found] == wanted))
-    expected = blocks[1:] * mass[:-1]
-    first_blocks = block_code[:opening].astype(np.int64)
-    if tally.previous is not None:
-        known = tally.known
-        known[tally.previous] = True
-        tally.carry_runs += int(known[first_blocks].sum())
-        known[tally.previous] = False
-        expected = np.concatenate([[blocks[0] * tally.previous_mass], expected])
-    else:
-        tally.first_blocks = tuple(first_blocks.tolist())
-    tally.carry_pairs += len(expected)
-    tally.carry_fixed += fixed_sums(expected[:, None])[0] if len(expected) else 0
-    tally.previous = distinct_code[distinct_shoe == count - 1].astype(np.int64)
-    tally.previous_mass = float(mass[count - 1])
+    tally.carry_over(block_code[:opening].astype(np.int64), blocks, mass,
+                     distinct_code[distinct_shoe == count - 1].astype(np.int64))
