@@ -114,19 +114,29 @@ def brute_force_deal(values: tuple[int, ...]) -> tuple[str, int, int, int]:
 
 #: Tests that evaluate the shipped one-deck certificates of 5 people exactly, by cards and by
 #: total (the publication's tables, the certificate's check, the label test's outputs): run
-#: first and in this order, so that under xdist one worker takes them one after the other
-#: and the later ones find the subgames' exact passes in its memory (each still computes
-#: whatever it does not find; about 12 s of CPU each otherwise).
-FIRST = ("tests/present/test_tables.py::test_tables_folder_is_current",
-         "tests/choice/table/stored/test_certificate.py::"
-         "test_the_five_person_certificate_by_total_checks_again_exactly",
-         "tests/cli/test_choice.py::test_the_one_deck_tables_by_total_are_the_shipped_"
-         "certificates[5]",
-         "tests/cli/test_choice.py::test_no_output_claims_exact_values_at_a_shoe_they_were_not_"
-         "computed_at[--decks 1-5]")
+#: together in this order where the first is collected, so that under xdist one worker takes
+#: them one after the other and the later ones find the subgames' exact passes in its memory
+#: (each still computes whatever it does not find; about 12 s of CPU each otherwise).
+TOGETHER = ("tests/present/test_tables.py::test_tables_folder_is_current",
+            "tests/choice/table/stored/test_certificate.py::"
+            "test_the_five_person_certificate_by_total_checks_again_exactly",
+            # the same module fixture (the file's check): kept next to the test above
+            "tests/choice/table/stored/test_certificate.py::"
+            "test_a_tampered_block_fails_the_exact_check",
+            "tests/cli/test_choice.py::test_the_one_deck_tables_by_total_are_the_shipped_"
+            "certificates[5]",
+            "tests/cli/test_choice.py::test_no_output_claims_exact_values_at_a_shoe_they_were_"
+            "not_computed_at[--decks 1-5]")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of :data:`FIRST` first, in its order; the others as collected."""
-    rank = {nodeid: i for i, nodeid in enumerate(FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid, len(FIRST)))  # stable
+    """The tests of :data:`TOGETHER` in its order where its first is; the others as
+    collected."""
+    found = {item.nodeid: item for item in items if item.nodeid in TOGETHER}
+    if TOGETHER[0] not in found:  # a selection without the publication: as collected
+        return
+    group = [found[nodeid] for nodeid in TOGETHER if nodeid in found]
+    rest = [item for item in items if item.nodeid not in found]
+    at = next(i for i, item in enumerate(items) if item.nodeid == TOGETHER[0])
+    before = sum(1 for item in items[:at] if item.nodeid not in found)
+    items[:] = rest[:before] + group + rest[before:]
