@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +45,18 @@ def test_odds_render_in_every_format() -> None:
     assert report.render_odds(result, "text", distributions=False).count("\n") < \
         report.render_odds(result, "text").count("\n")
     assert report.percent(Fraction(1, 8), 2) == "12.50%"
+
+
+def test_every_lazy_renderer_is_its_modules_declared_and_typed() -> None:
+    """The report package's names (PEP 562, as ``import analyzer``'s): each its module's,
+    each in ``__all__``, each named for type checkers."""
+    home = report._HOME  # noqa: SLF001
+    for name, module in home.items():
+        assert getattr(report, name) is getattr(
+            importlib.import_module(f"analyzer.present.report.{module}"), name), name
+    assert set(home) == set(report.__all__)
+    source = Path(report.__file__).read_text(encoding="utf-8")
+    typed = {a.asname or a.name for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.If) for child in node.body
+             if isinstance(child, ast.ImportFrom) for a in child.names}
+    assert typed == set(home)

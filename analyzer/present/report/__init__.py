@@ -23,11 +23,72 @@ The PAR sheets and the published index are whole pages, laid out as blocks
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-#: The module of each name this package offers, imported when the name is first used:
-#: a command imports only the renderers it needs (``nine verify`` none of the lucky 9
-#: ones, which bring networkx).
+if TYPE_CHECKING:  # what the lazy names are, for type checkers; imported on first use
+    from analyzer.present.report.analysis import (
+        COUNTER_RULE,
+        formula_json,
+        payout_edges_json,
+        payout_json,
+        removal_json,
+        render_formula,
+        render_payout,
+        render_payout_edges,
+        render_removal,
+        render_shoe,
+        shoe_json,
+    )
+    from analyzer.present.report.choice import (
+        draw_text,
+        equilibrium_json,
+        render_equilibrium,
+        render_evaluation,
+        render_session,
+        render_strategy_card,
+        session_json,
+    )
+    from analyzer.present.report.common import (
+        FORMATS,
+        JSON,
+        decimal_text,
+        fraction_text,
+        json_text,
+        payout_text,
+        percent,
+        stable_floats,
+        table,
+        totals_text,
+    )
+    from analyzer.present.report.lucky9 import (
+        advice_json,
+        advice_sentence,
+        clock_rule,
+        epsilon_json,
+        epsilon_sentence,
+        play_sentence,
+        render_advice,
+        render_edges,
+        render_table_cards,
+        render_table_evaluation,
+        render_table_summary,
+        rounding_json,
+        table_evaluation_json,
+        table_summary_json,
+    )
+    from analyzer.present.report.odds import (
+        odds_json,
+        render_features,
+        render_odds,
+        render_profiles,
+        summary_rows,
+        warnings_json,
+    )
+    from analyzer.present.report.verify import render_junit, render_verdict, verdict_json
+
+#: The module of each name this package offers, imported when the name is first used (as
+#: the package root does, :mod:`analyzer`): a command imports only the renderers it needs
+#: (``nine verify`` none of the lucky 9 ones, which bring networkx).
 _MODULES = {
     "analysis": (
         "COUNTER_RULE", "formula_json", "payout_edges_json", "payout_json", "removal_json",
@@ -75,8 +136,14 @@ __all__ = ["advice_json", "advice_sentence", "clock_rule", "COUNTER_RULE", "deci
 
 
 def __getattr__(name: str) -> Any:
-    """A renderer, imported from its module on first use."""
+    """A renderer, imported from its module on first use (then kept here)."""
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{module}"), name)
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})

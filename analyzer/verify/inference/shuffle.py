@@ -165,15 +165,7 @@ class ShuffleTally:
         if not kept.size:
             return
         first, last = bounds[kept], bounds[kept + 1]
-        # each shoe counted as _count counts it, in order: its length, its content hash
-        self.shoes += kept.size
-        room = MC_SHOES - len(self.lengths)
-        if room > 0:
-            self.lengths.extend((last[:room] - first[:room]).tolist())
-        text = cards.astype(np.uint8).tobytes()
-        hashed = last - first >= MIN_HASHED
-        for a, b in zip(first[hashed].tolist(), last[hashed].tolist(), strict=True):
-            self._hash(text[a:b])
+        self._count_shoes(cards.astype(np.uint8).tobytes(), first, last)
         whole = np.asarray(cards, dtype=np.int64)
         if backend.loaded():
             # numba is loaded already (the shoe-aware model): the fused loop, shoe by shoe
@@ -193,11 +185,19 @@ class ShuffleTally:
 
     def _count(self, text: bytes) -> None:
         """Count a whole shoe (its cards as bytes): its length, its content hash."""
-        self.shoes += 1
-        if len(self.lengths) < MC_SHOES:
-            self.lengths.append(len(text))
-        if len(text) >= MIN_HASHED:
-            self._hash(text)
+        self._count_shoes(text, np.zeros(1, dtype=np.int64),
+                          np.full(1, len(text), dtype=np.int64))
+
+    def _count_shoes(self, text: bytes, first: IntArray, last: IntArray) -> None:
+        """Count whole shoes ``text[first[s]:last[s]]`` in order: their lengths (the first
+        :data:`MC_SHOES`), their content hashes."""
+        self.shoes += len(first)
+        room = MC_SHOES - len(self.lengths)
+        if room > 0:
+            self.lengths.extend((last[:room] - first[:room]).tolist())
+        hashed = last - first >= MIN_HASHED
+        for a, b in zip(first[hashed].tolist(), last[hashed].tolist(), strict=True):
+            self._hash(text[a:b])
 
     def _fused(self, cards: IntArray, starts: list[int], stops: list[int]) -> None:
         """The sums of :meth:`_flush` over whole shoes ``cards[starts[s]:stops[s]]`` (two
