@@ -35,7 +35,7 @@ run: $(STAMP)
 # --dist worksteal: a worker that runs out of tests takes the other's pending ones, so the
 # long tests (the publication, the label test) do not leave one core idle at the end.
 # The project's own modules byte-compiled first, on every core: where PYTHONDONTWRITEBYTECODE
-# is set (as on the CI machines) every test worker and every process a test starts compiled
+# is set (as on our build machine) every test worker and every process a test starts compiled
 # them from source again (a fresh clone, under load 4: 374 s of CPU without, 343 s with).
 test: $(STAMP) browser pdftools
 	$(BIN)/python -m compileall -q -j 0 analyzer >/dev/null
