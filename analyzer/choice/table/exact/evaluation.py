@@ -178,7 +178,16 @@ def exact_counterfactual(game: Subgame, seats: Sequence[Sequence[Sequence[Fracti
             parts.append(bank_values.reshape(-1))
         return np.concatenate(parts)
 
-    flat, scales = evaluate(game, Integers.of(seats, bank), pick, sides)
+    key = _key(seats, bank)
+    every = game._cache.get(_VALUES, {}).get(key)  # noqa: SLF001 - the subgame's own memo
+    if every is None and sides == "all":  # every side by its own primes: never more passes
+        every = _every_value(game, Integers.of(seats, bank), key)
+    if every is not None:  # every side's values, seats first: the part asked for
+        flat, scales = every
+        if sides == "bank":
+            flat = flat[sum(2**k * len(game.seat_classes) * 2 for k in range(game.live)):]
+    else:
+        flat, scales = evaluate(game, Integers.of(seats, bank), pick, sides)
     out_seats: list[Any] = []
     at = 0
     for k in range(game.live if sides != "bank" else 0):
@@ -206,22 +215,44 @@ def exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
     side's two totals become fractions. The last :data:`REMEMBERED` profiles of each
     subgame are remembered (the same strategies certified again in one process cost
     nothing: a shipped certificate, a table asked for again)."""
-    key = (_content(row for rows in seats for row in rows), _content(bank))
+    key = _key(seats, bank)
     remembered = game._cache.setdefault(_REGRETS, {})
     if key in remembered:
         values, regrets, gaining = remembered.pop(key)
         remembered[key] = (values, regrets, gaining)  # the most recent last
         return values, regrets, list(gaining)
-    found = _exact_regrets(game, seats, bank)
-    remembered[key] = (found[0], found[1], tuple(found[2]))
-    while len(remembered) > REMEMBERED:
-        del remembered[next(iter(remembered))]
+    found = _exact_regrets(game, seats, bank, key)
+    _remember(remembered, key, (found[0], found[1], tuple(found[2])))
     return found
 
 
-#: How many profiles of each subgame :func:`exact_regrets` remembers.
+#: How many profiles of each subgame :func:`exact_regrets` (and the counterfactual values
+#: behind it) remembers.
 REMEMBERED = 16
 _REGRETS = "exact regrets"
+_VALUES = "exact values"
+
+
+def _remember(memo: dict[Any, Any], key: Any, found: Any) -> None:
+    """``found`` kept under ``key``, the oldest let go beyond :data:`REMEMBERED`."""
+    memo[key] = found
+    while len(memo) > REMEMBERED:
+        del memo[next(iter(memo))]
+
+
+def _key(seats: Sequence[Sequence[Sequence[Fraction]]], bank: Sequence[Sequence[Fraction]],
+         ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """A profile's memo key."""
+    return _content(row for rows in seats for row in rows), _content(bank)
+
+
+def _every_value(game: Subgame, profile: Integers, key: Any) -> tuple[list[int], list[int]]:
+    """:func:`evaluate` of every side, remembered in the subgame: the regrets and
+    :func:`exact_counterfactual` of the same profile (a certificate checked, then advice
+    from it) share its passes."""
+    found = evaluate(game, profile)
+    _remember(game._cache.setdefault(_VALUES, {}), key, found)  # noqa: SLF001
+    return found
 
 
 def _content(rows: Iterable[Sequence[Fraction]]) -> tuple[tuple[int, ...], ...]:
@@ -235,11 +266,11 @@ def _content(rows: Iterable[Sequence[Fraction]]) -> tuple[tuple[int, ...], ...]:
 
 
 def _exact_regrets(game: Subgame, seats: Sequence[Sequence[Sequence[Fraction]]],
-                   bank: Sequence[Sequence[Fraction]],
+                   bank: Sequence[Sequence[Fraction]], key: Any,
                    ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], list[Cell]]:
     """:func:`exact_regrets` computed."""
     profile = Integers.of(seats, bank)
-    flat, scales = evaluate(game, profile)
+    flat, scales = _every_value(game, profile, key)
     weights = [*profile.seats, profile.bank]
     sizes = [*profile.seat_scales, profile.bank_scale]
     values: list[Fraction] = []
