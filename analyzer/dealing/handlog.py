@@ -32,7 +32,9 @@ is in the log. One that opened but has no end was *cut* (a log cut short).
 
 **CSV** (``.csv``; ``.tsv`` tab-separated), one hand per row. Columns are found by common
 names or named with ``--column`` (:func:`~analyzer.dealing.columns.find_columns`): ``shoe``;
-``hand`` or ``round``; ``player_cards`` and ``banker_cards`` (cards separated by spaces,
+``hand`` or ``round`` (without one, a row's hand number is its shoe id's
+count of rows, counted on while the id is among the last :data:`NUMBERED_IDS` dealt
+from, from 1 after); ``player_cards`` and ``banker_cards`` (cards separated by spaces,
 or one card per column: ``pcard1,pcard2,pcard3``); ``winner`` or ``outcome``; optional
 ``burn``; optional ``cards_left``, filled on a shoe's last hand only (the shoe ended
 there); and per bet its stake and what it returned or its profit (``Banker Stake``,
@@ -124,6 +126,7 @@ from analyzer.inputs import MAX_DIGITS, MAX_LINE, peek_text, read_lines
 __all__ = ["CARD_RANK", "CARD_TEXT", "card_text", "CARD_VALUE", "COMMON_NAMES",
            "COUNTS_FORMAT", "detect_format", "FIELDS", "find_columns", "FORMATS", "Hand",
            "Header", "int_field", "LogOptions", "LogSniff", "LogStart", "make_hand",
+           "NUMBERED_IDS",
            "normalize_outcome", "number_notation", "NUMBER_HANDS", "parse_column_options",
            "PARTIAL_FORMAT",
            "Problem", "read_log", "Record", "ROUNDING", "ShoeEnd", "ShoeStart", "sniff_log",
@@ -142,6 +145,11 @@ PARTIAL_FORMAT = "nine-partial"
 #: keeps the fraction, the default), ``nearest`` (halves round up) or ``either``
 #: neighbouring unit.
 ROUNDING = ("down", "nearest", "either")
+#: Without a hand column, a CSV row's hand number is the count of its shoe id's rows so
+#: far, for an id among the last this many dealt from (the verifier's open shoes,
+#: :data:`analyzer.verify.shoes.OPEN_SHOES`); an id used again after more is numbered
+#: from 1 again (a new shoe), so memory does not grow with the log's shoe ids.
+NUMBERED_IDS = 64
 #: How many different key sets of JSON Lines records are told apart for the report of
 #: used and ignored keys (beyond, a hostile log's further shapes are not listed).
 _SHAPES = 10_000
@@ -434,7 +442,9 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
     single, bet_columns, split = columns.single, columns.bets, columns.split
     shoe_col = single.get("shoe")
     hand_col = single.get("hand")
-    numbered: dict[str, int] = {}  # without a hand column: the hands seen per shoe
+    # without a hand column: the hands seen per shoe id, for the last NUMBERED_IDS ids
+    # (in the order last dealt from: a dict re-inserts an id at its end)
+    numbered: dict[str, int] = {}
     fields = {name: (single.get(name), split.get(name))
               for name in ("player_cards", "banker_cards", "burn")}
     outcome_col = single.get("outcome")
@@ -470,7 +480,10 @@ def _csv_hands(reader: Any, headers: list[str], columns: Columns, options: LogOp
                 try:
                     if hand_col is None:  # numbered in the order the shoe's hands come
                         shoe_id = row[shoe_col] if shoe_col is not None else ""
-                        hand = numbered[shoe_id] = numbered.get(shoe_id, 0) + 1
+                        hand = numbered.pop(shoe_id, 0) + 1
+                        numbered[shoe_id] = hand
+                        if len(numbered) > NUMBERED_IDS:  # forgotten: a new shoe if used again
+                            del numbered[next(iter(numbered))]
                     else:
                         hand_text = row[hand_col]
                         # the hot path: a short number in ASCII digits

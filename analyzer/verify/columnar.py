@@ -148,7 +148,7 @@ def replay_columns(path: str | Path, model: Model, options: LogOptions, settler:
             return None
         total = ColumnSums(0, 0, [0] * settler.labels, [[0, 0, 0, 0] for _ in model.bets],
                            [0] * 52, found)
-        seen = RecentIds(RECENT_IDS if "hand" in single else None)
+        seen = RecentIds(RECENT_IDS)
         left = single.get("cards_left")
         # integers read as such: hand numbers, ends of shoes, stakes and amounts returned
         # (no column also read as text: a header named for two fields stays strings)

@@ -20,7 +20,10 @@ told apart) the check is skipped and counted in :attr:`ShoeTracker.undelimited`.
 
 Every shoe followed from its start (a cut one too: its cards are a shorter prefix, as every
 shoe stopped at its cut card is) is handed, with its cards in dealt order, to the
-``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.inference.shuffle`).
+``on_whole_shoe`` callback (the shuffle checks, :mod:`analyzer.verify.inference.shuffle`),
+in the order the shoes opened (a shoe closed by its end while one opened before it is still
+open waits for it, as the column-wise path hands shoes on in the log's order; when more
+than :data:`OPEN_SHOES` wait, the shoe they wait for is closed then).
 """
 
 from __future__ import annotations
@@ -56,9 +59,10 @@ class RecentIds:
     With ``keep``, only the last ``keep`` ids (at least :data:`OPEN_SHOES`): so memory does
     not grow with the number of shoes. A shoe opened :data:`OPEN_SHOES` shoes or more
     before another is closed in the :class:`ShoeTracker` by then, which keeps nothing of
-    it, so a new shoe of its id opening at hand 1 is to the tracker what a fresh id is.
-    Without ``keep`` (a log without a hand column, whose reader numbers an id's hands on
-    from the last hand of that id, however long ago), every id."""
+    it, so a new shoe of its id opening at hand 1 is to the tracker what a fresh id is. So
+    too without a hand column: the reader numbers an id's hands from 1 again once
+    :data:`~analyzer.dealing.handlog.NUMBERED_IDS` (= :data:`OPEN_SHOES`) other ids were
+    dealt from since. Without ``keep``, every id."""
 
     def __init__(self, keep: int | None = None) -> None:
         self.keep = keep
@@ -101,6 +105,7 @@ class OpenShoe:
         self.unnamed = unnamed  # no id and no shoe record: its end is a guess
         self.ended = False  # its end record is in the log
         self.mark = 0  # the tracker's shoe count when it was last dealt from after another
+        self.opened = 0  # ... when it opened: its place in the order shoes are handed on
         self.last_hand = 0
         self.hands = 0  # hands dealt from it
         self.counts = [0] * 52  # cards taken one by one (shoe-aware model, and burns)
@@ -164,6 +169,10 @@ class ShoeTracker:
         #: records that could not be read since the last hand: a gap of as many hand
         #: numbers is theirs (already counted as malformed), not a sequence error
         self.lost = 0
+        #: shoes closed before one opened earlier: by when they opened, their cards for
+        #: ``on_whole_shoe`` (None: not a whole shoe followed); and the last handed on
+        self.waiting: dict[int, list[int] | None] = {}
+        self.handed_on = 0
 
     # -- which shoe ----------------------------------------------------------------------
     @property
@@ -269,7 +278,7 @@ class ShoeTracker:
         self.open[new_id] = shoe
         self.current = shoe
         self.shoes += 1
-        shoe.mark = self.shoes
+        shoe.mark = shoe.opened = self.shoes
         self.take(burn, line, None, False)
         return shoe
 
@@ -378,10 +387,14 @@ class ShoeTracker:
     def close_shoe(self, more: bool = False) -> None:
         """Close every open shoe: the end of the file (a shoe without its end was cut), or
         with ``more`` the end of a run of a larger file (the file's next shoes follow)."""
-        for shoe in list(self.open.values()):
+        while self.open:  # (one at a time: closing one may close another)
+            shoe = next(iter(self.open.values()))
             shoe.ended = shoe.ended or more
             self._close(shoe)
         self.current = None
+        for opened in sorted(self.waiting):  # (a shoe never closed: one lost to the log)
+            self._hand_on(self.waiting.pop(opened))
+        self.handed_on = self.shoes
 
     def _close(self, shoe: OpenShoe) -> None:
         """Check a closing shoe's composition and add its cards up.
@@ -421,9 +434,33 @@ class ShoeTracker:
             if shoe.hand_records or shoe.spilled:
                 self._check_composition(shoe, undelimited, hand_cards)
             whole_sequence = shoe.sequence + hand_cards
-        if self.on_whole_shoe is not None and shoe.whole and shoe.tracking \
-                and not undelimited and whole_sequence:
-            self.on_whole_shoe(whole_sequence)
+        if self.on_whole_shoe is not None:
+            self.waiting[shoe.opened] = whole_sequence if (
+                shoe.whole and shoe.tracking and not undelimited and whole_sequence) else None
+            self._release()
+
+    def _release(self) -> None:
+        """Hand on the whole shoes closed, in the order they opened, up to the first still
+        open; when more than :data:`OPEN_SHOES` wait, close that one."""
+        waiting = self.waiting
+        while True:
+            while self.handed_on + 1 in waiting:
+                self.handed_on += 1
+                self._hand_on(waiting.pop(self.handed_on))
+            if len(waiting) <= OPEN_SHOES:
+                return
+            first = next((s for s in self.open.values() if s.opened == self.handed_on + 1),
+                         None)
+            if first is not None:
+                first.ended = True
+                self._close(first)  # (hands on what waits for it)
+                return
+            self.handed_on += 1  # (a shoe never closed: one lost to the log)
+
+    def _hand_on(self, sequence: list[int] | None) -> None:
+        """One shoe to the ``on_whole_shoe`` callback (None: not a whole shoe followed)."""
+        if sequence is not None and self.on_whole_shoe is not None:
+            self.on_whole_shoe(sequence)
 
     def _check_composition(self, shoe: OpenShoe, undelimited: bool,
                            hand_cards: list[int]) -> None:

@@ -195,10 +195,12 @@ def test_a_log_of_one_endless_shoe_gives_the_reference_report(
     assert fast.violation_count > 0 and fast.shoes == 1 and fast.hands == len(body) > 416
 
 
+@pytest.mark.parametrize("hand_column", [True, False])
 @pytest.mark.parametrize("shoe_aware", [False, True])
 @pytest.mark.parametrize("cycle", [40, 64, 65, 100])
 def test_shoe_ids_are_remembered_as_long_as_the_reference_keeps_a_shoe_open(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cycle: int, shoe_aware: bool) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cycle: int, shoe_aware: bool,
+        hand_column: bool) -> None:
     """The column-wise path kept every shoe id of the log (about 130 bytes a shoe: 7 MB
     more at 6M hands, 170 MB for 2M one-hand shoes) to send a log using one again to the
     reference; it keeps the last ``RECENT_IDS`` (here patched to :data:`OPEN_SHOES`): an
@@ -206,7 +208,9 @@ def test_shoe_ids_are_remembered_as_long_as_the_reference_keeps_a_shoe_open(
     round every ``cycle`` shoes: the same partial as the reference either way; left to it
     when an id comes round within OPEN_SHOES shoes, column-wise when it comes round
     after more than OPEN_SHOES shoes and a run (a run's ids are added when it is done,
-    so the window is the OPEN_SHOES ids before the run: at most 14 shoes a run here)."""
+    so the window is the OPEN_SHOES ids before the run: at most 14 shoes a run here).
+    Without a hand column too (it kept every id there: the reader numbered an id's hands
+    on however long ago it was used; now from 1 once OPEN_SHOES other ids came since)."""
     from analyzer.dealing.simulate import simulate
     from analyzer.verify.shoes import OPEN_SHOES
 
@@ -216,11 +220,13 @@ def test_shoe_ids_are_remembered_as_long_as_the_reference_keeps_a_shoe_open(
     header, *body = source.read_text(encoding="utf-8").splitlines()
     shoe = header.split(",").index("shoe")
     order: dict[str, int] = {}
-    lines = [header]
+    hand = header.split(",").index("hand")
+    keep = [k for k in range(len(header.split(","))) if hand_column or k != hand]
+    lines = [",".join(header.split(",")[k] for k in keep)]
     for row in body:
         cells = row.split(",")
         cells[shoe] = str(order.setdefault(cells[shoe], len(order)) % cycle)
-        lines.append(",".join(cells))
+        lines.append(",".join(cells[k] for k in keep))
     path = tmp_path / "cycling.csv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     monkeypatch.setattr(arrow, "BLOCK", 1 << 12)  # runs of a few shoes each
@@ -260,3 +266,49 @@ def test_the_shuffle_null_does_not_list_a_length_per_shoe() -> None:
     assert null.shoes == 10_000_000
     mean = round((2 * 300_000_000 + 10_000_000) / 10_000_000)
     assert null.cards_dealt == 410 + 412 + 398 + mean * (10_000_000 - 3)
+
+
+def _no_hand_log(path: Path, ids: list[str]) -> None:
+    """A log without a hand column, a row of one four-card hand for each of ``ids``."""
+    rows = [f"{shoe},AS 2H,3D 4C,0,\n" for shoe in ids]
+    path.write_text("shoe,player_cards,banker_cards,note,cards_left\n" + "".join(rows),
+                    encoding="utf-8")
+
+
+def test_without_a_hand_column_an_id_is_numbered_on_only_while_recent(
+        tmp_path: Path) -> None:
+    """The reader numbered each id's hands on from that id's last, however long ago, so
+    it kept every id of the log (about 100 bytes each: 400 MB at 2M one-hand shoes). Now
+    an id among the last NUMBERED_IDS (= OPEN_SHOES) dealt from goes on; one used again
+    after that many others opens at hand 1 (a new shoe, as the tracker would have closed
+    the old one by then), and reading five times more ids takes no more memory."""
+    import tracemalloc
+
+    from analyzer.dealing.handlog import LogOptions, read_log
+
+    def peak(count: int) -> int:
+        log = tmp_path / f"many{count}.csv"
+        _no_hand_log(log, [f"s{k}" for k in range(count)])
+        tracemalloc.start()
+        read = sum(type(r) is Hand for r in read_log(log, LogOptions(format="csv")))
+        size = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert read == count
+        return size
+
+    small, large = peak(10_000), peak(50_000)  # (both past the input's first blocks)
+    assert large - small < 100_000  # every id kept: 40,000 more, about 5 MB
+
+    from analyzer.dealing.handlog import NUMBERED_IDS
+    from analyzer.verify.shoes import OPEN_SHOES
+
+    assert NUMBERED_IDS == OPEN_SHOES
+    others = [f"x{k}" for k in range(NUMBERED_IDS)]
+    ids = ["A", *others[:NUMBERED_IDS - 1], "A", *others, "A", "B", "B"]
+    path = tmp_path / "ids.csv"
+    _no_hand_log(path, ids)
+    hands = [r for r in read_log(path, LogOptions(format="csv")) if type(r) is Hand]
+    numbers = [(h.shoe, h.hand) for h in hands if h.shoe in ("A", "B")]
+    # A again after 63 other ids: hand 2; after 64: hand 1
+    assert numbers == [("A", 1), ("A", 2), ("A", 1), ("B", 1), ("B", 2)]
+    assert [h.hand for h in hands if h.shoe == others[0]] == [1, 2]
