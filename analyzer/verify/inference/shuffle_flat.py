@@ -26,6 +26,7 @@ from analyzer.verify.inference.shoesums import POSITION_BINS
 __all__ = ["add_flat", "KEY_LIMIT"]
 
 IntArray = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
 #: (shoe, run code) keys of a batch are int32 below this, else int64.
 KEY_LIMIT = 1 << 31
 
@@ -44,9 +45,10 @@ def add_flat(tally: Any, cards: IntArray, starts: IntArray, stops: IntArray) -> 
     else:
         first_of = np.cumsum(lengths) - lengths
         sequence = cards[np.repeat(starts - first_of, lengths) + np.arange(int(lengths.sum()))]
-    kind = np.int32 if count * (tally.codes + 1) < KEY_LIMIT else np.int64
+    kind: type[np.signedinteger[Any]] = np.int32 if count * (tally.codes + 1) < KEY_LIMIT \
+        else np.int64
     sequence = sequence.astype(kind)
-    shoe_ids = np.arange(count, dtype=kind)
+    shoe_ids: Ints = np.arange(count, dtype=kind)
     # -- rank (or value) by position: each stretch of each shoe, as the reference's bins
     width = int(lengths.max())
     bins = np.minimum(np.arange(width) * POSITION_BINS // tally.size, POSITION_BINS - 1)
@@ -55,7 +57,7 @@ def add_flat(tally: Any, cards: IntArray, starts: IntArray, stops: IntArray) -> 
     dealt = np.clip(lengths[:, None], first, last) - first
     tally.position_counts += dealt.sum(axis=0)
     tally.position_squares += (dealt * dealt).sum(axis=0)
-    stretch = np.repeat(np.tile(np.arange(POSITION_BINS, dtype=kind), count), dealt.ravel())
+    stretch: Ints = np.repeat(np.tile(np.arange(POSITION_BINS, dtype=kind), count), dealt.ravel())
     stretch += tally.category.astype(kind).take(sequence) * POSITION_BINS
     tally.position_table += np.bincount(stretch, minlength=tally.categories * POSITION_BINS)
     # -- disjoint adjacent pairs (cards 1-2, 3-4, ...)
@@ -73,8 +75,8 @@ def add_flat(tally: Any, cards: IntArray, starts: IntArray, stops: IntArray) -> 
     _carry(tally, sequence, first_of, lengths, shoe_ids)
 
 
-def _carry(tally: Any, sequence: IntArray, first_of: IntArray, lengths: IntArray,
-           shoe_ids: IntArray) -> None:
+def _carry(tally: Any, sequence: Ints, first_of: IntArray, lengths: IntArray,
+           shoe_ids: Ints) -> None:
     """The carried-runs sums of the shoes (see the module docstring)."""
     run, count, total, kind = tally.run, len(lengths), sequence.size, sequence.dtype
     symbols = tally.run_symbol.astype(kind).take(sequence) if tally.values else sequence
