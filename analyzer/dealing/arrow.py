@@ -205,23 +205,37 @@ def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
     written = (len(columns) - 1) * n + int(np.count_nonzero(
         np.frombuffer(block, dtype=np.uint8) == 10)) + (block.count(b"\r") if b"\r" in block
                                                        else 0)
+    full: list[IntArray] = []  # the integer columns without an empty cell, checked together
     for i, column in enumerate(columns):
         if i not in integers:
             offsets = text_buffers(column)[0]
             written += int(offsets[-1] - offsets[0])
-            continue
-        held = (column.drop_null() if column.null_count else column).to_numpy(
-            zero_copy_only=False)
-        if not held.size:
-            continue
-        low, high = int(held.min()), int(held.max())
-        if low < 0 or high >= 10 ** PLAIN_DIGITS:
+        elif not column.null_count:
+            full.append(column.to_numpy())
+        else:
+            found = _digits(column.drop_null().to_numpy())
+            if found is None:
+                return None
+            written += found
+    if full:
+        found = _digits(np.stack(full) if len(full) > 1 else full[0])
+        if found is None:
             return None
-        # digits of each value: one, and one more for each power of ten it reaches (up
-        # to the largest value's)
-        written += held.size + sum(int(np.count_nonzero(held >= power))
-                                   for power in _POWERS[:len(str(high)) - 1])
+        written += found
     return columns if written == len(block) else None
+
+
+def _digits(held: npt.NDArray[np.int64]) -> int | None:
+    """The digits of every value written plainly (None: a value below 0 or of more than
+    :data:`PLAIN_DIGITS` digits): one, and one more for each power of ten it reaches (up to
+    the largest value's)."""
+    if not held.size:
+        return 0
+    low, high = int(held.min()), int(held.max())
+    if low < 0 or high >= 10 ** PLAIN_DIGITS:
+        return None
+    return held.size + sum(int(np.count_nonzero(held >= power))
+                           for power in _POWERS[:len(str(high)) - 1])
 
 
 def _alike(first: pa.Array, second: pa.Array) -> tuple[pa.Array, pa.Array]:
