@@ -107,7 +107,10 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
     pa.set_memory_pool(pa.system_memory_pool())
     keep_freed_memory()
     names = [f"c{i}" for i in range(width)]
-    read = pacsv.ReadOptions(column_names=names, use_threads=False)
+    size = BLOCK if block_size is None else block_size
+    # (Arrow's own blocks hold a whole block of ours: one chunk a column, no copy to join)
+    read = pacsv.ReadOptions(column_names=names, use_threads=False,
+                             block_size=max(size + MAX_LINE + 2, 1 << 20))
     parse = pacsv.ParseOptions(delimiter=delimiter)
     as_text = pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()),
                                    strings_can_be_null=False,
@@ -118,7 +121,7 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
         null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False)
     pending: list[pa.Array] | None = None
     try:
-        for block in _blocks(path, start, end, BLOCK if block_size is None else block_size):
+        for block in _blocks(path, start, end, size):
             if block is None:
                 yield None
                 return
@@ -128,7 +131,7 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
             if columns is None:
                 table = pacsv.read_csv(pa.BufferReader(block), read_options=read,
                                        parse_options=parse, convert_options=as_text)
-                columns = [table.column(i).combine_chunks() for i in range(width)]
+                columns = [_whole(table.column(i)) for i in range(width)]
             if pending is not None:
                 columns = [pa.concat_arrays(_alike(a, b)) for a, b in zip(pending, columns,
                                                                            strict=True)]
@@ -199,7 +202,7 @@ def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
                                parse_options=parse, convert_options=convert)
     except pa.ArrowInvalid:
         return None  # (read as strings: the string path says what is wrong)
-    columns = [table.column(i).combine_chunks() for i in range(table.num_columns)]
+    columns = [_whole(table.column(i)) for i in range(table.num_columns)]
     n = table.num_rows
     # delimiters and line ends (a byte count in numpy: several times faster than count)
     written = (len(columns) - 1) * n + int(np.count_nonzero(
@@ -236,6 +239,11 @@ def _digits(held: npt.NDArray[np.int64]) -> int | None:
         return None
     return held.size + sum(int(np.count_nonzero(held >= power))
                            for power in _POWERS[:len(str(high)) - 1])
+
+
+def _whole(column: pa.ChunkedArray) -> pa.Array:
+    """A column of a table as one array (its one chunk as it is: no copy)."""
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
 def _alike(first: pa.Array, second: pa.Array) -> tuple[pa.Array, pa.Array]:
