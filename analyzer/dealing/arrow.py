@@ -47,8 +47,8 @@ from analyzer.inputs import MAX_LINE, open_binary
 
 IntArray = npt.NDArray[np.int64]
 
-__all__ = ["BLOCK", "empty_cells", "field_lengths", "keep_freed_memory", "MAX_PENDING_ROWS",
-           "PLAIN_DIGITS", "plain_integers", "shoe_runs", "text_buffers"]
+__all__ = ["BLOCK", "empty_cells", "field_lengths", "int_cells", "keep_freed_memory",
+           "MAX_PENDING_ROWS", "PLAIN_DIGITS", "plain_integers", "shoe_runs", "text_buffers"]
 
 #: Bytes read and parsed at a time (whole lines): half a megabyte, about 10,000 rows of
 #: punto banco, keeps a shoe-aware worker's arrays near 25 MB (a megabyte: about 50 MB)
@@ -216,7 +216,8 @@ def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
         elif not column.null_count:
             full.append(column.to_numpy())
         else:
-            found = _digits(column.drop_null().to_numpy())
+            values, empty = int_cells(column)
+            found = _digits(values[~empty])
             if found is None:
                 return None
             written += found
@@ -271,6 +272,20 @@ def text_buffers(column: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[n
 def field_lengths(column: pa.Array) -> IntArray:
     """Each field's length in bytes."""
     return np.diff(text_buffers(column)[0])
+
+
+def int_cells(column: pa.Array) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """An int64 column's values (0 where a cell is empty: null) and which cells are empty,
+    read off its buffers (no Arrow compute call: a few microseconds a column)."""
+    n, at = len(column), column.offset
+    validity, data = column.buffers()
+    values: IntArray = np.frombuffer(data, dtype=np.int64)[at:at + n] if n else \
+        np.zeros(0, dtype=np.int64)
+    if not column.null_count:
+        return values, np.zeros(n, dtype=bool)
+    valid = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), count=at + n,
+                          bitorder="little")[at:].view(bool)
+    return np.where(valid, values, 0), ~valid
 
 
 def empty_cells(column: pa.Array) -> npt.NDArray[np.bool_]:

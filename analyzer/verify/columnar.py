@@ -41,6 +41,7 @@ from analyzer.dealing.arrow import (
     BLOCK,
     empty_cells,
     field_lengths,
+    int_cells,
     plain_integers,
     shoe_runs,
     text_buffers,
@@ -484,11 +485,12 @@ def _bet_money(columns: list[pa.Array], bet_columns: dict[str, tuple[int, int]],
     returned_rows: list[IntArray] = []
     for bet_id, (stake_col, returned_col) in bet_columns.items():
         stake_text, returned_text = columns[stake_col], columns[returned_col]
-        if stake_text.type == returned_text.type == pa.int64() and not (
-                stake_text.null_count or returned_text.null_count):
-            # (Arrow's int64, no empty cell: plain integers, checked below)
-            stake = stake_text.to_numpy()
-            returned = returned_text.to_numpy()
+        if stake_text.type == returned_text.type == pa.int64():
+            # (Arrow's int64: plain integers, checked below; an empty cell reads 0)
+            stake, no_stake = int_cells(stake_text)
+            returned, no_return = int_cells(returned_text)
+            if (no_stake != no_return).any():
+                return None  # a stake without the amount returned, or the other way round
         else:
             no_stake, no_return = empty_cells(stake_text), empty_cells(returned_text)
             empty = bool(no_stake.any() or no_return.any())
@@ -536,28 +538,37 @@ def _bet_money(columns: list[pa.Array], bet_columns: dict[str, tuple[int, int]],
 
 
 def _paid(stake: IntArray, returned: IntArray, label: IntArray, settler: Settler) -> bool:
-    """Does every amount returned match the paytable (with the rounding rule)? ``label``:
-    each stake's flat label (see :class:`~analyzer.verify.replay.Settler`)."""
-    present = np.flatnonzero(np.bincount(label.ravel(), minlength=settler.labels)).tolist()
-    fractions = [1 + net for net in settler.label_nets]
-    if any(fractions[j].numerator >= 1 << 20 or fractions[j].denominator >= 1 << 20
-           for j in present):
-        return False
-    # (a label no stake has may hold any fraction: read as 0 / 1)
-    small = [m if m.numerator < 1 << 20 and m.denominator < 1 << 20 else Fraction(0)
-             for m in fractions]
-    num = np.array([m.numerator for m in small], dtype=np.int64).take(label)
-    den = np.array([m.denominator for m in small], dtype=np.int64).take(label)
+    """Does every amount returned match the paytable (with the rounding rule)? Rows of
+    ``stake``, ``returned`` and ``label`` (each stake's flat label: see
+    :class:`~analyzer.verify.replay.Settler`) are bets."""
+    num_of, den_of, large = _multipliers(tuple(settler.label_nets))
+    if large.size and bool(np.bincount(label.ravel(), minlength=len(num_of))[large].any()):
+        return False  # a multiplier of 2**20 or more (left to the reference)
+    num, den = num_of.take(label), den_of.take(label)
     exact = stake * num
     good = returned * den == exact
-    if (den != 1).any():  # (where den is 1 nothing is fractional)
-        floor = exact // den
-        fractional = exact % den != 0
+    # (where den is 1 nothing is fractional: only the bets with a fractional multiplier)
+    for row in np.flatnonzero((den != 1).any(axis=1)).tolist():
+        e, d, r = exact[row], den[row], returned[row]
+        floor = e // d
+        fractional = e % d != 0
         if settler.rounding == "down":
-            allowed = returned == floor
+            allowed = r == floor
         elif settler.rounding == "nearest":
-            allowed = returned == (2 * exact + den) // (2 * den)
+            allowed = r == (2 * e + d) // (2 * d)
         else:
-            allowed = (returned == floor) | (returned == floor + 1)
-        good |= fractional & allowed
+            allowed = (r == floor) | (r == floor + 1)
+        good[row] |= fractional & allowed
     return bool(good.all())
+
+
+@cache
+def _multipliers(nets: tuple[Fraction, ...]) -> tuple[IntArray, IntArray, IntArray]:
+    """Numerator and denominator of each label's amount returned per unit staked (1 +
+    its net), and the labels where either is 2**20 or more (there read as 0 / 1)."""
+    whole = [1 + net for net in nets]
+    large = [j for j, m in enumerate(whole) if m.numerator >= 1 << 20 or m.denominator >= 1 << 20]
+    small = [Fraction(0) if j in large else m for j, m in enumerate(whole)]
+    return (np.array([m.numerator for m in small], dtype=np.int64),
+            np.array([m.denominator for m in small], dtype=np.int64),
+            np.array(large, dtype=np.int64))
