@@ -195,25 +195,33 @@ class FeatureColumns(Mapping[str, npt.NDArray[Any]]):
 
 class GatheredColumns(Mapping[str, npt.NDArray[Any]]):
     """Columns ``columns[name][rows]`` (hands looked up in a coup table), each gathered
-    the first time it is read, beside columns given whole (``more``): a replay settles
-    its bets on a few of the 22 coup columns, so the others are never gathered."""
+    the first time it is read, beside columns given whole (``more``) and columns of other
+    tables gathered the same way (``others``: (columns, rows) pairs, read before
+    ``columns``): a replay settles its bets on a few of the 22 coup columns, so the others
+    are never gathered."""
 
     def __init__(self, columns: Mapping[str, npt.NDArray[Any]], rows: IntArray,
-                 more: Mapping[str, npt.NDArray[Any]]) -> None:
-        self._columns, self._rows = columns, rows
+                 more: Mapping[str, npt.NDArray[Any]],
+                 others: Sequence[tuple[Mapping[str, npt.NDArray[Any]], IntArray]] = ()
+                 ) -> None:
+        self._columns, self._rows, self._others = columns, rows, others
         self._held: dict[str, npt.NDArray[Any]] = dict(more)
 
     def __getitem__(self, name: str) -> npt.NDArray[Any]:
         held = self._held.get(name)
         if held is None:
-            held = self._held[name] = self._columns[name][self._rows]
+            table, rows = next(((c, r) for c, r in self._others if name in c),
+                               (self._columns, self._rows))
+            held = self._held[name] = table[name][rows]
         return held
 
     def __iter__(self) -> Iterator[str]:
-        return iter({**dict.fromkeys(self._columns), **dict.fromkeys(self._held)})
+        return iter({**dict.fromkeys(self._columns),
+                     **{k: None for c, _ in self._others for k in c},
+                     **dict.fromkeys(self._held)})
 
     def __len__(self) -> int:
-        return len({*self._columns, *self._held})
+        return len({*self._columns, *(k for c, _ in self._others for k in c), *self._held})
 
 
 def _total(hand: IntArray) -> IntArray:

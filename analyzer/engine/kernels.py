@@ -14,17 +14,16 @@ numba's user-wide cache directory when the package folder is read-only.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import scipy.linalg.cython_blas  # noqa: F401 - the BLAS numba's matrix products call
 from numba import njit
 from threadpoolctl import threadpool_limits
 
 # The products here are small: a multi-threaded BLAS only adds contention (measured 5-7x
 # slower on a loaded 2-core machine, 20x for the shoe-aware columns of lucky-baccarat).
-# scipy's BLAS is loaded just above, so the limit reaches it too.
 threadpool_limits(limits=1, user_api="blas")
 
 __all__ = ["BLOCK", "batch_values", "grouped_values", "tally_sums"]
@@ -253,6 +252,16 @@ def _batch(counts: Any, payoff: Any, cards: Any, low_index: Any, high_index: Any
     return out
 
 
+@cache
+def _load_blas() -> None:
+    """Load the BLAS numba's matrix products call (scipy's, about 0.15 s to import: only
+    :func:`batch_values` multiplies matrices, the verifier's kernels never do), one
+    thread as above."""
+    import scipy.linalg.cython_blas  # noqa: F401
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
 def batch_values(counts: npt.NDArray[np.float64], payoff: npt.NDArray[np.float64],
                  cards: npt.NDArray[np.int64], low_index: npt.NDArray[np.int64],
                  high_index: npt.NDArray[np.int64], low: npt.NDArray[np.int64],
@@ -263,6 +272,7 @@ def batch_values(counts: npt.NDArray[np.float64], payoff: npt.NDArray[np.float64
     shoes = rows.shape[0]
     if shoes == 0:
         return np.empty((0, payoff.shape[0]))
+    _load_blas()
     padded = np.empty((-(-shoes // BLOCK) * BLOCK, 10))
     padded[:shoes] = rows
     padded[shoes:] = rows[0]

@@ -29,7 +29,7 @@ from analyzer.engine.enumeration import (
     term_weights,
     terms,
 )
-from analyzer.engine.evaluator import BatchEvaluator, value_counts
+from analyzer.engine.evaluator import BatchEvaluator, value_counts_float
 from analyzer.engine.forms import FormSet, FourCardForm, TwoCardForm
 from analyzer.engine.lookup import Model
 from analyzer.engine.tally import half_patterns
@@ -494,7 +494,7 @@ class ShoeEvaluator:
             raise AnalyzerError(f"every shoe needs at least {SEQUENCE_LENGTH} cards and no "
                                 "negative count")
         values = rows if rows.shape[1] == 10 else \
-            value_counts(rows.astype(np.int64)).astype(np.float64)
+            value_counts_float(np.floor(rows))  # (as int64 then back: the same floats)
         return rows, values
 
     def _exact_rows(self, rows: FloatArray) -> Iterator[tuple[int, list[tuple[list[int], int]]]]:

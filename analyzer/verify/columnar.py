@@ -27,6 +27,7 @@ import csv
 import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from itertools import islice
 from pathlib import Path
@@ -40,6 +41,7 @@ from analyzer.dealing.arrow import (
     BLOCK,
     empty_cells,
     field_lengths,
+    int_cells,
     plain_integers,
     shoe_runs,
     text_buffers,
@@ -55,7 +57,7 @@ from analyzer.dealing.dialects import (
 )
 from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
-from analyzer.engine.cardbets import card_feature_columns
+from analyzer.engine.cardbets import pair_feature_columns
 from analyzer.engine.enumeration import GatheredColumns, coups
 from analyzer.engine.lookup import Model, coup_code, coup_labels, coup_lookup
 from analyzer.errors import AnalyzerError
@@ -321,9 +323,10 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
         if logged is None or ((logged != -1) & (logged != winners)).any():
             return None  # a claimed outcome the cards do not give
     if model.card_level:  # every bet settled on the hands' feature columns at once
-        features = GatheredColumns(coup_table.features, row, {
-            **card_feature_columns("player", player[:, 0], player[:, 1]),
-            **card_feature_columns("banker", banker[:, 0], banker[:, 1])})
+        # (each hand's card features looked up by its first two cards, as read)
+        features = GatheredColumns(coup_table.features, row, {}, [
+            (pair_feature_columns(side), cards[:, 0] * 52 + cards[:, 1])
+            for side, cards in (("player", player), ("banker", banker))])
         labels = []
         for i, b in enumerate(model.bets):  # (a coup-level bet: its label on each coup)
             on_coups = None if b.bet.card_level else coup_labels(model, i)
@@ -336,40 +339,10 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     else:
         labels = [codes[row] for codes in index.code_arrays]
     # -- bets and payouts ------------------------------------------------------------------
-    bet_index = model.bet_index()
-    windows = dict(model.profile.procedure.windows)
-    stakes = np.zeros((n, len(model.bets)), dtype=np.int64)
-    money: list[list[int]] = [[0, 0, 0, 0] for _ in model.bets]
-    for bet_id, (stake_col, returned_col) in bet_columns.items():
-        bet = bet_index.get(bet_id)
-        stake_text, returned_text = columns[stake_col], columns[returned_col]
-        no_stake, no_return = empty_cells(stake_text), empty_cells(returned_text)
-        empty = bool(no_stake.any() or no_return.any())
-        if empty and not np.array_equal(no_stake, no_return):
-            return None  # a stake without the amount returned, or the other way round
-        stake = plain_integers(stake_text, empty)
-        returned = plain_integers(returned_text, empty)
-        if stake is None or returned is None:
-            return None
-        if bet is None:
-            if (stake > 0).any() or (returned > 0).any():
-                return None  # a bet the profile does not have
-            continue
-        i = bet
-        if stake.max() >= _MONEY_LIMIT or returned.max() >= _MONEY_LIMIT:
-            return None
-        if not _paid(stake, returned, labels[i], settler.offsets[i], settler):
-            return None
-        last = windows.get(bet_id)
-        if last is not None and ((stake > 0) & (hand > last)).any():
-            return None  # staked after its betting window closed
-        stakes[:, i] = stake
-        staked = stake > 0
-        count = int(staked.sum())
-        if count and count * int(stake.max()) ** 2 >= 1 << 62:
-            return None
-        money[i] = [count, int(stake.sum()), int((stake * stake).sum()),
-                    int(returned[staked].sum())]
+    found_money = _bet_money(columns, bet_columns, model, settler, labels, hand)
+    if found_money is None:
+        return None
+    stakes, money = found_money
     # -- shoes: every card in dealt order, compositions -----------------------------------
     order = np.stack([player[:, 0], banker[:, 0], player[:, 1], banker[:, 1],
                       player[:, 2], banker[:, 2]], axis=1)
@@ -493,28 +466,109 @@ def _depleted(full: IntArray, dealt: IntArray, burned: IntArray, starts: IntArra
     return result
 
 
-def _paid(stake: IntArray, returned: IntArray, label: IntArray, offset: int,
-          settler: Settler) -> bool:
-    """Does every amount returned match the paytable (with the rounding rule)?"""
-    if not len(label):
-        return True
-    fractions = [1 + settler.label_nets[offset + j] for j in range(int(label.max()) + 1)]
-    present = np.bincount(label)
-    if any(present[j] and (m.numerator >= 1 << 20 or m.denominator >= 1 << 20)
-           for j, m in enumerate(fractions)):
-        return False
-    num = np.array([m.numerator for m in fractions], dtype=np.int64)[label]
-    den = np.array([m.denominator for m in fractions], dtype=np.int64)[label]
+def _bet_money(columns: list[pa.Array], bet_columns: dict[str, tuple[int, int]],
+               model: Model, settler: Settler, labels: list[IntArray], hand: IntArray,
+               ) -> tuple[IntArray, list[list[int]]] | None:
+    """Each row's stake on each bet of the model, and per bet its (stakes, stake sum,
+    stake square sum, amount returned); None at a stake or amount that is not a plain
+    integer below :data:`_MONEY_LIMIT`, a stake without its amount returned (or the other
+    way round), a stake on a bet the profile does not have or after its betting window,
+    or an amount returned the paytable does not pay. The model's bets are checked
+    together, as rows of one matrix (a few numpy calls for all of lucky-baccarat's 19)."""
+    n = len(hand)
+    bet_index = model.bet_index()
+    windows = dict(model.profile.procedure.windows)
+    stakes = np.zeros((n, len(model.bets)), dtype=np.int64)
+    money: list[list[int]] = [[0, 0, 0, 0] for _ in model.bets]
+    held: list[int] = []  # the model's bets logged, and their columns
+    stake_rows: list[IntArray] = []
+    returned_rows: list[IntArray] = []
+    for bet_id, (stake_col, returned_col) in bet_columns.items():
+        stake_text, returned_text = columns[stake_col], columns[returned_col]
+        if stake_text.type == returned_text.type == pa.int64():
+            # (Arrow's int64: plain integers, checked below; an empty cell reads 0)
+            stake, no_stake = int_cells(stake_text)
+            returned, no_return = int_cells(returned_text)
+            if (no_stake != no_return).any():
+                return None  # a stake without the amount returned, or the other way round
+        else:
+            no_stake, no_return = empty_cells(stake_text), empty_cells(returned_text)
+            empty = bool(no_stake.any() or no_return.any())
+            if empty and not np.array_equal(no_stake, no_return):
+                return None  # a stake without the amount returned, or the other way round
+            found_stake = plain_integers(stake_text, empty)
+            found_returned = plain_integers(returned_text, empty)
+            if found_stake is None or found_returned is None:
+                return None
+            stake, returned = found_stake, found_returned
+        bet = bet_index.get(bet_id)
+        if bet is None:
+            if (stake != 0).any() or (returned != 0).any():
+                return None  # a bet the profile does not have
+            continue
+        held.append(bet)
+        stake_rows.append(stake)
+        returned_rows.append(returned)
+    if not held or not n:
+        return stakes, money
+    stake_of, returned_of = np.stack(stake_rows), np.stack(returned_rows)  # (bets, rows)
+    if min(int(stake_of.min()), int(returned_of.min())) < 0 or \
+            max(int(stake_of.max()), int(returned_of.max())) >= _MONEY_LIMIT:
+        return None  # (below 0: a plain integer column above 10**18 - 1 would not read)
+    label_of = np.stack([labels[i] for i in held]) + np.array(
+        [settler.offsets[i] for i in held], dtype=np.int64)[:, None]
+    if not _paid(stake_of, returned_of, label_of, settler):
+        return None
+    for row, i in enumerate(held):
+        last = windows.get(model.bets[i].bet.id)
+        if last is not None and ((stake_of[row] > 0) & (hand > last)).any():
+            return None  # staked after its betting window closed
+    staked = stake_of > 0
+    counts, largest = staked.sum(axis=1).tolist(), stake_of.max(axis=1).tolist()
+    if any(count and count * high ** 2 >= 1 << 62
+           for count, high in zip(counts, largest, strict=True)):
+        return None
+    totals = stake_of.sum(axis=1).tolist()
+    squares = (stake_of * stake_of).sum(axis=1).tolist()
+    returns = (returned_of * staked).sum(axis=1).tolist()
+    for row, i in enumerate(held):
+        stakes[:, i] = stake_of[row]
+        money[i] = [counts[row], totals[row], squares[row], returns[row]]
+    return stakes, money
+
+
+def _paid(stake: IntArray, returned: IntArray, label: IntArray, settler: Settler) -> bool:
+    """Does every amount returned match the paytable (with the rounding rule)? Rows of
+    ``stake``, ``returned`` and ``label`` (each stake's flat label: see
+    :class:`~analyzer.verify.replay.Settler`) are bets."""
+    num_of, den_of, large = _multipliers(tuple(settler.label_nets))
+    if large.size and bool(np.bincount(label.ravel(), minlength=len(num_of))[large].any()):
+        return False  # a multiplier of 2**20 or more (left to the reference)
+    num, den = num_of.take(label), den_of.take(label)
     exact = stake * num
     good = returned * den == exact
-    if (den != 1).any():  # (where den is 1 nothing is fractional)
-        floor = exact // den
-        fractional = exact % den != 0
+    # (where den is 1 nothing is fractional: only the bets with a fractional multiplier)
+    for row in np.flatnonzero((den != 1).any(axis=1)).tolist():
+        e, d, r = exact[row], den[row], returned[row]
+        floor = e // d
+        fractional = e % d != 0
         if settler.rounding == "down":
-            allowed = returned == floor
+            allowed = r == floor
         elif settler.rounding == "nearest":
-            allowed = returned == (2 * exact + den) // (2 * den)
+            allowed = r == (2 * e + d) // (2 * d)
         else:
-            allowed = (returned == floor) | (returned == floor + 1)
-        good |= fractional & allowed
+            allowed = (r == floor) | (r == floor + 1)
+        good[row] |= fractional & allowed
     return bool(good.all())
+
+
+@cache
+def _multipliers(nets: tuple[Fraction, ...]) -> tuple[IntArray, IntArray, IntArray]:
+    """Numerator and denominator of each label's amount returned per unit staked (1 +
+    its net), and the labels where either is 2**20 or more (there read as 0 / 1)."""
+    whole = [1 + net for net in nets]
+    large = [j for j, m in enumerate(whole) if m.numerator >= 1 << 20 or m.denominator >= 1 << 20]
+    small = [Fraction(0) if j in large else m for j, m in enumerate(whole)]
+    return (np.array([m.numerator for m in small], dtype=np.int64),
+            np.array([m.denominator for m in small], dtype=np.int64),
+            np.array(large, dtype=np.int64))

@@ -9,7 +9,9 @@ into the cards. Each shoe's distinct runs are found by one sort of (shoe, run co
 so their probability mass is still summed in ascending code order from 0.0 (the same
 float), and a block of a shoe is looked up among the previous shoe's runs by a binary
 search of the keys (its needles sorted first: the count of matches does not depend on
-their order).
+their order). Cards, run codes and keys are int32 (a batch of :data:`KEY_LIMIT` / run
+codes shoes at most; int64 beyond): half the memory traffic of int64, and numpy sorts
+int32 about three times faster.
 """
 
 from __future__ import annotations
@@ -21,9 +23,12 @@ import numpy.typing as npt
 
 from analyzer.verify.inference.shoesums import POSITION_BINS
 
-__all__ = ["add_flat"]
+__all__ = ["add_flat", "KEY_LIMIT"]
 
 IntArray = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
+#: (shoe, run code) keys of a batch are int32 below this, else int64.
+KEY_LIMIT = 1 << 31
 
 
 def add_flat(tally: Any, cards: IntArray, starts: IntArray, stops: IntArray) -> None:
@@ -40,7 +45,10 @@ def add_flat(tally: Any, cards: IntArray, starts: IntArray, stops: IntArray) -> 
     else:
         first_of = np.cumsum(lengths) - lengths
         sequence = cards[np.repeat(starts - first_of, lengths) + np.arange(int(lengths.sum()))]
-    shoe_ids = np.arange(count)
+    kind: type[np.signedinteger[Any]] = np.int32 if count * (tally.codes + 1) < KEY_LIMIT \
+        else np.int64
+    sequence = sequence.astype(kind)
+    shoe_ids: Ints = np.arange(count, dtype=kind)
     # -- rank (or value) by position: each stretch of each shoe, as the reference's bins
     width = int(lengths.max())
     bins = np.minimum(np.arange(width) * POSITION_BINS // tally.size, POSITION_BINS - 1)
@@ -49,40 +57,40 @@ def add_flat(tally: Any, cards: IntArray, starts: IntArray, stops: IntArray) -> 
     dealt = np.clip(lengths[:, None], first, last) - first
     tally.position_counts += dealt.sum(axis=0)
     tally.position_squares += (dealt * dealt).sum(axis=0)
-    stretch = np.repeat(np.tile(np.arange(POSITION_BINS), count), dealt.ravel())
-    tally.position_table += np.bincount(tally.category[sequence] * POSITION_BINS + stretch,
-                                        minlength=tally.categories * POSITION_BINS)
+    stretch: Ints = np.repeat(np.tile(np.arange(POSITION_BINS, dtype=kind), count), dealt.ravel())
+    stretch += tally.category.astype(kind).take(sequence) * POSITION_BINS
+    tally.position_table += np.bincount(stretch, minlength=tally.categories * POSITION_BINS)
     # -- disjoint adjacent pairs (cards 1-2, 3-4, ...)
     halves = lengths // 2
     opening = np.repeat(first_of - 2 * (np.cumsum(halves) - halves), halves) + \
         2 * np.arange(int(halves.sum()))
-    x, y = sequence[opening], sequence[opening + 1]
-    values = tally.card_value
-    tally.adjacent_table += np.bincount(values[x] * 10 + values[y], minlength=100)
+    x, y = sequence.take(opening), sequence.take(opening + 1)
+    values = tally.card_value.astype(kind)
+    tally.adjacent_table += np.bincount(values.take(x) * 10 + values.take(y), minlength=100)
     tally.pairs += int(halves.sum())
     tally.pair_squares += int((halves * halves).sum())
     if not tally.values:
-        tally.successions[0] += int(np.count_nonzero(tally.new_deck_next[x] == y))
+        tally.successions[0] += int(np.count_nonzero(tally.new_deck_next.take(x) == y))
         tally.successions[1] += int(np.count_nonzero((y == x) | (y == (x + 1) % 52)))
     _carry(tally, sequence, first_of, lengths, shoe_ids)
 
 
-def _carry(tally: Any, sequence: IntArray, first_of: IntArray, lengths: IntArray,
-           shoe_ids: IntArray) -> None:
+def _carry(tally: Any, sequence: Ints, first_of: IntArray, lengths: IntArray,
+           shoe_ids: Ints) -> None:
     """The carried-runs sums of the shoes (see the module docstring)."""
-    run, count, total = tally.run, len(lengths), sequence.size
-    symbols = tally.run_symbol[sequence] if tally.values else sequence
+    run, count, total, kind = tally.run, len(lengths), sequence.size, sequence.dtype
+    symbols = tally.run_symbol.astype(kind).take(sequence) if tally.values else sequence
     along = max(total - run + 1, 0)
     code = symbols[:along]
     for i in range(1, run):
-        code = code * tally.base + symbols[i:along + i]
+        code = code * kind.type(tally.base) + symbols[i:along + i]
     # a run at every position but a shoe's last run - 1 (its cards would leave the shoe)
     held = np.ones(along, dtype=bool)
     for j in range(1, run):
         end = first_of + lengths - j
         held[end[(lengths >= j) & (end < along)]] = False
     runs = np.maximum(lengths - run + 1, 0)
-    stride = tally.codes + 1
+    stride = kind.type(tally.codes + 1)
     key_shoe = np.repeat(shoe_ids, runs)
     keys = key_shoe * stride + code[held]
     keys.sort()  # shoe-major: each shoe's runs in ascending code order
@@ -91,13 +99,13 @@ def _carry(tally: Any, sequence: IntArray, first_of: IntArray, lengths: IntArray
     distinct = keys[fresh]
     distinct_shoe = key_shoe[fresh]
     distinct_code = distinct - distinct_shoe * stride
-    mass = np.bincount(distinct_shoe, weights=tally.probability[distinct_code],
+    mass = np.bincount(distinct_shoe, weights=tally.probability.take(distinct_code),
                        minlength=count)
     # the blocks at 0, k, 2k, ... of each shoe, looked up among the previous shoe's runs
     blocks = lengths // run
     at = np.repeat(first_of - run * (np.cumsum(blocks) - blocks), blocks) + \
         run * np.arange(int(blocks.sum()))
-    block_code = code[at]
+    block_code = code.take(at)
     opening = int(blocks[0])
     wanted = np.repeat(shoe_ids, blocks)[opening:] * stride + block_code[opening:] - stride
     if distinct.size and wanted.size:
