@@ -253,7 +253,8 @@ def forward_residues(first: Any, source: Any, holding: Any, starts: Any, total: 
     mask = (np.int64(1) << HALF) - 1
     sizes = starts[1:] - starts[:-1]
     flags = np.zeros((live + 1, 1 << live), dtype=np.bool_)  # [level, prefix]: read
-    flags[live, :] = needed
+    for v in range(1 << live):  # a loop: an array assignment's shape check compiles
+        flags[live, v] = needed[v]  # numba's string formatting (~4 s, once per clone)
     for j in range(live - 1, -1, -1):
         for v in range(1 << j):
             flags[j, v] = flags[j + 1, 2 * v] or flags[j + 1, 2 * v + 1]
@@ -324,7 +325,8 @@ def backward_residues(live: int, nxt: Any, starts: Any, total: Any, order: Any, 
     sizes = starts[1:] - starts[:-1]
     holdings = nxt.shape[1]
     flags = np.zeros((live + 1, 1 << live), dtype=np.bool_)  # [level, prefix]: not all zero
-    flags[live, :] = alive
+    for v in range(1 << live):  # a loop: an array assignment's shape check compiles
+        flags[live, v] = alive[v]  # numba's string formatting (~4 s, once per clone)
     for j in range(live - 1, -1, -1):
         for v in range(1 << j):
             flags[j, v] = flags[j + 1, 2 * v] or flags[j + 1, 2 * v + 1]
