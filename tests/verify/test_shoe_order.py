@@ -16,11 +16,10 @@ from analyzer.dealing.records import make_hand
 from analyzer.dealing.simulate import simulate
 from analyzer.engine.lookup import build_model
 from analyzer.present.report.verify import verdict_json
-from analyzer.verify import check, columnar
-from analyzer.verify.check import check_file
 from analyzer.verify.partial import IssueLog
 from analyzer.verify.run import Work, _split, verify_logs
 from analyzer.verify.shoes import OPEN_SHOES, ShoeTracker
+from tests.verify.test_columnar import _both
 
 
 def _one_hand_shoes(tmp_path: Path, hand_column: bool, shoes: int = 3, seed: int = 4
@@ -56,21 +55,8 @@ def test_one_hand_shoes_give_the_reference_partial_bit_for_bit(
     the shoes opened before it: its carried-over sums (Poisson mean 6.28 against the
     column-wise 6.29 at 215,667 hands) were of other pairs of shoes."""
     path = _one_hand_shoes(tmp_path, hand_column)
-    model = build_model("punto-banco", 8)
-    options = LogOptions(format="csv", cards="cards")
-    taken: list[bool] = []
-    real = columnar.replay_columns
-
-    def spy(*args: object, **kwargs: object) -> columnar.ColumnSums | None:
-        found = real(*args, **kwargs)  # type: ignore[arg-type]
-        taken.append(found is not None)
-        return found
-
-    monkeypatch.setattr(check, "replay_columns", spy)
-    fast = check_file(path, model, options, shoe_aware)
-    monkeypatch.setenv("NINE_VERIFY_PATH", "records")
-    reference = check_file(path, model, options, shoe_aware)
-    assert taken == [True]  # the column-wise path read it
+    fast, reference, taken = _both(path, shoe_aware, monkeypatch)
+    assert taken  # the column-wise path read it
     assert fast.shuffle is not None and reference.shuffle is not None
     assert reference.shuffle.carry_fixed == fast.shuffle.carry_fixed
     assert reference.shuffle.carry_runs == fast.shuffle.carry_runs
