@@ -36,7 +36,7 @@ run: $(STAMP)
 # long tests (the publication, the label test) do not leave one core idle at the end.
 # The project's own modules byte-compiled first, on every core: where PYTHONDONTWRITEBYTECODE
 # is set (as on our build machine) every test worker and every process a test starts compiled
-# them from source again (a fresh clone, under load 4: 374 s of CPU without, 343 s with).
+# them from source again (fresh clones, load 1.5-2.3: 342 s of CPU without, 308 s with).
 test: $(STAMP) browser pdftools
 	$(BIN)/python -m compileall -q -j 0 analyzer >/dev/null
 	$(BIN)/python -m pytest -n auto --dist worksteal
