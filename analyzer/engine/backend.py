@@ -16,13 +16,14 @@ and benchmarks do. Both give the same exact integers; float results agree to rou
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from functools import cache
 from importlib.util import find_spec
 
 __all__ = ["ESTIMATED_SECONDS", "KERNEL_MODULE", "WORK_BEFORE_KERNELS", "kernels_available",
-           "loaded", "preload", "use_kernels"]
+           "loaded", "preload", "preload_work", "use_kernels"]
 
 KERNEL_MODULE = "analyzer.engine.kernels"
 #: Switch to the kernels after this many estimated seconds of numpy work in one process.
@@ -68,3 +69,9 @@ def preload(kind: str, work: int) -> bool:
     except ImportError:
         return False
     return True
+
+
+def preload_work(kind: str) -> int:
+    """A ``work`` of ``kind`` past which :func:`preload` loads the kernels (when numba is
+    installed and not refused): a caller counting its work may stop counting there."""
+    return math.ceil(WORK_BEFORE_KERNELS / ESTIMATED_SECONDS.get(kind, 1e-3))

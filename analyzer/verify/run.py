@@ -78,11 +78,11 @@ def _as_given(saved: Partial, path: str) -> Partial:
     return replace(saved, sources=(path,)) if len(saved.sources) == 1 else saved
 
 
-def _lines(path: str) -> int:
-    """A file's lines, for the size estimate; 0 when this process cannot read it (the
-    check of the file says why)."""
+def _lines(path: str, at_most: int) -> int:
+    """A file's lines, for the size estimate, counted up to ``at_most`` (a number above
+    it: more); 0 when this process cannot read it (the check of the file says why)."""
     try:
-        return count_lines(path)
+        return count_lines(path, at_most)
     except AnalyzerError:
         return 0
 
@@ -260,7 +260,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
                                           and sniffs[0].starts_whole)
     exact_card_bets = True
-    lines = sum(_lines(p) for p in paths) if shoe_aware else 0
+    # the size decides two things only: exact odds per hand up to exact_hands hands, and
+    # numba's kernels past preload_work hands (counting stops past both)
+    at_most = max(exact_hands, backend.preload_work("shoe-aware"))
+    lines = sum(_lines(p, at_most) for p in paths) if shoe_aware else 0
     if shoe_aware and model.card_level and shoe_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
