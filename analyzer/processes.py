@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from analyzer.errors import AnalyzerError
@@ -51,6 +52,13 @@ def _watch(parent: int) -> None:
     os._exit(1)  # the parent is gone: nothing will read this worker's results
 
 
+@cache
+def _libc() -> Any:
+    """The C library (looked up by ``ldconfig`` in a subprocess: about 10 ms, so once, by
+    the parent, whose forked workers inherit it)."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
 def die_with_parent(parent: int | None = None) -> None:
     """Make this (worker) process end when its parent dies, even by SIGKILL; ignore
     SIGINT (the parent handles Ctrl-C) and take SIGTERM's default (end at once)."""
@@ -60,8 +68,7 @@ def die_with_parent(parent: int | None = None) -> None:
     armed = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+            armed = _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
     if os.getppid() != expected:  # the parent died before the signal was armed
         os._exit(1)
     if not armed:
@@ -94,6 +101,9 @@ def worker_pool(workers: int, method: str | None = None) -> Iterator[ProcessPool
     ``spawn``...) that die with this process; left normally it is shut down and joined,
     left by any exception (Ctrl-C and SIGTERM included) its workers are ended at once."""
     context: Any = multiprocessing.get_context(method)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            _libc()  # before the fork: each worker would look it up again
     # a forkserver's workers are its children, not this process's
     parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
