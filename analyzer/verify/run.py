@@ -42,7 +42,8 @@ from analyzer.dealing.handlog import (
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
 from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
-from analyzer.engine.shoe_aware import EXACT_HANDS, shoe_evaluator
+from analyzer.engine.odds import odds
+from analyzer.engine.shoe_aware import EXACT_HANDS, full_shoe_value_moments, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import count_lines, open_regular, read_lines
 from analyzer.processes import task_starter
@@ -265,10 +266,6 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     # each saved partial result read once, here; its files are not checked again
     saved = {str(p): load_partial(p) for p, fmt in zip(paths, formats, strict=True)
              if fmt == "partial"}
-    digests: list[str] = []  # every input's content hash, taken while the workers check
-
-    def count_once() -> None:
-        digests.extend(_counted_once(paths, formats, saved))
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
     headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
               and s.header.decks is not None}
@@ -307,7 +304,18 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                  exact_card_bets)
             for p, fmt, n in zip(paths, formats, notations, strict=True)]
     logs = [w for w in work if w.path not in saved]
-    checked = iter(_run_pieces(logs, jobs, dask, count_once))
+    digests: list[str] = []
+
+    def meanwhile() -> None:
+        """While the workers check: every input's content hash (refusing content counted
+        twice), and what the verdict (:func:`finish`) computes from the model alone,
+        remembered (the exact odds' plan; the independent model's full-shoe moments)."""
+        digests.extend(_counted_once(paths, formats, saved))
+        odds(model.profile, model.shoe, "numpy")
+        if not shoe_aware:
+            full_shoe_value_moments(model)
+
+    checked = iter(_run_pieces(logs, jobs, dask, meanwhile))
     partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
                 for w in work]
     models = {p.model for p in partials}
