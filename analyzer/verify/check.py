@@ -11,6 +11,7 @@ Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.fi
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from collections.abc import Iterator
@@ -39,7 +40,7 @@ from analyzer.dealing.records import Amount, Layout, NotChecked
 from analyzer.dealing.segments import BrokenSegment, Segment
 from analyzer.engine import backend
 from analyzer.engine.lookup import Model
-from analyzer.engine.shoe_aware import shoe_evaluator
+from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
@@ -322,7 +323,19 @@ def prepare(model: Model, options: LogOptions, shoe_aware: bool = False,
         else None
     if not shoe_aware or values or not backend.loaded():
         return
-    moments = ShoeMoments(model, evaluator, values)
+    collecting = gc.isenabled()
+    gc.disable()  # numba's first load builds its registries: objects kept for good, which
+    try:  # the collector would go through again and again (about 0.15 s)
+        _warm(model, evaluator, shuffle)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _warm(model: Model, evaluator: ShoeEvaluator | None, shuffle: ShuffleTally) -> None:
+    """One whole shoe in card order through the calls to numba's kernels a shoe-aware
+    column-wise check makes (:func:`prepare`)."""
+    moments = ShoeMoments(model, evaluator, False)
     counts = model.shoe.counts
     cards = np.repeat(np.arange(52, dtype=np.int64), counts)
     shuffle.add_shoes(cards, [0, cards.size])
