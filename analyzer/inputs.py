@@ -334,8 +334,9 @@ def is_gzip(path: str | Path) -> bool:
         stream.close()
 
 
-def count_lines(path: str | Path) -> int:
-    """How many newlines a (possibly gzipped) file holds, read in chunks."""
+def count_lines(path: str | Path, at_most: int | None = None) -> int:
+    """How many newlines a (possibly gzipped) file holds, read in chunks; with
+    ``at_most``, counted only until there are more (a number above ``at_most`` then)."""
     where = _where(path)
     stream = _open(path)
     most = limits()[0]
@@ -344,6 +345,8 @@ def count_lines(path: str | Path) -> int:
         while chunk := stream.read(1 << 20):
             lines += chunk.count(b"\n")
             _check_lines(where, lines, most)
+            if at_most is not None and lines > at_most:
+                break
     except (EOFError, OSError, zlib.error) as exc:
         raise _read_failure(where, exc, lines + 1) from None
     finally:

@@ -12,7 +12,8 @@
 
 * :func:`task_mapper` maps a picklable function over items on such a pool or on a Dask
   cluster (``--dask local`` or a scheduler's address): ``nine verify --dask`` and ``nine
-  certify --dask``.
+  certify --dask``; :func:`task_starter` starts the same tasks and leaves this process
+  free until it asks for their results (``nine verify`` hashes its logs meanwhile).
 
 SIGTERM reaches the command as :class:`analyzer.interrupts.Terminated`: it unwinds out of
 :func:`worker_pool` as Ctrl-C does, ending the workers.
@@ -34,11 +35,12 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["Apply", "die_with_parent", "task_mapper", "worker_pool"]
+__all__ = ["Apply", "Start", "die_with_parent", "task_mapper", "task_starter", "worker_pool"]
 
 #: prctl's option: the signal this process gets when its parent dies.
 _PR_SET_PDEATHSIG = 1
@@ -50,6 +52,13 @@ def _watch(parent: int) -> None:
     os._exit(1)  # the parent is gone: nothing will read this worker's results
 
 
+@cache
+def _libc() -> Any:
+    """The C library (looked up by ``ldconfig`` in a subprocess: about 10 ms, so once, by
+    the parent, whose forked workers inherit it)."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
 def die_with_parent(parent: int | None = None) -> None:
     """Make this (worker) process end when its parent dies, even by SIGKILL; ignore
     SIGINT (the parent handles Ctrl-C) and take SIGTERM's default (end at once)."""
@@ -59,8 +68,7 @@ def die_with_parent(parent: int | None = None) -> None:
     armed = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+            armed = _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
     if os.getppid() != expected:  # the parent died before the signal was armed
         os._exit(1)
     if not armed:
@@ -93,6 +101,9 @@ def worker_pool(workers: int, method: str | None = None) -> Iterator[ProcessPool
     ``spawn``...) that die with this process; left normally it is shut down and joined,
     left by any exception (Ctrl-C and SIGTERM included) its workers are ended at once."""
     context: Any = multiprocessing.get_context(method)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            _libc()  # before the fork: each worker would look it up again
     # a forkserver's workers are its children, not this process's
     parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
@@ -107,6 +118,9 @@ def worker_pool(workers: int, method: str | None = None) -> Iterator[ProcessPool
 
 #: Maps a picklable function over items, in order (:func:`task_mapper`).
 Apply = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
+#: Starts a picklable function over items (:func:`task_starter`); the call it returns
+#: waits for the results, in order.
+Start = Callable[[Callable[[Any], Any], list[Any]], Callable[[], list[Any]]]
 
 
 @contextmanager
@@ -114,9 +128,23 @@ def task_mapper(dask: str | None, workers: int) -> Iterator[Apply]:
     """A way to map a picklable function over items, in order: a process pool of
     ``workers`` (:func:`worker_pool`), or a Dask cluster (``local``: one of ``workers``
     single-threaded processes; else a scheduler address)."""
+    with task_starter(dask, workers) as start:
+        yield lambda f, items: start(f, items)()
+
+
+@contextmanager
+def task_starter(dask: str | None, workers: int) -> Iterator[Start]:
+    """:func:`task_mapper` in two steps: ``start(f, items)`` hands the tasks to the
+    workers at once and returns a call that waits for their results, in order (this
+    process is free in between). A pool's workers are all forked by the first start,
+    before the pool runs a thread of its own."""
     if dask is None:
         with worker_pool(workers) as pool:
-            yield lambda f, items: list(pool.map(f, items))
+            def start(f: Callable[[Any], Any], items: list[Any]) -> Callable[[], list[Any]]:
+                futures = [pool.submit(f, item) for item in items]
+                return lambda: [future.result() for future in futures]
+
+            yield start
         return
     try:  # imported by name: an optional extra, untyped
         distributed: Any = importlib.import_module("dask.distributed")
@@ -124,8 +152,12 @@ def task_mapper(dask: str | None, workers: int) -> Iterator[Apply]:
         raise AnalyzerError("--dask needs the optional extra: pip install "
                             "'nine-analyzer[dask]'") from None
 
-    def on(client: Any) -> Apply:
-        return lambda f, items: list(client.gather(client.map(f, items, pure=False)))
+    def on(client: Any) -> Start:
+        def start(f: Callable[[Any], Any], items: list[Any]) -> Callable[[], list[Any]]:
+            futures = client.map(f, items, pure=False)
+            return lambda: list(client.gather(futures))
+
+        return start
 
     if dask == "local":
         # Measured settings of the local workers: Dask starts them with
@@ -140,9 +172,9 @@ def task_mapper(dask: str | None, workers: int) -> Iterator[Apply]:
         config: Any = importlib.import_module("dask").config
         environ = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-        start = multiprocessing.get_context().get_start_method()
+        method = multiprocessing.get_context().get_start_method()
         with config.set({"distributed.nanny.pre-spawn-environ": environ,
-                         "distributed.worker.multiprocessing-method": start,
+                         "distributed.worker.multiprocessing-method": method,
                          "distributed.worker.profile.enabled": False,
                          "distributed.worker.memory.monitor-interval": "5s",
                          "distributed.admin.system-monitor.interval": "5s"}), \

@@ -95,5 +95,11 @@ def test_lines_are_counted_plain_or_gzipped_and_an_unreadable_file_is_one_line(
     plain = _write(tmp_path, "a.csv", b"shoe,hand\n1,2\n1,3")
     packed = _write(tmp_path, "a.csv.gz", gzip.compress(b"x\n" * 70_000))
     assert count_lines(plain) == 2 and count_lines(packed) == 70_000
+    # counted only until past at_most: the first chunk of 2**20 bytes (524,288 lines) and
+    # stopped there, or every line when there are no more
+    long = _write(tmp_path, "b.csv", b"x\n" * 2_000_000)
+    assert count_lines(long, 10) == 524_288 and count_lines(long, 600_000) == 1_048_576
+    assert count_lines(long, 2_000_000) == 2_000_000 == count_lines(long)
+    assert count_lines(packed, 69_999) == 70_000 == count_lines(packed, 70_000)
     with pytest.raises(AnalyzerError, match="missing.csv: cannot read"):
         count_lines(tmp_path / "missing.csv")

@@ -16,13 +16,15 @@ and benchmarks do. Both give the same exact integers; float results agree to rou
 
 from __future__ import annotations
 
+import gc
+import math
 import os
 import sys
 from functools import cache
 from importlib.util import find_spec
 
 __all__ = ["ESTIMATED_SECONDS", "KERNEL_MODULE", "WORK_BEFORE_KERNELS", "kernels_available",
-           "loaded", "preload", "use_kernels"]
+           "loaded", "preload", "preload_work", "use_kernels"]
 
 KERNEL_MODULE = "analyzer.engine.kernels"
 #: Switch to the kernels after this many estimated seconds of numpy work in one process.
@@ -63,8 +65,19 @@ def preload(kind: str, work: int) -> bool:
         return False
     if ESTIMATED_SECONDS.get(kind, 1e-3) * work <= WORK_BEFORE_KERNELS:
         return False
-    try:
+    collecting = gc.isenabled()
+    gc.disable()  # importing numba builds objects kept for good, which the collector would
+    try:  # go through again and again (about 0.06 s of the import's 0.3 s)
         __import__(KERNEL_MODULE)
     except ImportError:
         return False
+    finally:
+        if collecting:
+            gc.enable()
     return True
+
+
+def preload_work(kind: str) -> int:
+    """A ``work`` of ``kind`` past which :func:`preload` loads the kernels (when numba is
+    installed and not refused): a caller counting its work may stop counting there."""
+    return math.ceil(WORK_BEFORE_KERNELS / ESTIMATED_SECONDS.get(kind, 1e-3))

@@ -11,6 +11,7 @@ Statistics are done later, on merged partials (:func:`analyzer.verify.verdict.fi
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from collections.abc import Iterator
@@ -19,6 +20,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from analyzer.dealing.dialects import CARD_RANK
 from analyzer.dealing.handlog import (
     Hand,
     Header,
@@ -34,8 +38,9 @@ from analyzer.dealing.handlog import (
 )
 from analyzer.dealing.records import Amount, Layout, NotChecked
 from analyzer.dealing.segments import BrokenSegment, Segment
+from analyzer.engine import backend
 from analyzer.engine.lookup import Model
-from analyzer.engine.shoe_aware import shoe_evaluator
+from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.rules.profile import Profile
 from analyzer.verify.columnar import replay_columns
@@ -49,7 +54,7 @@ from analyzer.verify.partial import BetTally, IssueLog, Partial, check_written_f
 from analyzer.verify.replay import Payouts, Settler
 from analyzer.verify.shoes import ShoeTracker, shoe_composition
 
-__all__ = ["check_file", "check_header", "money_scale", "Tally", "value_profile"]
+__all__ = ["check_file", "check_header", "money_scale", "prepare", "Tally", "value_profile"]
 
 
 class Tally:
@@ -299,6 +304,51 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
                    not_checked=(*noted, *_unlogged(roles, source, model.decks)),
                    money_scale=scale, cut_shoes=shoes.cut_shoes,
                    fixed=(*bet_sums, *ranks, *decks.sums_fixed()), hand_runs=runs.sums())
+
+
+def prepare(model: Model, options: LogOptions, shoe_aware: bool = False,
+            exact_card_bets: bool = True) -> None:
+    """Build what :func:`check_file` of a log of ``model`` (its cards as ``options.cards``
+    says) reads from this process's caches: the coup lookup and settled coups, the
+    shuffle tally's run probabilities, the shoe-aware evaluator and, once the kernels are
+    loaded (:func:`analyzer.engine.backend.loaded`), numba's code for the calls the
+    column-wise check makes (each kernel loaded from numba's cache on its first call:
+    about 0.3 s of CPU). A parent does it before forking its workers, which inherit it
+    instead of each building it again. No result depends on it: one whole shoe in card
+    order goes through throwaway tallies."""
+    values = options.cards in ("values", "ranks")
+    Settler(model, options.rounding, frozenset(options.skip_bets))
+    shuffle = ShuffleTally(model, shoe_composition(model, values), values)
+    evaluator = shoe_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
+        else None
+    if not shoe_aware or values or not backend.loaded():
+        return
+    collecting = gc.isenabled()
+    gc.disable()  # numba's first load builds its registries: objects kept for good, which
+    try:  # the collector would go through again and again (about 0.15 s)
+        _warm(model, evaluator, shuffle)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _warm(model: Model, evaluator: ShoeEvaluator | None, shuffle: ShuffleTally) -> None:
+    """One whole shoe in card order through the calls to numba's kernels a shoe-aware
+    column-wise check makes (:func:`prepare`)."""
+    moments = ShoeMoments(model, evaluator, False)
+    counts = model.shoe.counts
+    cards = np.repeat(np.arange(52, dtype=np.int64), counts)
+    shuffle.add_shoes(cards, [0, cards.size])
+    ranks = [CARD_RANK[c] - 1 for c in range(52)]
+    start = [0] * 13
+    for c, k in enumerate(counts):
+        start[ranks[c]] += k
+    moments.add_shoe(start, cards, np.ones(cards.size, dtype=bool), ranks)
+    moments.rank_sums()
+    full = counts if model.card_level else model.shoe.value_counts()
+    moments.add_rows(np.array([full], dtype=np.int64),
+                     np.zeros((1, len(model.bets)), dtype=np.int64), np.ones(1, dtype=bool))
+    moments.flush()
 
 
 def _layout(layouts: list[Layout]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...],

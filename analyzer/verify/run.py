@@ -19,10 +19,11 @@ and are tested against the full shoe otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
@@ -41,12 +42,13 @@ from analyzer.dealing.handlog import (
 from analyzer.dealing.segments import BrokenSegment, Segment, find_segments
 from analyzer.engine import backend
 from analyzer.engine.lookup import Model, build_model
-from analyzer.engine.shoe_aware import EXACT_HANDS, shoe_evaluator
+from analyzer.engine.odds import odds
+from analyzer.engine.shoe_aware import EXACT_HANDS, full_shoe_value_moments, shoe_evaluator
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import count_lines, open_regular, read_lines
-from analyzer.processes import task_mapper
+from analyzer.processes import task_starter
 from analyzer.rules.profile import Profile, load_profile
-from analyzer.verify.check import check_file, check_header, value_profile
+from analyzer.verify.check import check_file, check_header, prepare, value_profile
 from analyzer.verify.inference.decks import shown_decks
 from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
@@ -78,22 +80,27 @@ def _as_given(saved: Partial, path: str) -> Partial:
     return replace(saved, sources=(path,)) if len(saved.sources) == 1 else saved
 
 
-def _lines(path: str) -> int:
-    """A file's lines, for the size estimate; 0 when this process cannot read it (the
-    check of the file says why)."""
+def _lines(path: str, at_most: int) -> int:
+    """A file's lines, for the size estimate, counted up to ``at_most`` (a number above
+    it: more); 0 when this process cannot read it (the check of the file says why)."""
     try:
-        return count_lines(path)
+        return count_lines(path, at_most)
     except AnalyzerError:
         return 0
+
+
+def _model(work: Work) -> Model:
+    """The model a worker checks a file against (its profile read again by reference)."""
+    rules = load_profile(work.profile)
+    return build_model(value_profile(rules) if work.options.values_level else rules,
+                       work.decks)
 
 
 def _check_one(work: Work) -> Partial:
     fmt = work.format or detect_format(work.path, work.options.format)
     if fmt == "partial":
         return _as_given(load_partial(work.path), work.path)
-    rules = load_profile(work.profile)
-    model = build_model(value_profile(rules) if work.options.values_level else rules,
-                        work.decks)
+    model = _model(work)
     if fmt == "counts":
         return counts_partial(read_counts(work.path), model)
     if fmt in ("beads", "bead-csv"):
@@ -149,21 +156,31 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
         lines.close()
 
 
-def _run_pieces(work: list[Work], jobs: int, dask: str | None = None) -> list[Partial]:
+def _run_pieces(work: list[Work], jobs: int, dask: str | None = None,
+                meanwhile: Callable[[], object] = lambda: None) -> list[Partial]:
     """Every file's partial, its runs checked across ``jobs`` processes (or Dask workers)
     and merged back in order (named by the file); a file whose runs do not hold whole
     shoes is checked whole. The sums merge exactly (:attr:`Partial.fixed`, the shoes on
-    either side of each cut paired), so any ``jobs`` gives the same partials."""
+    either side of each cut paired), so any ``jobs`` gives the same partials.
+    ``meanwhile`` runs in this process while the workers check (first, without them).
+
+    What every worker would build again (:func:`~analyzer.verify.check.prepare`: numba's
+    kernels loaded, the coup lookup...) is built here first, so the workers forked next
+    (a pool's, or ``--dask local``'s) inherit it."""
     pieces = _split(work, jobs)
     if not work or (dask is None and (jobs < 2 or len(pieces) < 2)):
+        meanwhile()
         return [_check_one(w) for w in work]
-    with task_mapper(dask, min(jobs, len(pieces))) as apply:
-        results = apply(_check_piece, [w for _, w in pieces])
+    if dask in (None, "local"):
+        _prepare(work)
+    with task_starter(dask, min(jobs, len(pieces))) as start:
+        started = start(_check_piece, [w for _, w in pieces])
+        meanwhile()
         parts: dict[int, list[Partial | None]] = {}
-        for (index, _), result in zip(pieces, results, strict=True):
+        for (index, _), result in zip(pieces, started(), strict=True):
             parts.setdefault(index, []).append(result)
         redo = [i for i, found in parts.items() if any(p is None for p in found)]
-        again = dict(zip(redo, apply(_check_one, [work[i] for i in redo]), strict=True)) \
+        again = dict(zip(redo, start(_check_one, [work[i] for i in redo])(), strict=True)) \
             if redo else {}
     partials: list[Partial] = []
     for index, w in enumerate(work):
@@ -176,6 +193,17 @@ def _run_pieces(work: list[Work], jobs: int, dask: str | None = None) -> list[Pa
             partials.append(replace(merge(p for p in found if p is not None),
                                     sources=(w.path,)))
     return partials
+
+
+def _prepare(work: list[Work]) -> None:
+    """What checking each kind of hand log in ``work`` builds in every process, built in
+    this one (:func:`~analyzer.verify.check.prepare`); a file this process cannot
+    prepare for is left to its worker, which says why."""
+    kinds = {w._replace(path="", format="log", segment=None) for w in work
+             if w.format in ("csv", "tsv", "jsonl")}
+    for kind in kinds:
+        with contextlib.suppress(AnalyzerError):
+            prepare(_model(kind), kind.options, kind.shoe_aware, kind.exact_card_bets)
 
 
 def _format(path: str, options: LogOptions) -> str | None:
@@ -238,7 +266,6 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     # each saved partial result read once, here; its files are not checked again
     saved = {str(p): load_partial(p) for p, fmt in zip(paths, formats, strict=True)
              if fmt == "partial"}
-    digests = _counted_once(paths, formats, saved)
     sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
     headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
               and s.header.decks is not None}
@@ -260,7 +287,10 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
                                           and sniffs[0].starts_whole)
     exact_card_bets = True
-    lines = sum(_lines(p) for p in paths) if shoe_aware else 0
+    # the size decides two things only: exact odds per hand up to exact_hands hands, and
+    # numba's kernels past preload_work hands (counting stops past both)
+    at_most = max(exact_hands, backend.preload_work("shoe-aware"))
+    lines = sum(_lines(p, at_most) for p in paths) if shoe_aware else 0
     if shoe_aware and model.card_level and shoe_evaluator(model).others:
         # bets that need exact odds per hand (milliseconds each): only for logs that
         # are small enough; larger ones test those bets against the full shoe (reported)
@@ -274,7 +304,18 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
                  exact_card_bets)
             for p, fmt, n in zip(paths, formats, notations, strict=True)]
     logs = [w for w in work if w.path not in saved]
-    checked = iter(_run_pieces(logs, jobs, dask))
+    digests: list[str] = []
+
+    def meanwhile() -> None:
+        """While the workers check: every input's content hash (refusing content counted
+        twice), and what the verdict (:func:`finish`) computes from the model alone,
+        remembered (the exact odds' plan; the independent model's full-shoe moments)."""
+        digests.extend(_counted_once(paths, formats, saved))
+        odds(model.profile, model.shoe, "numpy")
+        if not shoe_aware:
+            full_shoe_value_moments(model)
+
+    checked = iter(_run_pieces(logs, jobs, dask, meanwhile))
     partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
                 for w in work]
     models = {p.model for p in partials}

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +164,49 @@ def test_a_log_given_as_files_cut_at_shoes_gives_the_same_report(tmp_path: Path)
     cut, _ = collect([str(p) for p in parts], "punto-banco", jobs=2, exact_hands=0)
     assert cut.fixed == whole.fixed and cut.shuffle == whole.shuffle
     assert cut.bets == whole.bets and cut.whole_shoes == whole.whole_shoes == 4
+
+
+_PREPARED = """
+import json, sys
+from numba.core.dispatcher import Dispatcher
+from analyzer.engine import backend, kernels
+from analyzer.verify import run
+from analyzer.verify.inference import kernels as tallies
+
+def loaded():
+    return {f"{m.__name__}.{name}": len(d.overloads) for m in (kernels, tallies)
+            for name, d in vars(m).items() if isinstance(d, Dispatcher)}
+
+checked = run._run_pieces
+def spy(work, jobs, dask=None, meanwhile=lambda: None):
+    run._prepare(work)  # as before a pool forks
+    before = loaded()
+    partials = checked(work, jobs, dask, meanwhile)  # jobs 1: checked in this process
+    print(json.dumps([before, loaded()]))
+    return partials
+
+run._run_pieces = spy
+assert backend.preload("shoe-aware", 10**6)  # numba loaded, whatever the log's size
+for path, profile in zip(sys.argv[1::2], sys.argv[2::2]):
+    run.collect([path], profile, model_name="shoe", jobs=1)
+"""
+
+
+def test_workers_inherit_the_kernels_their_check_calls(tmp_path: Path) -> None:
+    """What a parent prepares before forking (``_prepare``) holds numba's code for every
+    kernel call of a shoe-aware check, in a fresh process: the check itself then loads
+    nothing (each worker would load it again, about 0.3 s of CPU)."""
+    args = []
+    for profile in ("punto-banco", "lucky-baccarat"):
+        (tmp_path / profile).mkdir()
+        args += [str(_log(tmp_path / profile, 2, 3, profile=profile)), profile]
+    done = subprocess.run([sys.executable, "-c", _PREPARED, *args], capture_output=True,
+                          text=True, check=True)
+    runs = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(runs) == 2
+    for before, after in runs:
+        assert after == before
+        for kernel in ("analyzer.engine.kernels._grouped",
+                       "analyzer.verify.inference.kernels._shuffle",
+                       "analyzer.verify.inference.kernels._rank_rows"):
+            assert before[kernel] == 1, kernel
