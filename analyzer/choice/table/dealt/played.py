@@ -28,9 +28,9 @@ from analyzer.choice.table.solve import (
     TableEquilibrium,
     TableValues,
     evaluate_profile,
+    grouped_patterns,
     solve_table,
     subgame_of,
-    table_patterns,
 )
 from analyzer.choice.table.subgame import info_classes
 from analyzer.rules.choice_rules import ChoiceRules
@@ -85,7 +85,7 @@ def infinite_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     table = solve_table(rules, Shoe.infinite(), players, "total")
     seat_rule, bank_rule = infinite_rules(table, by)
     out: dict[SubgameKey, Strategies] = {}
-    for pattern in table_patterns(rules, shoe, players):
+    for pattern in grouped_patterns(rules, shoe, players):
         if pattern.bank is not None or not pattern.live or pattern.key in out:
             continue
         game = subgame_of(rules, shoe, pattern.key, by)
