@@ -23,27 +23,25 @@ import numpy as np
 
 from analyzer.choice.table.dealt import kernels
 
-__all__ = ["STREAM_BYTES", "SUBTREE_BYTES", "split_level", "streamed_walk"]
+__all__ = ["STREAM_BYTES", "split_level", "streamed_walk"]
 
-#: A float walk whose last array (``Q`` or ``Z``) would exceed this many bytes is streamed.
-STREAM_BYTES = 2**30
-#: ... one subtree at a time, each subtree's last array at most this many bytes. Streaming
-#: costs no time: the five-seat walk by total split at levels 1-4 took 0.80-0.97 of the
-#: breadth-first walk's CPU (smaller arrays stay in cache; 3 December 2026, load 2-4).
-SUBTREE_BYTES = 2**28
+#: A float walk whose last array (``Q`` or ``Z``) would exceed this many bytes is streamed,
+#: one subtree at a time, each subtree's last array at most this many bytes. The terminal
+#: step's results tables are computed once per subtree, so subtrees must stay wide: the
+#: six-seat walk by total (seats' pass, 3 December 2026, load 5) took 37 s of CPU breadth
+#: first, 42 s in subtrees of 16 choice vectors and 170 s in subtrees of 2.
+STREAM_BYTES = 2**31
 
 
 def split_level(live: int, last_compositions: int) -> int:
     """The level at which the float walk of ``live`` seats splits (0: not streamed).
 
-    >>> split_level(5, 74_396), split_level(6, 192_950), split_level(8, 710_675)
-    (0, 3, 7)
+    >>> split_level(6, 192_950), split_level(7, 405_350), split_level(8, 710_675)
+    (0, 2, 4)
     """
     per_vector = last_compositions * 20 * 8
-    if (per_vector << live) <= STREAM_BYTES:
-        return 0
     low = 0
-    while low < live - 1 and (per_vector << (live - low)) > SUBTREE_BYTES:
+    while low < live - 1 and (per_vector << (live - low)) > STREAM_BYTES:
         low += 1
     return low
 

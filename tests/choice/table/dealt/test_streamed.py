@@ -74,13 +74,13 @@ def test_a_changed_play_below_one_prefix_changes_only_its_subtree_and_earlier_se
 
 
 @pytest.mark.parametrize(("live", "compositions", "low"), [
-    (5, 74_396, 0), (6, 192_950, 3), (7, 405_350, 5), (8, 710_675, 7)])
-def test_the_split_level_keeps_a_subtrees_last_array_small(live: int, compositions: int,
-                                                           low: int) -> None:
+    (5, 74_396, 0), (6, 192_950, 0), (7, 405_350, 2), (8, 710_675, 4)])
+def test_the_split_level_keeps_a_subtrees_last_array_within_two_gigabytes(
+        live: int, compositions: int, low: int) -> None:
     """10 / 12 / 14 / 16 cards of one deck: 74,396 / 192,950 / 405,350 / 710,675
-    compositions (``Levels``); a subtree's ``Q`` at most 256 MiB, the whole walk's up to
-    1 GiB not split (0.2 GB at five live seats, 29 GB at eight)."""
+    compositions (``Levels``); the last array (0.2 / 2.0 / 8.3 / 29 GB breadth first) at
+    most 2 GiB a subtree, in as few subtrees as that allows."""
     assert split_level(live, compositions) == low
+    assert (compositions * 160) << (live - low) <= 2**31
     if low:
-        assert (compositions * 160) << (live - low) <= 2**28 < (compositions * 160) << (
-            live - low + 1)
+        assert (compositions * 160) << (live - low + 1) > 2**31
