@@ -80,7 +80,9 @@ def _play(regret: Array, prediction: Array) -> Array:
 
 
 #: From this many live seats :func:`float_regrets` runs the seats' pass and the bank's apart:
-#: the walk's last arrays ``Z`` and ``Q`` are 2 GB each at six live seats, 8.3 GB at seven.
+#: the walk's last arrays ``Z`` and ``Q`` are 2 GB each at six live seats, 8.3 GB at seven
+#: (walked one subtree of choices at a time, :mod:`~analyzer.choice.table.dealt.streamed`,
+#: 2 GB at most each).
 SPLIT_LIVE = 6
 
 

@@ -31,8 +31,6 @@ subgames (its information sets in different subgames are different), so the tabl
 
 from __future__ import annotations
 
-import itertools
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +41,6 @@ from typing import Any
 from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
-from analyzer.choice.table.dealt.compositions import live_ways
 from analyzer.choice.table.dealt.game import dealt_subgame
 from analyzer.choice.table.dealt.search import solve_dealt
 from analyzer.choice.table.exact.evaluation import exact_regrets
@@ -53,6 +50,15 @@ from analyzer.choice.table.indifference import (
     SubgameSolution,
     certify_given,
     solve_subgame,
+)
+from analyzer.choice.table.patterns import (
+    NATURAL,
+    Pattern,
+    SubgameKey,
+    grouped_patterns,
+    natural_holdings,
+    table_patterns,
+    without,
 )
 from analyzer.choice.table.subgame import (
     MAX_JOINT_SEATS,
@@ -64,7 +70,6 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import DECK
 from analyzer.rules.choice_rules import (
     DREW,
-    HANDS,
     MAX_PEOPLE,
     STOOD,
     ChoiceRules,
@@ -77,83 +82,8 @@ from analyzer.rules.shoe import Shoe
 __all__ = ["BankRule", "check_players", "combine",
            "evaluate_profile", "evaluate_table", "natural_holdings", "NATURAL",
            "Pattern", "SeatRule", "solve_table", "subgame_of", "SubgameKey",
-           "SubgameResult", "TableEquilibrium", "TableValues", "table_patterns"]
-
-#: A natural at the infinite deck, where its cards carry no information.
-NATURAL = "N"
-#: Natural holding, ``NATURAL``, or None for a live hand.
-Hand = tuple[int, int] | str | None
-#: A subgame: the live seats and the natural holdings out of the shoe (sorted).
-SubgameKey = tuple[int, tuple[tuple[int, int], ...]]
-
-
-def natural_holdings(rules: ChoiceRules) -> list[tuple[int, int]]:
-    """The two-card holdings (point values) that are naturals."""
-    return [h for h in HANDS if sum(h) % 10 in rules.naturals]
-
-
-@dataclass(frozen=True)
-class Pattern:
-    """Who holds a natural, and the chance of it: the bank's hand and each seat's
-    (a natural holding, :data:`NATURAL` at the infinite deck, or None if live)."""
-
-    bank: Hand
-    seats: tuple[Hand, ...]
-    probability: Fraction
-
-    @cached_property
-    def live(self) -> list[int]:
-        """The seats without a natural, in seat order."""
-        return [j for j, hand in enumerate(self.seats) if hand is None]
-
-    @cached_property
-    def key(self) -> SubgameKey:
-        """The subgame this pattern is played in (bank live)."""
-        removed = sorted(h for h in self.seats if isinstance(h, tuple))
-        return len(self.live), tuple(removed)
-
-
-def _ways(counts: Sequence[int], hand: tuple[int, int]) -> int:
-    a, b = hand
-    return counts[a] * (counts[a] - 1) if a == b else 2 * counts[a] * counts[b]
-
-
-def _remove(counts: Sequence[int], hand: tuple[int, int]) -> tuple[int, ...]:
-    out = list(counts)
-    out[hand[0]] -= 1
-    out[hand[1]] -= 1
-    return tuple(out)
-
-
-def table_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Pattern]:
-    """Every natural pattern of a table with its exact probability."""
-    if shoe.is_infinite:
-        q = Fraction(sum(_ways([16] + [4] * 9, h) for h in natural_holdings(rules)), 52 * 52)
-        out = []
-        for bank in (NATURAL, None):
-            for flags in itertools.product((False, True), repeat=players):
-                naturals = sum(flags)
-                p = (q if bank else 1 - q) * q**naturals * (1 - q) ** (players - naturals)
-                out.append(Pattern(bank, tuple(NATURAL if f else None for f in flags), p))
-        return out
-    counts = tuple(shoe.value_counts())
-    size = sum(counts)
-    total = math.perm(size, 2 * (players + 1))
-    options: list[Hand] = [None, *natural_holdings(rules)]
-    found = []
-    for hands in itertools.product(options, repeat=players + 1):
-        rest, ways = counts, 1
-        for hand in hands:
-            if isinstance(hand, tuple):
-                ways *= _ways(rest, hand)
-                rest = _remove(rest, hand)
-        if not ways:
-            continue
-        ways *= live_ways(rules, rest, sum(1 for h in hands if h is None))
-        if ways:
-            found.append(Pattern(hands[0], tuple(hands[1:]), Fraction(ways, total)))
-    return found
-
+           "SubgameResult", "TableEquilibrium", "TableValues", "grouped_patterns",
+           "table_patterns"]
 
 @dataclass(frozen=True)
 class SubgameResult:
@@ -212,7 +142,7 @@ def subgame_of(rules: ChoiceRules, shoe: Shoe, key: SubgameKey, by: str) -> Subg
         return infinite_subgame(rules, live, by)
     counts = tuple(shoe.value_counts())
     for hand in removed:
-        counts = _remove(counts, hand)
+        counts = without(counts, hand)
     less = f" less the naturals {', '.join(hand_label(h) for h in removed)}" if removed else ""
     return _finite(rules, counts, live, by, shoe.describe() + less)
 

@@ -35,6 +35,7 @@ import numpy as np
 from analyzer.choice.table.dealt import changes, kernels, residues
 from analyzer.choice.table.dealt.compositions import Levels, falling_table, live_ways
 from analyzer.choice.table.dealt.dense import dense_bank, dense_matrix, dense_seats
+from analyzer.choice.table.dealt.streamed import split_level, streamed_walk
 from analyzer.choice.table.exact.evaluation import Integers
 from analyzer.choice.table.exact.ring import Array, Float, Modular, Ring
 from analyzer.choice.table.subgame import Exact, Subgame, info_classes
@@ -134,6 +135,16 @@ class DealtSubgame(Subgame):
             if "sources" not in self._passes:
                 self._passes["sources"] = residues.sources(self.levels)
             first, source, holding = self._passes["sources"]
+        low = split_level(m, len(self.levels.compositions[m]))
+        if not prime and matrix is None and low:
+            walk = {"first": first, "source": source, "holding": holding, "nxt": nxt,
+                    "starts": starts, "total": holdings.total, "order": order,
+                    "usage": holdings.usage, "falling": falling,
+                    "compositions": self.levels.compositions[m],
+                    "counts": np.asarray(self.counts), "stock": self.stock}
+            streamed_seats, u = streamed_walk(walk, coef, bank_rows, _whole(bank_rows, 0),
+                                              low, want_seats, want_bank, unit)
+            return streamed_seats, u
         if not prime:
             weights, offsets, q = kernels.forward_pulled(
                 first, source, holding, starts, holdings.total, coef, m, want_bank and not unit)

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["backward", "forward", "forward_pulled", "terminal"]
+__all__ = ["backward", "backward_from", "forward", "forward_pulled", "forward_pulled_from",
+           "terminal"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -248,21 +249,36 @@ def backward(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any
     carried: a seat below reads the half of its own choice. A seat's sums run over the
     same terms in the same order as folding for that seat alone would (so its floats are
     the same)."""
+    out, _ = backward_from(0, live, nxt, starts, total, order, coef, z, weights, offsets, p,
+                           False)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def backward_from(low: int, live: int, nxt: Any, starts: Any, total: Any, order: Any,
+                  coef: Any, z: Any, weights: Any, offsets: Any, p: int,
+                  fold_low: bool) -> Any:  # pragma: no cover - compiled
+    """:func:`backward` for the seats of levels ``low .. live - 1`` below one prefix of the
+    first ``low`` seats' choices (``coef``, ``weights`` and ``offsets`` numbered as
+    :func:`forward_pulled_from` numbers them; ``z`` is ``F`` at level ``live``, ``[row, c,
+    b, t]``), and ``F`` folded down to level ``low`` when ``fold_low`` (what the seats
+    before ``low`` read). Every sum is the one :func:`backward` makes."""
     inverse = 1.0 / p if p else 0.0
     sizes = starts[1:] - starts[:-1]
     holdings = nxt.shape[1]
     size = 0
-    for k in range(live):
+    for k in range(live - low):
         size += (1 << k) * holdings * 2
     out = np.zeros(size, dtype=z.dtype)
     later = z  # F at level j + 1: [row, c, b, t]
     at = size
-    for j in range(live - 1, -1, -1):
+    for j in range(live - 1, low - 1, -1):
+        level = j - low
         here = sizes[j]
-        at -= (1 << j) * holdings * 2
-        for e in range(1 << j):
+        at -= (1 << level) * holdings * 2
+        for e in range(1 << level):
             for c in range(here):
-                x = weights[offsets[j] + e * here + c]
+                x = weights[offsets[level] + e * here + c]
                 if x == 0:
                     continue
                 for h in range(holdings):
@@ -274,10 +290,10 @@ def backward(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any
                         i = at + (e * holdings + h) * 2 + d
                         out[i] = _add(out[i], _mul(y, later[2 * e + d, to, d, total[h]], p,
                                                    inverse), p)
-        if j == 0:
+        if j == 0 or (j == low and not fold_low):
             break
-        folded = np.zeros((1 << j, here, 2, 10), dtype=z.dtype)
-        for v in range(1 << j):
+        folded = np.zeros((1 << level, here, 2, 10), dtype=z.dtype)
+        for v in range(1 << level):
             for c in range(here):
                 for h in range(holdings):
                     to = nxt[starts[j] + c, h]
@@ -294,7 +310,7 @@ def backward(live: int, nxt: Any, starts: Any, total: Any, order: Any, coef: Any
                                     folded[v, c, b, t], _mul(s, later[row, to, b, t], p,
                                                              inverse), p)
         later = folded
-    return out
+    return out, later
 
 
 @njit(cache=True, nogil=True)
@@ -305,19 +321,35 @@ def forward_pulled(first: Any, source: Any, holding: Any, starts: Any, total: An
     :func:`~analyzer.choice.table.dealt.residues.sources`), so its sums stay in
     registers. The pairs come in the order :func:`forward` pushes them (composition, then
     holding), so every sum is the same float."""
+    start = np.ones(1, dtype=coef.dtype)
+    return forward_pulled_from(first, source, holding, starts, total, coef, 0, live, start,
+                               np.zeros((1, 1, 20), dtype=coef.dtype), with_q)
+
+
+@njit(cache=True, nogil=True)
+def forward_pulled_from(first: Any, source: Any, holding: Any, starts: Any, total: Any,
+                        coef: Any, low: int, live: int, start: Any, start_q: Any,
+                        with_q: bool) -> Any:  # pragma: no cover - compiled
+    """:func:`forward_pulled` from level ``low`` up, below one prefix of the first ``low``
+    seats' choices: ``start`` is that prefix's ``P`` at level ``low`` and ``start_q`` its
+    ``Q`` (``[1, c, 2 t + d]``); ``coef[j, e]`` numbers the prefixes ``e`` of level ``j``
+    below it (``2**(j - low)`` of them), and so do the weights returned (offsets by ``j -
+    low``). Every sum is the one :func:`forward_pulled` makes for the same prefix."""
     sizes = starts[1:] - starts[:-1]
-    offsets = np.zeros(live + 2, dtype=np.int64)
-    for j in range(live + 1):
-        offsets[j + 1] = offsets[j] + (1 << j) * sizes[j]
-    weights = np.zeros(offsets[live + 1], dtype=coef.dtype)
-    weights[0] = 1
-    q = np.zeros((1, sizes[0], 20), dtype=coef.dtype)  # [e, c, 2 t + d]
+    levels = live - low
+    offsets = np.zeros(levels + 2, dtype=np.int64)
+    for i in range(levels + 1):
+        offsets[i + 1] = offsets[i] + (1 << i) * sizes[low + i]
+    weights = np.zeros(offsets[levels + 1], dtype=coef.dtype)
+    weights[:sizes[low]] = start
+    q = start_q  # [e, c, 2 t + d]
     acc = np.zeros(20, dtype=coef.dtype)
-    for j in range(live):
+    for i in range(levels):
+        j = low + i
         here, there = sizes[j], sizes[j + 1]
-        q_next = np.zeros(((2 << j) if with_q else 1, there if with_q else 1, 20),
+        q_next = np.zeros(((2 << i) if with_q else 1, there if with_q else 1, 20),
                           dtype=coef.dtype)
-        for e in range(1 << j):
+        for e in range(1 << i):
             for d in range(2):
                 row = 2 * e + d
                 for to in range(there):
@@ -331,16 +363,16 @@ def forward_pulled(first: Any, source: Any, holding: Any, starts: Any, total: An
                         if s == 0:
                             continue
                         c = source[k]
-                        x = weights[offsets[j] + e * here + c]
+                        x = weights[offsets[i] + e * here + c]
                         y = x * s
                         total_weight += y
                         if with_q:
-                            for i in range(20):
-                                acc[i] += q[e, c, i] * s
+                            for m in range(20):
+                                acc[m] += q[e, c, m] * s
                             acc[2 * total[h] + d] += y
-                    weights[offsets[j + 1] + row * there + to] = total_weight
+                    weights[offsets[i + 1] + row * there + to] = total_weight
                     if with_q:
-                        for i in range(20):
-                            q_next[row, to, i] = acc[i]
+                        for m in range(20):
+                            q_next[row, to, m] = acc[m]
         q = q_next
     return weights, offsets, q.reshape((q.shape[0], q.shape[1], 10, 2))

@@ -28,9 +28,8 @@ from analyzer.choice.table.solve import (
     TableEquilibrium,
     TableValues,
     evaluate_profile,
+    grouped_patterns,
     solve_table,
-    subgame_of,
-    table_patterns,
 )
 from analyzer.choice.table.subgame import info_classes
 from analyzer.rules.choice_rules import ChoiceRules
@@ -84,14 +83,17 @@ def infinite_strategies(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     epsilon-certificate of that play at the shoe is written from."""
     table = solve_table(rules, Shoe.infinite(), players, "total")
     seat_rule, bank_rule = infinite_rules(table, by)
+    # every finite-shoe subgame's sides see the same classes (``info_classes``) and the bank
+    # 2**live choice vectors: the subgames themselves (their compositions and transitions,
+    # gigabytes at nine people) are not built here
+    classes = len(info_classes(rules, by))
     out: dict[SubgameKey, Strategies] = {}
-    for pattern in table_patterns(rules, shoe, players):
+    for pattern in grouped_patterns(rules, shoe, players):
         if pattern.bank is not None or not pattern.live or pattern.key in out:
             continue
-        game = subgame_of(rules, shoe, pattern.key, by)
+        live = len(pattern.live)
         out[pattern.key] = (
-            [[[seat_rule(pattern, -1, k, e, c) for c in range(len(game.seat_classes))]
-              for e in range(2**k)] for k in range(game.live)],
-            [[bank_rule(pattern, v, c) for v in range(game.vectors)]
-             for c in range(len(game.bank_classes))])
+            [[[seat_rule(pattern, -1, k, e, c) for c in range(classes)]
+              for e in range(2**k)] for k in range(live)],
+            [[bank_rule(pattern, v, c) for v in range(2**live)] for c in range(classes)])
     return out

@@ -59,8 +59,8 @@ from analyzer.choice.table.solve import (
     TableValues,
     check_players,
     combine,
+    grouped_patterns,
     subgame_of,
-    table_patterns,
 )
 from analyzer.choice.table.subgame import MAX_JOINT_SEATS
 from analyzer.errors import AnalyzerError
@@ -257,7 +257,7 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         raise AnalyzerError("an epsilon at a finite shoe: the infinite deck is solved exactly")
     begin = time.perf_counter()
     start = infinite_strategies(rules, shoe, players, by) if strategies is None else strategies
-    patterns = table_patterns(rules, shoe, players)
+    patterns = grouped_patterns(rules, shoe, players)
     keys = sorted({p.key for p in patterns if p.bank is None and p.live}, key=_cost)
     missing = [key for key in keys if key not in start]
     if missing:
