@@ -151,8 +151,8 @@ def grouped_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Patte
     for size in range(players + 1):
         for naturals in itertools.combinations(range(players), size):
             if size in natural_bank:
-                bank, group, ways = natural_bank[size]
-                found.append(Pattern(bank, _placed(players, naturals, group),
+                bank_hand, group, ways = natural_bank[size]
+                found.append(Pattern(bank_hand, _placed(players, naturals, group),
                                      Fraction(ways, total)))
             for group, ways in live_bank.get(size, []):
                 found.append(Pattern(None, _placed(players, naturals, group),

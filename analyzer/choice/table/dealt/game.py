@@ -142,9 +142,8 @@ class DealtSubgame(Subgame):
                     "usage": holdings.usage, "falling": falling,
                     "compositions": self.levels.compositions[m],
                     "counts": np.asarray(self.counts), "stock": self.stock}
-            streamed_seats, u = streamed_walk(walk, coef, bank_rows, _whole(bank_rows, 0),
-                                              low, want_seats, want_bank, unit)
-            return streamed_seats, u
+            return streamed_walk(walk, coef, bank_rows, _whole(bank_rows, 0), low, want_seats,
+                                 want_bank, unit)
         if not prime:
             weights, offsets, q = kernels.forward_pulled(
                 first, source, holding, starts, holdings.total, coef, m, want_bank and not unit)
