@@ -42,6 +42,15 @@ from analyzer.choice.headsup.game import build_game
 from analyzer.choice.headsup.solver import METHOD as HEADS_UP_METHOD
 from analyzer.choice.headsup.solver import solve_game
 from analyzer.choice.table.dealt.game import dealt_subgame
+from analyzer.choice.table.dealt.patterns import (
+    NATURAL,
+    Pattern,
+    SubgameKey,
+    grouped_patterns,
+    natural_holdings,
+    table_patterns,
+    without,
+)
 from analyzer.choice.table.dealt.search import solve_dealt
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.indifference import (
@@ -50,15 +59,6 @@ from analyzer.choice.table.indifference import (
     SubgameSolution,
     certify_given,
     solve_subgame,
-)
-from analyzer.choice.table.patterns import (
-    NATURAL,
-    Pattern,
-    SubgameKey,
-    grouped_patterns,
-    natural_holdings,
-    table_patterns,
-    without,
 )
 from analyzer.choice.table.subgame import (
     MAX_JOINT_SEATS,

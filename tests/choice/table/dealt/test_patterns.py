@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.choice.table.patterns import Pattern, grouped_patterns, table_patterns
+from analyzer.choice.table.dealt.patterns import Pattern, grouped_patterns, table_patterns
 from analyzer.choice.table.solve import SubgameKey, combine
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.rules.shoe import Shoe

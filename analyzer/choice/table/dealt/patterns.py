@@ -6,14 +6,15 @@ the subgame of its live seats against the bank, dealt from the shoe less the nat
 (:data:`SubgameKey`). :func:`table_patterns` lists every pattern with its exact probability;
 :func:`grouped_patterns` merges the patterns that differ only in which of a group of natural
 holdings each natural seat holds -- what the values, the subgames and their chances read stays
-the same, and there are far fewer of them (11**9 holding assignments at nine people).
+the same, and there are far fewer of them (6**9 holding assignments at nine people: each of
+nine hands live or one of five natural holdings).
 
 >>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
 >>> one_deck = Shoe.decks(1)
 >>> every, grouped = table_patterns(LUCKY9, one_deck, 2), grouped_patterns(LUCKY9, one_deck, 2)
 >>> len(every), len(grouped), sum(p.probability for p in grouped) == 1
-(1221, 183, True)
+(216, 30, True)
 """
 
 from __future__ import annotations
