@@ -31,26 +31,30 @@ def _plays(game: Any, seed: int, whole: bool) -> tuple[list[Any], Any]:
     return seats, bank
 
 
-@pytest.mark.parametrize(("live", "by", "whole"), [(3, "cards", True), (4, "total", False),
-                                                   (4, "cards", True)])
-def test_every_split_level_gives_the_breadth_first_floats(monkeypatch: pytest.MonkeyPatch,
-                                                          live: int, by: str,
-                                                          whole: bool) -> None:
+@pytest.mark.parametrize(("live", "by", "whole", "lows", "sides"), [
+    (3, "cards", True, (1, 2), ("all", "seats", "bank")),
+    (3, "total", False, (1, 2), ("all", "seats", "bank")),
+    (4, "cards", False, (3,), ("all",))])
+def test_every_split_level_gives_the_breadth_first_floats(
+        monkeypatch: pytest.MonkeyPatch, live: int, by: str, whole: bool,
+        lows: tuple[int, ...], sides: tuple[str, ...]) -> None:
+    """Three live seats at every split level and side; four (a walk costs seconds there)
+    split below the third seat, both sides at once."""
     game = dealt_subgame(LUCKY9, SHOE, live, by, "test")
     seats, bank = _plays(game, live, whole)
     ring = Float()
-    wanted = {sides: game._walk(ring, seats, bank, sides) for sides in ("all", "seats", "bank")}
+    wanted = {side: game._walk(ring, seats, bank, side) for side in sides}
     reach = game._walk(ring, seats, bank, "all", unit=True)
     assert wanted["all"][1].any() and all(v.any() for v in wanted["all"][0])
-    for low in range(1, live):
+    for low in lows:
         monkeypatch.setattr(game_module, "split_level", lambda live, size, low=low: low)
-        for sides, (seat_values, bank_values) in wanted.items():
-            found_seats, found_bank = game._walk(ring, seats, bank, sides)
+        for side, (seat_values, bank_values) in wanted.items():
+            found_seats, found_bank = game._walk(ring, seats, bank, side)
             assert len(found_seats) == len(seat_values)
             assert all(np.array_equal(a, b) for a, b in zip(found_seats, seat_values,
-                                                            strict=True)), (low, sides)
-            if sides != "seats":
-                assert np.array_equal(found_bank, bank_values), (low, sides)
+                                                            strict=True)), (low, side)
+            if side != "seats":
+                assert np.array_equal(found_bank, bank_values), (low, side)
         found_seats, found_bank = game._walk(ring, seats, bank, "all", unit=True)
         assert all(np.array_equal(a, b) for a, b in zip(found_seats, reach[0], strict=True))
         assert np.array_equal(found_bank, reach[1])
