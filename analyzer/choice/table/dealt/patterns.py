@@ -126,7 +126,7 @@ def grouped_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Patte
     counts = tuple(shoe.value_counts())
     total = math.perm(sum(counts), 2 * (players + 1))
     holdings = natural_holdings(rules)
-    live_bank: dict[int, list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    live_bank: dict[int, list[tuple[tuple[tuple[int, int], ...], Fraction]]] = {}
     natural_bank: dict[int, tuple[Hand, tuple[tuple[int, int], ...], int]] = {}
     for n in range(players + 1):
         for group in itertools.combinations_with_replacement(holdings, n):
@@ -140,7 +140,7 @@ def grouped_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Patte
                 math.factorial(k) for k in Counter(group).values())
             played = ways * live_ways(rules, rest, players - n + 1)
             if played:
-                live_bank.setdefault(n, []).append((group, played))
+                live_bank.setdefault(n, []).append((group, Fraction(played, total)))
             for bank in holdings:
                 dealt = ways * _ways(rest, bank)
                 if dealt:
@@ -148,16 +148,17 @@ def grouped_patterns(rules: ChoiceRules, shoe: Shoe, players: int) -> list[Patte
                 if dealt:
                     first = natural_bank.get(n, (bank, group, 0))
                     natural_bank[n] = (first[0], first[1], first[2] + dealt)
+    # every set of natural seats of a size has its group's chance (exchangeable seats)
+    bank_natural = {n: (hand, group, Fraction(ways, total))
+                    for n, (hand, group, ways) in natural_bank.items()}
     found = []
     for size in range(players + 1):
         for naturals in itertools.combinations(range(players), size):
-            if size in natural_bank:
-                bank_hand, group, ways = natural_bank[size]
-                found.append(Pattern(bank_hand, _placed(players, naturals, group),
-                                     Fraction(ways, total)))
-            for group, ways in live_bank.get(size, []):
-                found.append(Pattern(None, _placed(players, naturals, group),
-                                     Fraction(ways, total)))
+            if size in bank_natural:
+                bank_hand, group, chance = bank_natural[size]
+                found.append(Pattern(bank_hand, _placed(players, naturals, group), chance))
+            for group, chance in live_bank.get(size, []):
+                found.append(Pattern(None, _placed(players, naturals, group), chance))
     return found
 
 
