@@ -38,7 +38,7 @@ from analyzer.rules.profile import Bet, Tableau
 
 __all__ = ["FORMAT", "cache_folder", "cached_arrays", "cached_plan", "plan_fingerprint",
            "read_arrays", "read_plan",
-           "source_digest", "write_plan"]
+           "source_digest", "write_arrays", "write_plan"]
 
 #: Bumped whenever the file layout changes.
 FORMAT = 1
@@ -174,7 +174,7 @@ def _arrays_digest(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
 
 
 def read_arrays(path: Path) -> dict[str, npt.NDArray[Any]]:
-    """Named int64 or float64 arrays stored by :func:`cached_arrays`, their digest checked;
+    """Named int64 or float64 arrays stored by :func:`write_arrays`, their digest checked;
     AnalyzerError if it fails."""
     try:
         with np.load(path, allow_pickle=False) as stored:
@@ -209,10 +209,16 @@ def cached_arrays(folder_name: str, fingerprint: str,
         except AnalyzerError:
             pass  # corrupt or foreign: rebuilt below and replaced
     arrays = build()
-    digest = np.frombuffer(_arrays_digest(arrays).encode(), dtype=np.uint8)
-    stored: dict[str, Any] = {**arrays, "digest": digest}
     with contextlib.suppress(OSError, AnalyzerError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        with output_stream(path, binary=True) as stream:
-            np.savez(stream, **stored)
+        write_arrays(path, arrays)
     return arrays
+
+
+def write_arrays(path: Path, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
+    """Store named int64/float64 arrays with their SHA-256 digest, atomically (through
+    :func:`analyzer.outputs.output_stream`), for :func:`read_arrays`."""
+    digest = np.frombuffer(_arrays_digest(arrays).encode(), dtype=np.uint8)
+    stored: dict[str, Any] = {**arrays, "digest": digest}
+    with output_stream(path, binary=True) as stream:
+        np.savez(stream, **stored)

@@ -24,14 +24,16 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 
 from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.choice.table.subgame import Subgame
+from analyzer.errors import AnalyzerError
 
-__all__ = ["CfrRun", "cfr_plus", "CfrState", "float_regrets", "METHOD", "SPLIT_LIVE", "uniform",
-           "with_forced"]
+__all__ = ["CfrRun", "Checkpoint", "cfr_plus", "CfrState", "float_regrets", "METHOD",
+           "SPLIT_LIVE", "uniform", "with_forced"]
 
 METHOD = ("predictive CFR+ (regret floor, last-regret prediction, alternating updates, "
           "quadratic averaging)")
@@ -48,6 +50,17 @@ class CfrRun:
     regret: float
     seconds: float
     method: str = METHOD
+
+
+class Checkpoint(Protocol):
+    """Where a long CFR+ run keeps its state at every check, so that a cut run resumes from
+    its last check with the same floats (:func:`cfr_plus`)."""
+
+    def load(self) -> dict[str, Array] | None:
+        """The state kept by :meth:`save`, or None when there is none."""
+
+    def save(self, arrays: dict[str, Array]) -> None:
+        """Keep ``arrays`` (float64 and int64), replacing what was kept."""
 
 
 def uniform(game: Subgame) -> tuple[list[Array], Array]:
@@ -166,6 +179,31 @@ class CfrState:
         """The quadratically weighted average strategies so far."""
         return _average(self.game, self.sum_seats, self.sum_bank)
 
+    def arrays(self) -> dict[str, Array]:
+        """Everything the next iterations read, as named arrays (see :meth:`restore`)."""
+        out: dict[str, Array] = {"done": np.array([self.done], dtype=np.int64),
+                                 "seconds": np.array([self.seconds])}
+        for name in ("regret", "last", "sum"):
+            out[f"{name}_bank"] = getattr(self, f"{name}_bank")
+            for k, array in enumerate(getattr(self, f"{name}_seats")):
+                out[f"{name}_seat_{k}"] = array
+        return out
+
+    def restore(self, arrays: dict[str, Array]) -> None:
+        """Continue from :meth:`arrays` of a run on the same subgame: the iterations after
+        it give the same floats as an uncut run. AnalyzerError if they do not fit it."""
+        found: dict[str, Array] = {}
+        for name, now in self.arrays().items():
+            kept = arrays.get(name)
+            if kept is None or kept.shape != now.shape or kept.dtype != now.dtype:
+                raise AnalyzerError(f"kept CFR+ state: {name} missing or of another shape")
+            found[name] = np.array(kept)
+        for name in ("regret", "last", "sum"):
+            setattr(self, f"{name}_bank", found[f"{name}_bank"])
+            setattr(self, f"{name}_seats",
+                    [found[f"{name}_seat_{k}"] for k in range(len(self.regret_seats))])
+        self.done, self.seconds = int(found["done"][0]), float(found["seconds"][0])
+
     def snapshot(self) -> CfrRun:
         """The average so far and its largest float regret."""
         begin = time.perf_counter()
@@ -177,33 +215,67 @@ class CfrState:
 
 def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
              check_every: int = 100, start: tuple[list[Array], Array] | None = None,
-             alternate: bool = True, inertia: float = 0.0) -> CfrRun:
+             alternate: bool = True, inertia: float = 0.0,
+             checkpoint: Checkpoint | None = None) -> CfrRun:
     """Run predictive CFR+ for at most ``iterations``; stop early once the average's
     largest regret is at most ``tolerance`` (checked every ``check_every`` iterations).
     ``start`` seeds the first prediction (another start finds another equilibrium when
     there are several). With ``inertia`` > 0, ``start`` is a warm start
     (:class:`CfrState`): the average is checked every ``check_every`` iterations whatever
     the tolerance, and the run returns whichever of ``start`` and the checked averages has
-    the smallest float regret (``iterations`` counting every iteration run)."""
-    state = CfrState(game, start, alternate, inertia)
+    the smallest float regret (``iterations`` counting every iteration run).
+    A ``checkpoint`` keeps the state and the best average so far at every check; a run
+    given a kept state resumes from it (the same floats as an uncut run; ``seconds``
+    counts both parts)."""
+    kept = checkpoint.load() if checkpoint is not None else None
+    # resuming: the warm start's reach pass and regret are in the kept state already
+    state = CfrState(game, start if kept is None else None, alternate, inertia)
     warm = start is not None and inertia > 0
     best: CfrRun | None = None
-    if warm and start is not None:
+    if kept is not None:
+        state.restore(kept)
+        best = _kept_best(kept, len(state.sum_seats))
+    elif warm and start is not None:
         seats0 = [np.asarray(s, dtype=float) for s in start[0]]
         bank0 = np.asarray(start[1], dtype=float)
         best = CfrRun(tuple(seats0), bank0, 0, max(float_regrets(game, seats0, bank0)), 0.0)
     checking = warm or tolerance > 0
+    if kept is not None and best is not None and "last_regret" in kept and \
+            float(kept["last_regret"][0]) <= tolerance:
+        return replace(best, iterations=state.done, seconds=state.seconds)  # it had stopped
     while state.done < iterations:
         state.advance(min(check_every if checking else iterations, iterations - state.done))
         if checking and (state.done % check_every == 0 or state.done >= iterations):
             found = state.snapshot()
             if best is None or not warm or found.regret < best.regret:
                 best = found
+            if checkpoint is not None:
+                checkpoint.save({**state.arrays(), **_best_arrays(best),
+                                 "last_regret": np.array([found.regret])})
             if found.regret <= tolerance:
                 break
     if best is None:
         return state.snapshot()
     return replace(best, iterations=state.done, seconds=state.seconds)
+
+
+def _best_arrays(best: CfrRun) -> dict[str, Array]:
+    out: dict[str, Array] = {"best_bank": best.bank, "best_iterations": np.array(
+        [best.iterations], dtype=np.int64), "best_regret": np.array([best.regret])}
+    for k, seat in enumerate(best.seats):
+        out[f"best_seat_{k}"] = np.asarray(seat, dtype=float)
+    return out
+
+
+def _kept_best(kept: dict[str, Array], seats: int) -> CfrRun:
+    """The best average a checkpoint kept (AnalyzerError when it is incomplete)."""
+    names = ["best_bank", "best_iterations", "best_regret",
+             *(f"best_seat_{k}" for k in range(seats))]
+    if any(name not in kept for name in names):
+        raise AnalyzerError("kept CFR+ state: its best average is missing")
+    return CfrRun(tuple(np.array(kept[f"best_seat_{k}"]) for k in range(seats)),
+                  np.array(kept["best_bank"]), int(kept["best_iterations"][0]),
+                  float(kept["best_regret"][0]), 0.0)
 
 
 def _average(game: Subgame, sum_seats: Sequence[Array], sum_bank: Array,

@@ -45,7 +45,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from analyzer.choice.table.cfr import CfrRun, cfr_plus, float_regrets, with_forced
+from analyzer.choice.table.cfr import CfrRun, Checkpoint, cfr_plus, float_regrets, with_forced
 from analyzer.choice.table.dealt.played import infinite_strategies
 from analyzer.choice.table.dealt.rounding import float_evaluation
 from analyzer.choice.table.exact.evaluation import exact_regrets
@@ -177,9 +177,10 @@ def _fractions(seats: Sequence[Array], bank: Array) -> Strategies:
             [[_rounded(float(v)) for v in row] for row in bank[..., 1]])
 
 
-def improve_subgame(work: SubgameWork) -> SubgameOutcome:
+def improve_subgame(work: SubgameWork, checkpoint: Checkpoint | None = None) -> SubgameOutcome:
     """One subgame improved (see the module docstring) and evaluated exactly, or in floats
-    with a rounding bound (``work.evaluation``)."""
+    with a rounding bound (``work.evaluation``); the improvement keeps its state at every
+    check in ``checkpoint`` and resumes from what it kept (:func:`cfr_plus`)."""
     begin = time.perf_counter()
     game = subgame_of(work.rules, work.shoe, work.key, work.by)
     chosen: Strategies = work.strategies
@@ -188,7 +189,7 @@ def improve_subgame(work: SubgameWork) -> SubgameOutcome:
     if work.iterations > 0:
         start = with_forced(game, *_pairs(*work.strategies))
         run = cfr_plus(game, work.iterations, work.tolerance, CHECK_EVERY, start,
-                       inertia=INERTIA)
+                       inertia=INERTIA, checkpoint=checkpoint)
         done = run.iterations
         start_regret = float(max(float_regrets(game, *start)))
         improved = _fractions(run.seats, run.bank)

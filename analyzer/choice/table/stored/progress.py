@@ -17,6 +17,12 @@ evaluation gave -- the floats exactly, with their rounding bounds, for a float e
 (``nine certify --check`` derives the finished certificate again). After
 the certificate is written, :meth:`WorkFolder.clear` removes the files the run wrote, and the
 folder when nothing else is in it.
+
+Within a subgame, the improvement's CFR+ state is kept at every check (every few
+iterations: :class:`SubgameCheckpoint`, one ``.cfr.npz`` file beside the subgame's, with the
+same fingerprint and a SHA-256 digest of its arrays), so a subgame that takes longer than
+the run is allowed to live (hours at 8-9 people) resumes from its last check, with the same
+floats as an uncut run; the file is removed once the subgame's outcome is kept.
 """
 
 from __future__ import annotations
@@ -29,21 +35,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from analyzer.choice.table.dealt.wide import SubgameOutcome, SubgameWork, improve_subgame
+from analyzer.choice.table.exact.ring import Array
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import SubgameKey
 from analyzer.choice.table.stored.certificate import fraction_field, profile_sha256
-from analyzer.engine.plan_cache import source_digest
+from analyzer.engine.plan_cache import read_arrays, source_digest, write_arrays
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import parse_json, read_text
 from analyzer.outputs import make_folder, write_file
 
-__all__ = ["FORMAT", "MARKER", "SavingRun", "WORK_KIND", "WorkFolder", "work_fingerprint"]
+__all__ = ["CHECKPOINT_SUFFIX", "FORMAT", "MARKER", "SavingRun", "SubgameCheckpoint",
+           "WORK_KIND", "WorkFolder", "work_fingerprint"]
 
 #: The ``kind`` every subgame file of a work folder states.
 WORK_KIND = "nine certify work: one finished subgame"
 #: Bumped whenever the file layout changes.
 FORMAT = 1
+#: The ending of a subgame's kept CFR+ state (its outcome's file name before ``.json``).
+CHECKPOINT_SUFFIX = ".cfr.npz"
 #: The file that makes a folder a certify run's own.
 MARKER = "nine-certify-work.txt"
 #: The modules whose source decides a subgame's improved strategies and exact figures.
@@ -178,6 +190,10 @@ class WorkFolder:
             with contextlib.suppress(OSError, AnalyzerError):
                 if f'"kind": "{WORK_KIND}"' in read_text(path):
                     path.unlink()
+        for path in self.path.glob(f"*{CHECKPOINT_SUFFIX}"):
+            with contextlib.suppress(OSError, AnalyzerError):
+                if "fingerprint" in read_arrays(path):  # a state this command kept
+                    path.unlink()
         if any(p.name != MARKER for p in self.path.iterdir()):
             return False  # the marker stays: the folder is still this command's
         with contextlib.suppress(FileNotFoundError):
@@ -197,8 +213,58 @@ class SavingRun:
     folder: WorkFolder
 
     def __call__(self, work: SubgameWork) -> SubgameOutcome:
-        """The subgame improved, evaluated exactly and kept."""
-        outcome = improve_subgame(work)
+        """The subgame improved (resumed from its kept CFR+ state), evaluated exactly and
+        kept."""
+        checkpoint = SubgameCheckpoint(self.folder, work)
+        outcome = improve_subgame(work, checkpoint)
         with contextlib.suppress(AnalyzerError):  # a worker without the folder: the
             self.folder.save(work, outcome)       # parent saves what comes back
+            checkpoint.remove()
         return outcome
+
+
+@dataclass(frozen=True)
+class SubgameCheckpoint:
+    """A subgame's CFR+ state kept in the work folder at every check
+    (:class:`~analyzer.choice.table.cfr.Checkpoint`): the arrays and the run's fingerprint,
+    with a SHA-256 digest, written atomically; a kept file that fails its checks is a
+    one-line error, never overwritten. Where the folder cannot be written (a remote
+    worker), nothing is kept and the run goes on."""
+
+    folder: WorkFolder
+    work: SubgameWork
+
+    @property
+    def path(self) -> Path:
+        """The file (the subgame's outcome file name, ending :data:`CHECKPOINT_SUFFIX`)."""
+        return self.folder.path / (_name(self.work).removesuffix(".json") + CHECKPOINT_SUFFIX)
+
+    def _fingerprint(self) -> Array:
+        return np.frombuffer(bytes.fromhex(work_fingerprint(self.work)),
+                             dtype=np.uint8).astype(np.int64)
+
+    def load(self) -> dict[str, Array] | None:
+        """The kept state, or None when none is kept."""
+        path = self.path
+        if not path.is_file():
+            return None
+        try:
+            arrays = read_arrays(path)
+        except AnalyzerError as error:
+            raise AnalyzerError(f"{path}: {error}; not used (delete it to start the subgame "
+                                "again)") from None
+        kept = arrays.pop("fingerprint", None)
+        if kept is None or not np.array_equal(kept, self._fingerprint()):
+            raise AnalyzerError(f"{path}: written for another run (fingerprint); not used")
+        return arrays
+
+    def save(self, arrays: dict[str, Array]) -> None:
+        """Keep ``arrays`` (an unwritable folder keeps nothing)."""
+        with contextlib.suppress(OSError, AnalyzerError):
+            if self.folder.path.is_dir():
+                write_arrays(self.path, {**arrays, "fingerprint": self._fingerprint()})
+
+    def remove(self) -> None:
+        """Drop the kept state (the subgame is done)."""
+        with contextlib.suppress(OSError):
+            self.path.unlink()

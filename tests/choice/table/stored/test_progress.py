@@ -11,9 +11,15 @@ from typing import Any
 
 import pytest
 
+from analyzer.choice.table.cfr import CfrState
 from analyzer.choice.table.dealt.wide import wide_table
 from analyzer.choice.table.solve import TableEquilibrium
-from analyzer.choice.table.stored.progress import MARKER, WorkFolder
+from analyzer.choice.table.stored.progress import (
+    CHECKPOINT_SUFFIX,
+    MARKER,
+    SubgameCheckpoint,
+    WorkFolder,
+)
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.errors import AnalyzerError
 from analyzer.rules.shoe import Shoe
@@ -101,4 +107,47 @@ def test_a_folder_it_did_not_make_is_refused_and_foreign_files_stay(tmp_path: Pa
     assert not folder.clear()
     assert sorted(p.name for p in folder.path.iterdir()) == sorted([MARKER, "mine.json"])
     (folder.path / "mine.json").unlink()
+    assert WorkFolder(folder.path).open().clear() and not folder.path.exists()
+
+
+def test_a_subgame_cut_in_its_improvement_resumes_from_its_last_check(
+        tmp_path: Path, whole: TableEquilibrium, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept CFR+ state (``.cfr.npz``) of the subgame being improved when the run was
+    cut: the rerun continues it to the same exact figures, and it is removed once the
+    subgame's outcome is kept; a damaged one is a one-line error and stays."""
+    keep = SubgameCheckpoint.save
+    saved: list[Path] = []
+
+    def save_then_cut(self: SubgameCheckpoint, arrays: dict[str, Any]) -> None:
+        keep(self, arrays)
+        saved.append(self.path)
+        if int(arrays["done"][0]) == ITERATIONS and len(saved) == 2:
+            raise Cut  # the second subgame's improvement, at its last check
+
+    folder = WorkFolder(tmp_path / "run.work").open()
+    monkeypatch.setattr(SubgameCheckpoint, "save", save_then_cut)
+    with pytest.raises(Cut):
+        wide_table(LUCKY9, ONE_DECK, 2, "total", iterations=ITERATIONS, progress=folder)
+    monkeypatch.undo()
+    (state,) = folder.path.glob(f"*{CHECKPOINT_SUFFIX}")
+    assert state == saved[-1] and len(list(folder.path.glob("*.json"))) == 1
+    good = state.read_bytes()
+    state.write_bytes(good[:-7] + b"damaged")
+    with pytest.raises(AnalyzerError) as error:
+        wide_table(LUCKY9, ONE_DECK, 2, "total", iterations=ITERATIONS,
+                   progress=WorkFolder(folder.path).open())
+    assert str(error.value).startswith(f"{state}: ") and "\n" not in str(error.value)
+    assert state.read_bytes().endswith(b"damaged")
+    state.write_bytes(good)
+    restore, restored = CfrState.restore, []
+
+    def counted(self: CfrState, arrays: dict[str, Any]) -> None:
+        restored.append(int(arrays["done"][0]))
+        restore(self, arrays)
+
+    monkeypatch.setattr(CfrState, "restore", counted)
+    resumed = wide_table(LUCKY9, ONE_DECK, 2, "total", iterations=ITERATIONS,
+                         progress=WorkFolder(folder.path).open())
+    assert restored == [ITERATIONS] and resumed.values == whole.values
+    assert not list(folder.path.glob(f"*{CHECKPOINT_SUFFIX}"))
     assert WorkFolder(folder.path).open().clear() and not folder.path.exists()
