@@ -50,6 +50,8 @@ class CfrRun:
     regret: float
     seconds: float
     method: str = METHOD
+    #: A warm start's own largest float regret (NaN: no warm start).
+    start_regret: float = float("nan")
 
 
 class Checkpoint(Protocol):
@@ -239,10 +241,13 @@ def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
         seats0 = [np.asarray(s, dtype=float) for s in start[0]]
         bank0 = np.asarray(start[1], dtype=float)
         best = CfrRun(tuple(seats0), bank0, 0, max(float_regrets(game, seats0, bank0)), 0.0)
+    start_regret = (float(kept["start_regret"][0]) if kept is not None else
+                    best.regret if best is not None else float("nan"))
     checking = warm or tolerance > 0
     if kept is not None and best is not None and "last_regret" in kept and \
-            float(kept["last_regret"][0]) <= tolerance:
-        return replace(best, iterations=state.done, seconds=state.seconds)  # it had stopped
+            float(kept["last_regret"][0]) <= tolerance:  # it had stopped
+        return replace(best, iterations=state.done, seconds=state.seconds,
+                       start_regret=start_regret)
     while state.done < iterations:
         state.advance(min(check_every if checking else iterations, iterations - state.done))
         if checking and (state.done % check_every == 0 or state.done >= iterations):
@@ -251,12 +256,14 @@ def cfr_plus(game: Subgame, iterations: int = 4000, tolerance: float = 0.0,
                 best = found
             if checkpoint is not None:
                 checkpoint.save({**state.arrays(), **_best_arrays(best),
-                                 "last_regret": np.array([found.regret])})
+                                 "last_regret": np.array([found.regret]),
+                                 "start_regret": np.array([start_regret])})
             if found.regret <= tolerance:
                 break
     if best is None:
         return state.snapshot()
-    return replace(best, iterations=state.done, seconds=state.seconds)
+    return replace(best, iterations=state.done, seconds=state.seconds,
+                   start_regret=start_regret)
 
 
 def _best_arrays(best: CfrRun) -> dict[str, Array]:
@@ -269,7 +276,7 @@ def _best_arrays(best: CfrRun) -> dict[str, Array]:
 
 def _kept_best(kept: dict[str, Array], seats: int) -> CfrRun:
     """The best average a checkpoint kept (AnalyzerError when it is incomplete)."""
-    names = ["best_bank", "best_iterations", "best_regret",
+    names = ["best_bank", "best_iterations", "best_regret", "start_regret",
              *(f"best_seat_{k}" for k in range(seats))]
     if any(name not in kept for name in names):
         raise AnalyzerError("kept CFR+ state: its best average is missing")

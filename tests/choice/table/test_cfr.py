@@ -86,6 +86,8 @@ def test_a_run_cut_after_a_check_resumes_there_with_the_same_floats() -> None:
     resumed = cfr_plus(game, 15, 0.0, 5, start, inertia=0.05, checkpoint=kept)
     assert kept.saves == 2  # the checks at 10 and 15 only: iterations 1-5 were not run again
     assert _same(resumed, whole) and whole.iterations == 15
+    # the warm start's own regret, measured once and carried through the cut
+    assert resumed.start_regret == whole.start_regret == max(float_regrets(game, *start))
     # a state that does not fit the subgame is refused, not played
     other = infinite_subgame(LUCKY9, 3, "total")
     with pytest.raises(AnalyzerError, match="kept CFR\\+ state: .* of another shape"):
