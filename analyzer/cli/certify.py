@@ -87,6 +87,23 @@ def _better_kept(path: Path, rules: ChoiceRules, shoe: Shoe, people: int, by: st
     return ""
 
 
+def _step(text: str | None, iterations_given: bool, infinite_play: bool) -> Fraction | None:
+    """``--bank-reply``'s step as a fraction in (0, 1], refused beside the options it
+    replaces."""
+    if text is None:
+        return None
+    try:
+        step = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise AnalyzerError(f"--bank-reply {text}: not a fraction (e.g. 3/4)") from None
+    if not 0 < step <= 1:
+        raise AnalyzerError(f"--bank-reply {text}: a step above 0 and at most 1")
+    if iterations_given or infinite_play:
+        raise AnalyzerError("--bank-reply replaces CFR+: give it without "
+                            f"{'--infinite-play' if infinite_play else '--iterations'}")
+    return step
+
+
 def _float_from(asked: int | None, people: int, wide: bool) -> int | None:
     """The live seats from which a run evaluates subgames in floats (None: all exactly)."""
     if asked is None:
@@ -124,6 +141,12 @@ def _float_from(asked: int | None, people: int, wide: bool) -> int | None:
 @click.option("--improve-live", "improve_live", default=None, type=click.IntRange(1, 8),
               help="Improve only the subgames of at most this many live seats; the others "
                    "are evaluated as the infinite deck's play [default: all].")
+@click.option("--bank-reply", "bank_reply", default=None, metavar="STEP",
+              help=f"{WIDE_PEOPLE}+ people: instead of CFR+, move the bank's play this "
+                   "fraction of the way (e.g. 3/4) to its best reply in each subgame, the "
+                   "seats' play kept: one pass, for tables too large for CFR+ (its epsilon "
+                   "is computed as ever; the bank's regret shrinks by 1 - STEP, the seats' "
+                   "may grow).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Subgames evaluated in this many processes at once.")
 @click.option("--dask", default=None, metavar="local|ADDRESS",
@@ -137,8 +160,8 @@ def _float_from(asked: int | None, people: int, wide: bool) -> int | None:
 def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             out_dir: str | None, checks: tuple[str, ...], infinite_play: bool,
             iterations: int, tolerance: float, float_from: int | None,
-            improve_live: int | None, jobs: int, dask: str | None, listing: bool,
-            fmt: str) -> None:
+            improve_live: int | None, bank_reply: str | None, jobs: int, dask: str | None,
+            listing: bool, fmt: str) -> None:
     """Solve a home Lucky 9 table at one deck exactly; write (or check) its certificate file.
 
     Up to 5 people each table is solved subgame by subgame (CFR+ over the removed-card
@@ -170,6 +193,12 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
         return
     if not sizes:
         raise AnalyzerError("--people: which table sizes to certify (3 to 9)")
+    iterations_given = click.get_current_context().get_parameter_source(
+        "iterations") is not click.core.ParameterSource.DEFAULT
+    step = _step(bank_reply, iterations_given, infinite_play)
+    if step is not None and min(sizes) < WIDE_PEOPLE:
+        raise AnalyzerError(f"--bank-reply: {min(sizes)} people are solved exactly (a "
+                            f"best-reply pass only for {WIDE_PEOPLE}+ people)")
     folder = Path(out_dir) if out_dir else None
     if folder is not None:
         make_folder(folder)
@@ -181,7 +210,8 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
             _refuse_foreign(path)
             begin = time.perf_counter()
             # 6+ people with no iterations: the infinite deck's play as it is
-            given = infinite_play or (people >= WIDE_PEOPLE and iterations == 0)
+            given = infinite_play or (people >= WIDE_PEOPLE and iterations == 0
+                                      and step is None)
             wide = people >= WIDE_PEOPLE and not given
             floats = _float_from(float_from, people, wide or given)
             work = WorkFolder(path.with_name(f"{path.stem}.work")).open() if wide else None
@@ -190,7 +220,8 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                     table = wide_table(rules, shoe, people - 1, by,
                                        iterations=iterations if wide else 0, apply=apply,
                                        tolerance=tolerance, progress=work, float_from=floats,
-                                       improve_live=improve_live if wide else None)
+                                       improve_live=improve_live if wide else None,
+                                       bank_step=step)
             else:
                 table = solve_table(rules, shoe, people - 1, by, dealt=True,
                                     starts=warm_starts(rules, shoe, people, by, folder))
@@ -209,9 +240,11 @@ def certify(profile: str, sizes: tuple[int, ...], models: tuple[str, ...],
                 seconds += earlier
                 resumed = (f" ({len(work.reused)} of {len(table.subgames)} subgames finished "
                            f"by an earlier run, {earlier:.0f} s of theirs counted)")
+            cfr = f" --iterations {iterations} --tolerance {tolerance:g}"
             command = (f"nine certify --people {people} --by {by}"
                        f"{' --infinite-play' if given else ''}"
-                       f"{f' --iterations {iterations} --tolerance {tolerance:g}' if wide else ''}"
+                       f"{f' --bank-reply {step}' if wide and step else ''}"
+                       f"{cfr if wide and not step else ''}"
                        f"{f' --improve-live {improve_live}' if wide and improve_live else ''}"
                        f"{f' --float-from {floats}' if floats else ''}")
             status = _status(table, irrational)

@@ -4,6 +4,7 @@ existing file it did not write refused in one line, exit 2, nothing written."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,39 @@ def test_the_list_says_the_five_person_table_by_total_is_certified_with_an_irrat
     # never a rounded bank value stated as an exact fraction
     assert entry["bank"] is None and entry["bank_decimal"] == "0.013729430950"
     assert len(entry["bank_in_qq_alpha"]) == 4 and entry["alpha_minimal_polynomial"][-1] == "1"
+
+
+def test_a_bank_reply_pass_reaches_the_wide_evaluator_with_its_step(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--bank-reply 3/4`` at 9 people: the wide evaluator gets the step as a fraction (no
+    CFR+ asked for), floats from 6 live seats by default."""
+    calls: list[tuple[object, object]] = []
+
+    def wide(rules: object, shoe: object, players: int, by: str, **options: object) -> None:
+        calls.append((options["bank_step"], options["float_from"]))
+        raise AnalyzerError("stopped by the test")
+
+    monkeypatch.setattr(certify, "wide_table", wide)
+    line = _one_line_error(CliRunner().invoke(main, [
+        "certify", "--people", "9", "--by", "total", "--bank-reply", "3/4",
+        "--out", str(tmp_path)]))
+    assert "stopped by the test" in line
+    assert calls == [(Fraction(3, 4), 6)]
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--people", "9", "--bank-reply", "3/4", "--iterations", "10"],
+     "--bank-reply replaces CFR+: give it without --iterations"),
+    (["--people", "9", "--bank-reply", "1/2", "--infinite-play"],
+     "--bank-reply replaces CFR+: give it without --infinite-play"),
+    (["--people", "9", "--bank-reply", "5/4"], "--bank-reply 5/4: a step above 0 and at most 1"),
+    (["--people", "9", "--bank-reply", "0"], "--bank-reply 0: a step above 0 and at most 1"),
+    (["--people", "9", "--bank-reply", "most"], "--bank-reply most: not a fraction (e.g. 3/4)"),
+    (["--people", "5", "--bank-reply", "1/2"], "--bank-reply: 5 people are solved exactly"),
+])
+def test_a_bank_reply_it_cannot_take_is_one_line(options: list[str], said: str,
+                                                 tmp_path: Path) -> None:
+    line = _one_line_error(CliRunner().invoke(main, [
+        "certify", "--by", "total", *options, "--out", str(tmp_path)]))
+    assert said in line
+    assert list(tmp_path.iterdir()) == []

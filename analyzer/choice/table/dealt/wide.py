@@ -49,7 +49,7 @@ from analyzer.choice.table.cfr import CfrRun, Checkpoint, cfr_plus, float_regret
 from analyzer.choice.table.dealt.played import infinite_strategies
 from analyzer.choice.table.dealt.rounding import float_evaluation
 from analyzer.choice.table.exact.evaluation import exact_regrets
-from analyzer.choice.table.exact.ring import Array
+from analyzer.choice.table.exact.ring import Array, Float
 from analyzer.choice.table.indifference import Strategies, SubgameSolution
 from analyzer.choice.table.solve import (
     Pattern,
@@ -62,13 +62,14 @@ from analyzer.choice.table.solve import (
     grouped_patterns,
     subgame_of,
 )
-from analyzer.choice.table.subgame import MAX_JOINT_SEATS
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS, Subgame
 from analyzer.errors import AnalyzerError
 from analyzer.processes import Apply
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BITS", "FLOAT_FROM", "FLOAT_METHOD", "FLOAT_PEOPLE", "IMPROVED_METHOD", "WIDE_PEOPLE",
+__all__ = ["BANK_REPLY_METHOD", "bank_reply", "BITS", "FLOAT_FROM", "FLOAT_METHOD",
+           "FLOAT_PEOPLE", "IMPROVED_METHOD", "WIDE_PEOPLE",
            "improve_subgame", "Progress", "PURE", "rounding_bounds", "SubgameOutcome",
            "SubgameWork", "TOLERANCE", "wide_table"]
 
@@ -107,6 +108,14 @@ IMPROVED_METHOD = (
 FLOAT_METHOD = ("; the subgames of {live} or more live seats evaluated in floats with a "
                 "rigorous rounding bound (the others exactly): every side's value and regret "
                 "within the stated bound of the exact ones, not exact")
+#: How the strategies of a table improved by one best-reply pass of the bank were found.
+BANK_REPLY_METHOD = (
+    "the infinite deck's certified equilibrium by total (each holding as its total) with the "
+    "bank's play moved {step} of the way to its best reply at the shoe in each subgame (one "
+    "float pass of the bank's counterfactual values, the seats' play kept; ties and forced "
+    "plays kept), then evaluated exactly at the shoe (residues and CRT): an "
+    "epsilon-certificate, every side's exact regret stated, not an equilibrium unless every "
+    "regret is 0")
 #: How strategies given to :func:`wide_table` without improving were evaluated.
 GIVEN_METHOD = ("given strategies, every side's exact value and best response computed at "
                 "the shoe subgame by subgame")
@@ -129,6 +138,9 @@ class SubgameWork:
     tolerance: float = TOLERANCE
     #: ``exact`` (residues and CRT) or ``float`` (:func:`.rounding.float_evaluation`).
     evaluation: str = "exact"
+    #: Above 0: instead of CFR+, the bank's play moved this far to its best reply
+    #: (:func:`bank_reply`).
+    bank_step: Fraction = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -177,6 +189,36 @@ def _fractions(seats: Sequence[Array], bank: Array) -> Strategies:
             [[_rounded(float(v)) for v in row] for row in bank[..., 1]])
 
 
+#: Counterfactual values of the bank's two actions this close (relative) are a tie: its play
+#: there is kept (an information set the seats' play never reaches is worth 0 either way).
+TIE = 1e-12
+
+
+def bank_reply(game: Subgame, strategies: Strategies, step: Fraction) -> Strategies:
+    """The bank's play moved ``step`` of the way to its best reply to the seats' play, which
+    is kept: a best-response pass (one float walk of the bank's counterfactual values). The
+    bank's regret is linear in its own play, so it shrinks by the factor ``1 - step``
+    exactly; the seats' regrets may grow. Ties (:data:`TIE`) and forced plays are kept."""
+    seats, bank = with_forced(game, *_pairs(*strategies))
+    _, values = game.counterfactual(Float(), seats, bank, "bank")
+    forced = game.bank_forced()
+    rows: list[list[Fraction]] = []
+    for c, row in enumerate(strategies[1]):
+        if forced[c] is not None:
+            rows.append(list(row))
+            continue
+        moved = []
+        for t, draw in enumerate(row):
+            stand_value, draw_value = float(values[c, t, 0]), float(values[c, t, 1])
+            if abs(draw_value - stand_value) <= TIE * (abs(draw_value) + abs(stand_value)):
+                moved.append(draw)
+            else:
+                target = Fraction(1 if draw_value > stand_value else 0)
+                moved.append(draw + step * (target - draw))
+        rows.append(moved)
+    return strategies[0], rows
+
+
 def improve_subgame(work: SubgameWork, checkpoint: Checkpoint | None = None) -> SubgameOutcome:
     """One subgame improved (see the module docstring) and evaluated exactly, or in floats
     with a rounding bound (``work.evaluation``); the improvement keeps its state at every
@@ -186,7 +228,9 @@ def improve_subgame(work: SubgameWork, checkpoint: Checkpoint | None = None) -> 
     chosen: Strategies = work.strategies
     start_regret = improved_regret = float("nan")
     done = 0
-    if work.iterations > 0:
+    if work.bank_step > 0:
+        chosen = bank_reply(game, work.strategies, work.bank_step)
+    elif work.iterations > 0:
         start = with_forced(game, *_pairs(*work.strategies))
         run = cfr_plus(game, work.iterations, work.tolerance, CHECK_EVERY, start,
                        inertia=INERTIA, checkpoint=checkpoint)
@@ -239,7 +283,7 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                iterations: int = 40, apply: Apply | None = None,
                tolerance: float = TOLERANCE, progress: Progress | None = None,
                float_from: int | None = None, improve_live: int | None = None,
-               ) -> TableEquilibrium:
+               bank_step: Fraction | None = None) -> TableEquilibrium:
     """The table's play improved subgame by subgame (``strategies``, else the infinite
     deck's equilibrium as the start; ``iterations`` 0: evaluated as given; each subgame's
     improvement stops at a float regret of ``tolerance``) with every
@@ -248,7 +292,9 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
     run finished and keeps each one this run finishes. ``float_from``: subgames of that many
     live seats or more are evaluated in floats with a rounding bound (:mod:`.rounding`; the
     table's ``rounding`` states the bounds, and it is not ``exact``); ``improve_live``:
-    subgames of more live seats are evaluated as given, not improved."""
+    subgames of more live seats are evaluated as given, not improved; ``bank_step``: instead
+    of CFR+, the bank's play moved that far to its best reply in each subgame
+    (:func:`bank_reply`)."""
     check_players(rules, players)
     if float_from is not None and float_from <= MAX_JOINT_SEATS:
         raise AnalyzerError(f"--float-from {float_from}: subgames of up to {MAX_JOINT_SEATS} "
@@ -256,6 +302,9 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
                             f"{MAX_JOINT_SEATS + 1})")
     if shoe.is_infinite:
         raise AnalyzerError("an epsilon at a finite shoe: the infinite deck is solved exactly")
+    if bank_step is not None and not 0 < bank_step <= 1:
+        raise AnalyzerError(f"--bank-reply {bank_step}: a step above 0 and at most 1")
+    step = bank_step or Fraction(0)
     begin = time.perf_counter()
     start = infinite_strategies(rules, shoe, players, by) if strategies is None else strategies
     patterns = grouped_patterns(rules, shoe, players)
@@ -266,9 +315,11 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         raise AnalyzerError(f"no strategies given for the subgame of {live} live seat"
                             f"{'s' if live > 1 else ''} and naturals {removed}")
     works = [SubgameWork(rules, shoe, key, by, start[key],
-                         0 if improve_live is not None and key[0] > improve_live else iterations,
-                         tolerance,
-                         "float" if float_from is not None and key[0] >= float_from else "exact")
+                         0 if step or (improve_live is not None and key[0] > improve_live)
+                         else iterations, tolerance,
+                         "float" if float_from is not None and key[0] >= float_from else "exact",
+                         Fraction(0) if improve_live is not None and key[0] > improve_live
+                         else step)
              for key in keys]
     found: dict[SubgameKey, SubgameOutcome] = {}
     if progress is not None:
@@ -285,7 +336,11 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         found[outcome.key] = outcome
     values = combine(patterns, players, lambda key: (found[key].values, found[key].regrets),
                      rules.payoffs)
-    method = (IMPROVED_METHOD.format(bits=BITS, pure=PURE) if iterations > 0 else GIVEN_METHOD)
+    method = (BANK_REPLY_METHOD.format(step=step) if step else
+              IMPROVED_METHOD.format(bits=BITS, pure=PURE) if iterations > 0 else GIVEN_METHOD)
+    if improve_live is not None and (step or iterations > 0):
+        method += (f"; the subgames of more than {improve_live} live seat"
+                   f"{'s' if improve_live > 1 else ''} evaluated as given, not improved")
     floats = any(o.regret_bounds for o in found.values())
     if floats:
         method += FLOAT_METHOD.format(live=float_from)

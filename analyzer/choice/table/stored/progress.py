@@ -83,7 +83,8 @@ def work_fingerprint(work: SubgameWork) -> str:
         "shoe": list(work.shoe.counts), "by": work.by, "iterations": work.iterations,
         "tolerance": work.tolerance, "key": [work.key[0], [list(h) for h in work.key[1]]],
         "start_sha256": profile_sha256([_strategies_record(work.key, work.strategies)]),
-        **({"evaluation": work.evaluation} if work.evaluation != "exact" else {})})
+        **({"evaluation": work.evaluation} if work.evaluation != "exact" else {}),
+        **({"bank_step": str(work.bank_step)} if work.bank_step else {})})
     return hashlib.sha256(text.encode()).hexdigest()
 
 

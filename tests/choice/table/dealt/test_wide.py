@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.choice.table.dealt.played import played_at
+from analyzer.choice.table.dealt.played import infinite_strategies, played_at
 from analyzer.choice.table.dealt.wide import BITS, wide_table
 from analyzer.choice.table.exact.evaluation import exact_regrets
 from analyzer.choice.table.solve import TableEquilibrium, solve_table
@@ -68,3 +68,25 @@ def test_subgames_merge_exactly_whatever_order_they_come_back_in(
 def test_missing_strategies_are_one_line() -> None:
     with pytest.raises(AnalyzerError, match="no strategies given for the subgame of 2 live"):
         wide_table(LUCKY9, ONE_DECK, 2, "total", {}, iterations=0)
+
+
+@pytest.mark.parametrize("by", ["total", "cards"])
+def test_a_bank_reply_pass_shrinks_the_banks_exact_regret_by_its_step(by: str) -> None:
+    """The bank's regret is linear in its own play (the seats' kept): a step of 1/2 to its
+    best reply halves it exactly, a whole step makes it 0; the seats' play is the infinite
+    deck's, unchanged, and the method says what was done."""
+    start = played_at(LUCKY9, ONE_DECK, 2, by)
+    given = infinite_strategies(LUCKY9, ONE_DECK, 2, by)
+    half = wide_table(LUCKY9, ONE_DECK, 2, by, bank_step=Fraction(1, 2))
+    whole = wide_table(LUCKY9, ONE_DECK, 2, by, bank_step=Fraction(1))
+    assert start.bank_regret > 0
+    assert half.values.bank_regret == start.bank_regret / 2
+    assert whole.values.bank_regret == 0
+    assert half.exact and "moved 1/2 of the way to its best reply" in half.method
+    for result in half.subgames:
+        seats = [[list(row) for row in rows] for rows in given[result.key][0]]
+        assert [[list(row) for row in rows] for rows in result.solution.seats] == seats
+    # the seats answer the bank's move: their regrets are not those of the start
+    assert half.values.seat_regrets != start.seat_regrets
+    with pytest.raises(AnalyzerError, match="a step above 0 and at most 1"):
+        wide_table(LUCKY9, ONE_DECK, 2, by, bank_step=Fraction(3, 2))

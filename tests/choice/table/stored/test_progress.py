@@ -5,6 +5,7 @@ command's own files removed at the end."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,19 @@ def test_a_cut_run_resumes_from_the_finished_subgames_to_the_same_figures(
         wide_table(LUCKY9, ONE_DECK, 2, "total", iterations=ITERATIONS + 1,
                    apply=_cut_after(0), progress=other)
     assert not other.reused
+    # a best-reply pass of the bank keeps its subgames apart from CFR+'s, and by its step
+    half = WorkFolder(folder.path).open()
+    wide_table(LUCKY9, ONE_DECK, 2, "total", progress=half, bank_step=Fraction(1, 2))
+    assert not half.reused
+    again_half = WorkFolder(folder.path).open()
+    wide_table(LUCKY9, ONE_DECK, 2, "total", apply=_never, progress=again_half,
+               bank_step=Fraction(1, 2))
+    assert len(again_half.reused) == len(whole.subgames)
+    other_step = WorkFolder(folder.path).open()
+    with pytest.raises(Cut):
+        wide_table(LUCKY9, ONE_DECK, 2, "total", apply=_cut_after(0), progress=other_step,
+                   bank_step=Fraction(3, 4))
+    assert not other_step.reused
 
 
 def test_a_damaged_file_is_one_line_and_stays(tmp_path: Path) -> None:
