@@ -33,14 +33,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
 from analyzer.errors import AnalyzerError
 
-__all__ = ["Apply", "Start", "die_with_parent", "task_mapper", "task_starter", "worker_pool"]
+__all__ = ["Apply", "Start", "die_with_parent", "each_on_threads", "spare_threads", "task_mapper",
+           "task_starter", "worker_pool"]
 
 #: prctl's option: the signal this process gets when its parent dies.
 _PR_SET_PDEATHSIG = 1
@@ -50,6 +51,27 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(1)  # the parent is gone: nothing will read this worker's results
+
+
+def spare_threads(tasks: int) -> int:
+    """Threads worth running ``tasks`` independent compiled tasks that release the GIL on:
+    1 in a worker process (a pool or Dask worker: its siblings hold the other cores) or where
+    ``NINE_THREADS`` says 1, else the cores this process may run on (at most ``tasks``)."""
+    if multiprocessing.parent_process() is not None:
+        return 1
+    asked = os.environ.get("NINE_THREADS", "")
+    cores = int(asked) if asked.isdigit() and int(asked) > 0 else len(os.sched_getaffinity(0))
+    return max(1, min(tasks, cores))
+
+
+def each_on_threads(function: Callable[[int], Any], count: int) -> list[Any]:
+    """``function(i)`` for ``i`` in ``range(count)``, in order, on :func:`spare_threads`
+    threads (``function`` must be safe to run on several threads at once)."""
+    threads = spare_threads(count)
+    if threads <= 1:
+        return [function(i) for i in range(count)]
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(function, range(count)))
 
 
 @cache

@@ -12,6 +12,9 @@ import pytest
 
 REFERENCE = Path(__file__).parent / "reference"
 
+if "PYTEST_XDIST_WORKER" in os.environ:  # the test workers hold the cores: one thread each
+    os.environ.setdefault("NINE_THREADS", "1")  # (tests that need threads set it themselves)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_plan_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -22,6 +22,7 @@ residues are the compiled walk's, exactly.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -52,24 +53,28 @@ IntArray = npt.NDArray[np.int64]
 
 #: The one exact matrix kept: (its subgame, the matrix or None).
 _KEPT: list[tuple[object, IntArray | None]] = []
+_KEPT_LOCK = threading.Lock()
 
 
 def kept_matrix(owner: object, build: Callable[[], IntArray | None]) -> IntArray | None:
     """``owner``'s exact matrix, built by ``build`` when it is not the one kept: one is kept
     at a time (the last subgame's), so checking a table subgame by subgame, or closing one
-    subgame's equilibrium prime after prime, builds each once and holds at most one."""
-    if _KEPT and _KEPT[0][0] is owner:
-        return _KEPT[0][1]
-    _KEPT.clear()
-    found = build()
-    _KEPT.append((owner, found))
-    return found
+    subgame's equilibrium prime after prime, builds each once and holds at most one (primes
+    on several threads: the first builds it, the others wait)."""
+    with _KEPT_LOCK:
+        if _KEPT and _KEPT[0][0] is owner:
+            return _KEPT[0][1]
+        _KEPT.clear()
+        found = build()
+        _KEPT.append((owner, found))
+        return found
 
 
 def let_go(owner: object) -> None:
     """Drop the kept matrix if it is ``owner``'s."""
-    if _KEPT and _KEPT[0][0] is owner:
-        _KEPT.clear()
+    with _KEPT_LOCK:
+        if _KEPT and _KEPT[0][0] is owner:
+            _KEPT.clear()
 
 
 def _bound(compositions: IntArray, counts: tuple[int, ...], stock: int) -> int:

@@ -33,6 +33,7 @@ import numpy as np
 from analyzer.choice.table.exact.ring import Modular
 from analyzer.choice.table.subgame import Subgame
 from analyzer.engine.modular import crt, primes_for
+from analyzer.processes import each_on_threads
 
 __all__ = ["assemble", "Cell", "evaluate", "evaluate_banks", "exact_counterfactual",
            "exact_regrets", "Integers", "Strategies"]
@@ -95,9 +96,9 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "a
     if pick is None and sides == "all":
         return _by_side(game, profile, [*seat_scale, bank_scale]), [*seat_scale, bank_scale]
     moduli = primes_for(most * game.base_scale * everyone, signed=True)
-    results = []
-    for prime in moduli:
-        ring = Modular(prime)
+
+    def residues(i: int) -> Any:
+        ring = Modular(moduli[i])
         seat_values: list[Any]
         if sides == "bank" and vectors is not None:
             seat_values, bank_values = [], game.bank_counterfactual(
@@ -108,10 +109,11 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "a
                 ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
                 sides)
         if pick is None:
-            results.append(np.concatenate([v.reshape(-1) for v in seat_values]
-                                          + [bank_values.reshape(-1)]))
-        else:
-            results.append(np.asarray(pick(seat_values, bank_values), dtype=np.int64))
+            return np.concatenate([v.reshape(-1) for v in seat_values]
+                                  + [bank_values.reshape(-1)])
+        return np.asarray(pick(seat_values, bank_values), dtype=np.int64)
+
+    results = each_on_threads(residues, len(moduli))
     return crt(np.stack(results), moduli), [*seat_scale, bank_scale]
 
 
@@ -124,13 +126,15 @@ def evaluate_banks(game: Subgame, profile: Integers, banks: Sequence[np.ndarray]
     most = max(game.live, 1) * _largest_net(game)
     scales = [game.base_scale * everyone // s for s in profile.seat_scales]
     moduli = primes_for(most * game.base_scale * everyone, signed=True)
-    results: list[list[Any]] = [[] for _ in banks]
-    for prime in moduli:
-        ring = Modular(prime)
+    def residues(i: int) -> list[Any]:
+        ring = Modular(moduli[i])
         seats = [ring.encode(a) for a in profile.seats]
         found = game.seat_counterfactuals(ring, seats, [ring.encode(b) for b in banks])
-        for out, seat_values in zip(results, found, strict=True):
-            out.append(np.asarray(pick(seat_values, np.zeros(0)), dtype=np.int64))
+        return [np.asarray(pick(seat_values, np.zeros(0)), dtype=np.int64)
+                for seat_values in found]
+
+    by_prime = each_on_threads(residues, len(moduli))
+    results = [[found[k] for found in by_prime] for k in range(len(banks))]
     return [crt(np.stack(r), moduli) for r in results], [*scales, game.base_scale * everyone
                                                          // profile.bank_scale]
 
@@ -148,21 +152,24 @@ def _by_side(game: Subgame, profile: Integers, scales: Sequence[int]) -> list[in
     most = max(game.live, 1) * _largest_net(game)
     needed = [len(primes_for(most * scale, signed=True)) for scale in scales]
     moduli = primes_for(most * max(scales), signed=True)
-    found: list[list[Any]] = [[] for _ in scales]
-    for i, prime in enumerate(moduli):
+
+    def residues(i: int) -> tuple[list[Any], Any]:
         seats, bank = any(n > i for n in needed[:-1]), needed[-1] > i
-        ring = Modular(prime)
-        seat_values, bank_values = game.counterfactual(
+        ring = Modular(moduli[i])
+        return game.counterfactual(
             ring, [ring.encode(a) for a in profile.seats], ring.encode(profile.bank),
             "all" if seats and bank else "seats" if seats else "bank")
+
+    found: list[list[Any]] = [[] for _ in scales]
+    for i, (seat_values, bank_values) in enumerate(each_on_threads(residues, len(moduli))):
         for k, values in enumerate(seat_values):
             if needed[k] > i:
                 found[k].append(values.reshape(-1))
-        if bank:
+        if needed[-1] > i:
             found[-1].append(bank_values.reshape(-1))
     out: list[int] = []
-    for k, residues in enumerate(found):
-        out.extend(crt(np.stack(residues), moduli[:needed[k]]))
+    for k, kept in enumerate(found):
+        out.extend(crt(np.stack(kept), moduli[:needed[k]]))
     return out
 
 
