@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from numba import njit
+from threadpoolctl import ThreadpoolController
 
 from analyzer.choice.table.dealt.kernels import _left, _results
+from analyzer.processes import spare_threads
 
 __all__ = ["DENSE_BYTES", "dense_bank", "dense_matrix", "dense_seats"]
 
@@ -34,6 +36,11 @@ __all__ = ["DENSE_BYTES", "dense_bank", "dense_matrix", "dense_seats"]
 DENSE_BYTES = 600 * 2**20
 
 FloatArray = npt.NDArray[np.float64]
+
+#: The BLAS this process loaded (looked up once): the products below read all of ``M`` (357 MB
+#: at five people by cards) and run on the spare cores (:func:`spare_threads`; the package
+#: keeps BLAS single-threaded elsewhere, where products are small).
+_BLAS = ThreadpoolController()
 
 
 @njit(cache=True, nogil=True)
@@ -77,12 +84,14 @@ def dense_seats(matrix: FloatArray, bank: FloatArray) -> FloatArray:
     """``Z[v, c, d, t]`` from the bank's play per class ``bank[class, v, a]``."""
     classes, vectors, _ = bank.shape
     play = np.ascontiguousarray(bank.transpose(1, 0, 2)).reshape(vectors, 2 * classes)
-    return np.asarray(play @ matrix).reshape(vectors, -1, 2, 10)
+    with _BLAS.limit(limits=spare_threads(2), user_api="blas"):
+        return np.asarray(play @ matrix).reshape(vectors, -1, 2, 10)
 
 
 def dense_bank(matrix: FloatArray, q: FloatArray) -> FloatArray:
     """The bank's counterfactual values per class ``[class, v, a]`` from ``Q[v, c, t, d]``."""
     vectors = q.shape[0]
     spread = np.ascontiguousarray(q.transpose(0, 1, 3, 2)).reshape(vectors, -1)
-    out = -(matrix @ spread.T)  # (2 classes, vectors)
+    with _BLAS.limit(limits=spare_threads(2), user_api="blas"):
+        out = -(matrix @ spread.T)  # (2 classes, vectors)
     return np.ascontiguousarray(out.reshape(-1, 2, vectors).transpose(0, 2, 1))
