@@ -64,10 +64,12 @@ def spare_threads(tasks: int) -> int:
     return max(1, min(tasks, cores))
 
 
-def each_on_threads(function: Callable[[int], Any], count: int) -> list[Any]:
+def each_on_threads(function: Callable[[int], Any], count: int,
+                    parallel: bool = True) -> list[Any]:
     """``function(i)`` for ``i`` in ``range(count)``, in order, on :func:`spare_threads`
-    threads (``function`` must be safe to run on several threads at once)."""
-    threads = spare_threads(count)
+    threads (``function`` must be safe to run on several threads at once; ``parallel``
+    False: one after another, where each call's memory is too large to hold twice)."""
+    threads = spare_threads(count) if parallel else 1
     if threads <= 1:
         return [function(i) for i in range(count)]
     with ThreadPoolExecutor(threads) as pool:

@@ -47,3 +47,7 @@ def test_each_on_threads_keeps_the_order_and_uses_the_threads(
         return 2 * i
 
     assert each_on_threads(double, 3) == [0, 2, 4] and here == {threading.get_ident()}
+    monkeypatch.setenv("NINE_THREADS", "2")  # too large to hold twice: one after another
+    here.clear()
+    assert each_on_threads(double, 3, parallel=False) == [0, 2, 4]
+    assert here == {threading.get_ident()}

@@ -36,7 +36,11 @@ from analyzer.engine.modular import crt, primes_for
 from analyzer.processes import each_on_threads
 
 __all__ = ["assemble", "Cell", "evaluate", "evaluate_banks", "exact_counterfactual",
-           "exact_regrets", "Integers", "Strategies"]
+           "exact_regrets", "Integers", "Strategies", "THREADED_LIVE"]
+
+#: Up to this many live seats a subgame's primes run on threads (a prime's walk holds at most
+#: about 0.7 GB there); past it one after another (2.75 GB and more a prime at six).
+THREADED_LIVE = 5
 
 Cell = tuple[int, int, int]  # (side, context, class): side ``live`` is the bank
 Strategies = tuple[list[list[list[Fraction]]], list[list[Fraction]]]
@@ -113,7 +117,7 @@ def evaluate(game: Subgame, profile: Integers, pick: Any = None, sides: str = "a
                                   + [bank_values.reshape(-1)])
         return np.asarray(pick(seat_values, bank_values), dtype=np.int64)
 
-    results = each_on_threads(residues, len(moduli))
+    results = each_on_threads(residues, len(moduli), game.live <= THREADED_LIVE)
     return crt(np.stack(results), moduli), [*seat_scale, bank_scale]
 
 
@@ -133,7 +137,7 @@ def evaluate_banks(game: Subgame, profile: Integers, banks: Sequence[np.ndarray]
         return [np.asarray(pick(seat_values, np.zeros(0)), dtype=np.int64)
                 for seat_values in found]
 
-    by_prime = each_on_threads(residues, len(moduli))
+    by_prime = each_on_threads(residues, len(moduli), game.live <= THREADED_LIVE)
     results = [[found[k] for found in by_prime] for k in range(len(banks))]
     return [crt(np.stack(r), moduli) for r in results], [*scales, game.base_scale * everyone
                                                          // profile.bank_scale]
@@ -161,7 +165,8 @@ def _by_side(game: Subgame, profile: Integers, scales: Sequence[int]) -> list[in
             "all" if seats and bank else "seats" if seats else "bank")
 
     found: list[list[Any]] = [[] for _ in scales]
-    for i, (seat_values, bank_values) in enumerate(each_on_threads(residues, len(moduli))):
+    walks = each_on_threads(residues, len(moduli), game.live <= THREADED_LIVE)
+    for i, (seat_values, bank_values) in enumerate(walks):
         for k, values in enumerate(seat_values):
             if needed[k] > i:
                 found[k].append(values.reshape(-1))

@@ -5,8 +5,8 @@ command's own files removed at the end."""
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
