@@ -98,8 +98,10 @@ bench: $(STAMP)
 # about 42 CPU-minutes in all (20 for 246 subgames, 21 for the one of six live seats), 7.5 GB
 # in one process, epsilon 7.50e-7 (README). From 8 people the subgames of 6+ live seats are
 # evaluated in floats with a rigorous rounding bound (--float-from; the file says "epsilon <=",
-# never certified); 8 and 9 people ship the infinite deck's play evaluated that way
-# (--iterations 0 --float-from 5: 24-36 minutes wall each on 2 cores, up to 12.7 GB; README).
+# never certified); 8 people ship the improved play evaluated that way (--iterations 10
+# --float-from 5 --jobs 2: 89-93 minutes wall each on 2 cores, 5.1-10.1 GB; README), 9 people
+# the infinite deck's play (--iterations 0 --float-from 5: 32-36 minutes wall each, up to 6.3
+# GB).
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)
