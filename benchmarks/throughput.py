@@ -130,7 +130,8 @@ def figures(hands: int = 2_000_000, lucky_hands: int = 2_000_000, record_hands: 
     """Every figure of :func:`bench` (see the module docstring). The package is
     byte-compiled first, as a regular install is; the logs are flushed to disk and one
     verify run is made and discarded before any is measured (the first run after writing
-    half a gigabyte measured 3.3-3.8 s where the same command took 2.0-2.2 s after it)."""
+    half a gigabyte measured 3.3-3.8 s where the same command took 2.0-2.2 s after it), and
+    numba's kernels are compiled first on small logs."""
     byte_compile()
     environment = {k: v for k, v in os.environ.items() if k != "NINE_VERIFY_PATH"}
     verify = [sys.executable, "-m", "analyzer", "verify"]
@@ -152,6 +153,14 @@ def figures(hands: int = 2_000_000, lucky_hands: int = 2_000_000, record_hands: 
         os.sync()
         _run([*verify, str(big), "--profile", "punto-banco", "--model", "independent",
               "--jobs", "1"], environment)  # the warm-up, not measured
+        # numba's kernels compiled and cached before any run is measured (a fresh clone
+        # compiles them in its first shoe-aware run: seconds of CPU and 30-40 MB more
+        # resident memory in that one run), on a small log with the kernels forced
+        for profile in ("punto-banco", "lucky-baccarat"):
+            small = Path(scratch) / f"small-{profile}.csv"
+            write_log(small, profile, 20_000)
+            _run([*verify, str(small), "--profile", profile, "--model", "shoe", "--jobs", "1"],
+                 {**environment, "NINE_KERNELS": "numba"})
         out["wc -l"] = {**_run(["wc", "-l", str(big)]), "hands": counts["punto-banco"]}
         out["csv pass"] = {"cpu": _csv_pass(big), "hands": counts["punto-banco"]}
         runs = {

@@ -26,18 +26,27 @@ from analyzer.engine.lookup import build_model
 from analyzer.engine.odds import odds
 from analyzer.engine.shoe_aware import ValueForm
 from analyzer.rules.shoe import Shoe
+from analyzer.verify.inference.moments import ShoeMoments
 
 #: A dealt subgame of one live seat on twelve cards (three point values), by cards and total.
 _SHOE = (4, 0, 0, 0, 4, 4, 0, 0, 0, 0)
 
 
 def _engine() -> None:
-    """The exact tally (int64), the batch kernel and the shoe-aware grouped kernel."""
+    """The exact tally (int64), the batch kernel, the shoe-aware grouped kernel and the
+    verifier's fused loops it leads to."""
     odds("punto-banco", Shoe.decks(1), "numba")
     rows = np.array([Shoe.decks(1).value_counts()] * 2, dtype=np.int64)
     BatchEvaluator.for_profile("punto-banco").evaluate(rows, kernel="numba")
     ValueForm(build_model("punto-banco", 1), compact=True).evaluate(
         rows.astype(np.float64), kernel="numba")
+    # the shoe-aware verifier's fused loops: two-card forms (lucky-baccarat's pair and
+    # colour bets) and each run's moments
+    model = build_model("lucky-baccarat", 1)
+    moments = ShoeMoments(model)
+    moments.add_rows(np.array([model.shoe.counts] * 2, dtype=np.int64),
+                     np.ones((2, len(moments.sizes)), dtype=np.int64), np.array([True, False]))
+    moments.flush()
 
 
 def _halves(game: DealtSubgame) -> tuple[list[list[list[Fraction]]], list[list[Fraction]]]:

@@ -9,19 +9,20 @@ card counts is a quadratic (quartic) polynomial in the counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.engine import backend
 from analyzer.engine.cardbets import hand_card_features, pair_feature_columns
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import settle_codes
 from analyzer.rules.cards import DECK
 from analyzer.rules.profile import Profile
 
-__all__ = ["CARD_VALUES", "FormSet", "FourCardForm", "TwoCardForm", "first_two_card_features",
-           "four_card_features", "two_card_hand"]
+__all__ = ["CARD_VALUES", "FormSet", "FourCardForm", "SparseForms", "TwoCardForm",
+           "first_two_card_features", "four_card_features", "two_card_hand"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -291,6 +292,64 @@ class FourCardForm:
         return out
 
 
+class SparseForms(NamedTuple):
+    """Distinct two-card forms as lists of their nonzero entries, for the fused loop
+    (:func:`analyzer.engine.kernels.two_card_ways`).
+
+    Every ordered pair of cards settles to exactly one result, so the results' ways add
+    up to ``N (N - 1)``: a form's *default* result (the one with the most class pairs) is
+    that minus the others' ways, and only the others' entries are kept: ``m_c m_d`` for
+    each class pair (c, d) settling to result r, less ``m_c`` for each class c whose pairs
+    with itself do. Every term is an integer below 2**53, so the ways are the numpy
+    path's exact integers whatever the order, and each probability the same float.
+    """
+
+    #: (forms, 52): each card's class in each form
+    class_of: IntArray
+    #: where each form's classes, results, entries and diagonal entries begin (forms + 1)
+    class_start: IntArray
+    result_start: IntArray
+    entry_start: IntArray
+    diagonal_start: IntArray
+    #: each form's default result
+    default: IntArray
+    #: the entries: class c, class d, result (without the default's)
+    entry: IntArray
+    #: the diagonal entries: class, result (without the default's)
+    diagonal: IntArray
+
+    @classmethod
+    def of(cls, forms: list[TwoCardForm]) -> SparseForms:
+        """The entries of each form."""
+        class_of = np.zeros((len(forms), 52), dtype=np.int64)
+        entries: list[IntArray] = []
+        diagonals: list[IntArray] = []
+        defaults: list[int] = []
+        for f, form in enumerate(forms):
+            size = form.classes.shape[1]
+            class_of[f] = form.classes.argmax(axis=1)
+            grid = form.stacked.reshape(size, form.results, size).transpose(1, 0, 2)
+            default = int(grid.sum(axis=(1, 2)).argmax())
+            r, c, d = np.nonzero(grid)
+            keep = r != default
+            entries.append(np.stack([c[keep], d[keep], r[keep]], axis=1))
+            r, c = np.nonzero(form.diagonals)
+            keep = r != default
+            diagonals.append(np.stack([c[keep], r[keep]], axis=1))
+            defaults.append(default)
+
+        def starts(sizes: list[int]) -> IntArray:
+            return np.cumsum([0, *sizes]).astype(np.int64)
+
+        return cls(class_of, starts([f.classes.shape[1] for f in forms]),
+                   starts([f.results for f in forms]), starts([len(e) for e in entries]),
+                   starts([len(d) for d in diagonals]), np.array(defaults, dtype=np.int64),
+                   np.concatenate(entries).astype(np.int64) if entries else
+                   np.zeros((0, 3), dtype=np.int64),
+                   np.concatenate(diagonals).astype(np.int64) if diagonals else
+                   np.zeros((0, 2), dtype=np.int64))
+
+
 class FormSet:
     """The forms of several bets evaluated on the same shoes together: each distinct
     two-card form once (a bet on Player's first two cards and its twin on Banker's have
@@ -316,6 +375,7 @@ class FormSet:
         self.bounds = np.cumsum([0, *(f.classes.shape[1] for f in self.two_card)]).tolist()
         self.classes = np.concatenate([f.classes for f in self.two_card], axis=1) \
             if self.two_card else np.zeros((52, 0))
+        self.sparse = SparseForms.of(self.two_card)
 
     def evaluate_into(self, out: FloatArray, card_counts: FloatArray) -> None:
         """Rows of 52 card counts (each of at least two cards) -> each bet's result
@@ -324,10 +384,18 @@ class FormSet:
             out[:, part] = form.evaluate(card_counts)
         if not self.two_card:
             return
-        size = card_counts.sum(axis=1)
-        total = (size * (size - 1))[:, None]
-        counts = card_counts @ self.classes
-        found = [form.quadratic(counts[:, a:b]) / total for form, a, b in zip(
-            self.two_card, self.bounds[:-1], self.bounds[1:], strict=True)]
+        if backend.loaded():
+            from analyzer.engine import kernels  # numba: only once it is loaded
+
+            ways = kernels.two_card_ways(np.ascontiguousarray(card_counts), self.sparse)
+            found = [ways[:, a:b] for a, b in zip(self.sparse.result_start[:-1].tolist(),
+                                                  self.sparse.result_start[1:].tolist(),
+                                                  strict=True)]
+        else:
+            size = card_counts.sum(axis=1)
+            total = (size * (size - 1))[:, None]
+            counts = card_counts @ self.classes
+            found = [form.quadratic(counts[:, a:b]) / total for form, a, b in zip(
+                self.two_card, self.bounds[:-1], self.bounds[1:], strict=True)]
         for part, k in self.targets:
             out[:, part] = found[k]

@@ -6,7 +6,9 @@ second). Each kernel has a numpy reference it must match:
 * :func:`tally_sums` - :meth:`analyzer.engine.tally.TallyPlan.key_sums`: int64 (exact, or
   wrapping: exact modulo 2**64) and residues modulo primes below 2**31, identical integers;
 * :func:`batch_values` - :class:`analyzer.engine.evaluator.BatchEvaluator` and the shoe-aware
-  evaluator: float64, shoes in blocks of :data:`BLOCK` so every intermediate stays in cache.
+  evaluator: float64, shoes in blocks of :data:`BLOCK` so every intermediate stays in cache;
+* :func:`two_card_ways` - :meth:`analyzer.engine.forms.FormSet.evaluate_into`'s two-card
+  forms: exact integer ways, each divided once, the same floats.
 
 The first call compiles (a few seconds) and writes numba's cache beside this file, or in
 numba's user-wide cache directory when the package folder is read-only.
@@ -26,7 +28,7 @@ from threadpoolctl import threadpool_limits
 # slower on a loaded 2-core machine, 20x for the shoe-aware columns of lucky-baccarat).
 threadpool_limits(limits=1, user_api="blas")
 
-__all__ = ["BLOCK", "batch_values", "grouped_values", "tally_sums"]
+__all__ = ["BLOCK", "batch_values", "grouped_values", "tally_sums", "two_card_ways"]
 
 #: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles). 64
 #: measured 1.4x faster per shoe than 32 (and than 128) on the project's machine (2 MB of L2
@@ -417,3 +419,52 @@ def grouped_values(counts: npt.NDArray[np.float64], plan: Any) -> npt.NDArray[np
         plan.entry_payoff, plan.low_pair, plan.low_triple, plan.high_pair, plan.high_triple,
         plan.triples)
     return result[:shoes]
+
+
+@njit(cache=True, nogil=True)
+def _two_card(counts: Any, class_of: Any, class_start: Any, result_start: Any,
+              entry_start: Any, diagonal_start: Any, default: Any, entry: Any,
+              diagonal: Any) -> Any:  # pragma: no cover - compiled
+    shoes = counts.shape[0]
+    forms = class_of.shape[0]
+    out = np.empty((shoes, result_start[forms]))
+    m = np.empty(class_start[forms])
+    ways = np.empty(result_start[forms])
+    for s in range(shoes):
+        row = counts[s]
+        size = 0.0
+        for card in range(52):
+            size += row[card]
+        total = size * (size - 1.0)
+        m[:] = 0.0
+        for f in range(forms):
+            base = class_start[f]
+            for card in range(52):
+                m[base + class_of[f, card]] += row[card]
+        ways[:] = 0.0
+        for f in range(forms):
+            base, first = class_start[f], result_start[f]
+            for e in range(entry_start[f], entry_start[f + 1]):
+                ways[first + entry[e, 2]] += m[base + entry[e, 0]] * m[base + entry[e, 1]]
+            for e in range(diagonal_start[f], diagonal_start[f + 1]):
+                ways[first + diagonal[e, 1]] -= m[base + diagonal[e, 0]]
+            others = 0.0
+            for r in range(first, result_start[f + 1]):
+                others += ways[r]
+            ways[first + default[f]] = total - others
+        for r in range(result_start[forms]):
+            out[s, r] = ways[r] / total
+    return out
+
+
+def two_card_ways(counts: npt.NDArray[np.float64], sparse: Any) -> npt.NDArray[np.float64]:
+    """Rows of 52 card counts -> each distinct two-card form's result probabilities, side
+    by side (``sparse``: an :class:`analyzer.engine.forms.SparseForms`, not imported
+    here): the exact integer ways of :meth:`analyzer.engine.forms.TwoCardForm.quadratic`
+    from the forms' nonzero entries, each divided once by ``N (N - 1)``, so the same
+    floats."""
+    result: npt.NDArray[np.float64] = _two_card(
+        counts, sparse.class_of, sparse.class_start, sparse.result_start,
+        sparse.entry_start, sparse.diagonal_start, sparse.default, sparse.entry,
+        sparse.diagonal)
+    return result

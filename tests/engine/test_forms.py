@@ -99,3 +99,33 @@ def test_verify_side_bets_shoe_aware_by_four_card_forms(tmp_path: Path) -> None:
     assert methods["player-pair"] == f"Wald chi-square, {NULL_TWO_CARD}"
     assert not any("NOT the cards already dealt" in note for note in verdict.notes)
     assert any("either-pair" in note and NULL_FOUR_CARD in note for note in verdict.notes)
+
+
+@pytest.mark.parametrize("name", ["lucky-baccarat", "side-bets", "nine-and-nines"])
+def test_sparse_two_card_loop_gives_the_numpy_floats(name: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fused loop over the two-card forms' nonzero entries (default result by
+    complement) gives numpy's dense quadratic forms bit for bit, on depleted shoes down to
+    four cards and with ranks exhausted, each bet's probabilities adding up to 1."""
+    pytest.importorskip("numba")
+    from analyzer.engine import backend, kernels
+
+    evaluator = shoe_evaluator(build_model(name, 8))
+    form_set = evaluator.form_set
+    if not form_set.two_card:
+        pytest.skip(f"{name} has no bet on one hand's first two cards")
+    rows = np.array([*depleted_rows(), [0] * 48 + [1] * 4, [0] * 12 + [4] + [0] * 39],
+                    dtype=np.float64)
+    width = evaluator.bet_slices[-1].stop
+    floats = {}
+    for fused in (False, True):
+        monkeypatch.setattr(backend, "loaded", lambda fused=fused: fused)
+        out = np.full((rows.shape[0], width), np.nan)
+        form_set.evaluate_into(out, rows)
+        floats[fused] = out
+    assert kernels.two_card_ways(rows, form_set.sparse).shape[1] == \
+        sum(form.results for form in form_set.two_card)
+    columns = [c for part, _ in form_set.targets for c in range(part.start, part.stop)]
+    assert columns and np.array_equal(floats[True][:, columns], floats[False][:, columns])
+    assert np.allclose(floats[True][:, columns].reshape(rows.shape[0], -1).sum(axis=1),
+                       len(form_set.targets))  # each bet's results: probabilities adding to 1

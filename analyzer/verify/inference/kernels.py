@@ -10,7 +10,9 @@ imports numba. Each kernel has a numpy reference it must match bit for bit:
   ``bincount`` adds it), so the same float;
 * :func:`rank_rows` - :func:`analyzer.verify.inference.moments._conditional` (the same
   quotients ``before / left``) and each shoe's rows summed in row order from 0.0 (as
-  numpy's ``sum(axis=0)`` of a C-contiguous array adds them: row after row).
+  numpy's ``sum(axis=0)`` of a C-contiguous array adds them: row after row);
+* :func:`run_moments` - :func:`analyzer.verify.inference.moments.run_terms` (each run's
+  hands added in row order, each bet's sums over its labels from the first label).
 
 The first call compiles (a few seconds) and writes numba's cache beside this file.
 """
@@ -25,7 +27,7 @@ from numba import njit
 
 from analyzer.verify.inference.shoesums import POSITION_BINS
 
-__all__ = ["rank_rows", "shuffle_shoes"]
+__all__ = ["rank_rows", "run_moments", "shuffle_shoes"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -221,3 +223,58 @@ def rank_rows(start: IntArray, cards: IntArray, tested: npt.NDArray[np.bool_],
     result: tuple[npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]] = _rank_rows(
         start, cards, tested, category, lengths)
     return result
+
+
+@njit(cache=True, nogil=True)
+def _run_moments(result: Any, stakes: Any, starts: Any, label: Any, size: Any,
+                 expected_at: Any, covariance_at: Any, scalars: Any, net: Any, square: Any,
+                 width: Any) -> Any:  # pragma: no cover - compiled
+    n = result.shape[0]
+    runs = starts.shape[0]
+    bets = label.shape[0]
+    out = np.zeros((runs, width))
+    for r in range(runs):
+        stop = starts[r + 1] if r + 1 < runs else n
+        row = out[r]
+        for h in range(starts[r], stop):
+            p = result[h]
+            for b in range(bets):
+                at, k = label[b], size[b]
+                e, c = expected_at[b], covariance_at[b]
+                mean = p[at] * net[at]
+                second = p[at] * square[at]
+                for i in range(1, k):
+                    mean = mean + p[at + i] * net[at + i]
+                    second = second + p[at + i] * square[at + i]
+                for i in range(k):
+                    q = p[at + i]
+                    row[e + i] += q
+                    for j in range(k):
+                        row[c + i * k + j] += q * p[at + j]
+                variance = second - mean * mean
+                stake = stakes[h, b]
+                s = scalars + 4 * b
+                row[s] += mean
+                row[s + 1] += variance
+                row[s + 2] += stake * mean
+                row[s + 3] += (stake * stake) * variance
+        for b in range(bets):
+            k, e, c = size[b], expected_at[b], covariance_at[b]
+            for i in range(k):
+                for j in range(k):
+                    row[c + i * k + j] = -row[c + i * k + j]
+                row[c + i * k + i] += row[e + i]
+    return out
+
+
+def run_moments(result: npt.NDArray[np.float64], stakes: npt.NDArray[np.float64],
+                starts: IntArray, layout: Any) -> npt.NDArray[np.float64]:
+    """:func:`analyzer.verify.inference.moments.run_terms` in one pass over the hands
+    (``layout``: its ``_Columns``, not imported here): each run's sums start from 0.0 and
+    take the hands in row order, so they are the reference's floats (up to the sign of a
+    zero sum, which the exact grid does not see)."""
+    terms: npt.NDArray[np.float64] = _run_moments(
+        np.ascontiguousarray(result), np.ascontiguousarray(stakes), starts, layout.label,
+        layout.size, layout.expected_at, layout.covariance_at, layout.scalars, layout.net,
+        layout.square, layout.width)
+    return terms

@@ -23,7 +23,7 @@ from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
 from analyzer.verify.inference.fixed import fixed_sums, to_float, to_floats
 
-__all__ = ["BATCH", "RUN", "SHOE_BATCH", "ShoeMoments"]
+__all__ = ["BATCH", "RUN", "run_terms", "SHOE_BATCH", "ShoeMoments"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -145,33 +145,22 @@ class ShoeMoments:
             begin = end
 
     def _add_runs(self, rows: FloatArray, stakes: FloatArray, starts: IntArray) -> None:
-        """Evaluate whole runs of hands and add each run's moments up, the bets with the
-        same number of labels at once (:class:`_Columns`; per bet the same products and
-        sums, in the same order, as one bet at a time)."""
+        """Evaluate whole runs of hands and add each run's moments up: per hand and bet its
+        label probabilities, their products, its EV and variance per unit stake and of its
+        stake, each run's terms summed in row order and rounded once to the exact grid
+        (with numba loaded, :func:`analyzer.verify.inference.kernels.run_moments` fuses
+        the loops: the same floats as :func:`run_terms`)."""
         result = self.evaluator.evaluate(rows)
         layout = self._layout
         if layout is None:
             layout = self._layout = _Columns(self.evaluator.bet_slices, self.nets)
-        n, bets = result.shape[0], len(self.sizes)
-        scalars = np.empty((n, bets, 4))
-        parts: list[FloatArray] = []
-        for labels, nets, squares, bet in layout.by_size:
-            p = result[:, labels]  # (hands, bets of k labels, k)
-            k = labels.shape[1]
-            expected = np.add.reduceat(p.reshape(n, -1), starts, axis=0)
-            covariance = -np.add.reduceat((p[:, :, :, None] * p[:, :, None, :]).reshape(
-                n, -1), starts, axis=0)
-            covariance.reshape(-1, len(bet), k * k)[:, :, ::k + 1] += \
-                expected.reshape(-1, len(bet), k)
-            parts += [expected, covariance]
-            mean = (p * nets).sum(axis=2)
-            scalars[:, bet, 0] = mean
-            scalars[:, bet, 1] = (p * squares).sum(axis=2) - mean ** 2
-        stake = stakes[:, :bets]
-        scalars[:, :, 2] = stake * scalars[:, :, 0]
-        scalars[:, :, 3] = stake ** 2 * scalars[:, :, 1]
-        parts.append(np.add.reduceat(scalars.reshape(n, 4 * bets), starts, axis=0))
-        totals = fixed_sums(np.concatenate(parts, axis=1))
+        if backend.loaded():
+            from analyzer.verify.inference import kernels  # numba: only once it is loaded
+
+            terms = kernels.run_moments(result, stakes, starts, layout)
+        else:
+            terms = run_terms(result, stakes, starts, layout)
+        totals = fixed_sums(terms)
         for sums, where in zip(self._bets, layout.sums, strict=True):
             for j, column in enumerate(where):
                 sums[j] += totals[column]
@@ -381,6 +370,71 @@ class _Columns:
             at += len(bets) * (k + k * k)
         self.sums = [where[b] + list(range(at + 4 * b, at + 4 * b + 4))
                      for b in range(len(bet_slices))]
+        #: the bets' scalars begin here; every run's terms are this wide
+        self.scalars, self.width = at, at + 4 * len(bet_slices)
+        # per bet (for the fused loops): its first label column, its labels, where its
+        # expectations and covariances begin; per result column its net and squared net
+        self.label = np.array([part.start for part in bet_slices], dtype=np.int64)
+        self.size = np.array([part.stop - part.start for part in bet_slices], dtype=np.int64)
+        self.expected_at = np.array([where[b][0] for b in range(len(bet_slices))],
+                                    dtype=np.int64)
+        self.covariance_at = np.array([where[b][k] for b, k in enumerate(self.size.tolist())],
+                                      dtype=np.int64)
+        columns = max((part.stop for part in bet_slices), default=0)
+        self.net, self.square = np.zeros(columns), np.zeros(columns)
+        for b, part in enumerate(bet_slices):
+            self.net[part] = nets[b]
+            self.square[part] = nets[b] ** 2
+
+
+def run_terms(result: FloatArray, stakes: FloatArray, starts: IntArray,
+              layout: _Columns) -> FloatArray:
+    """Each run's moment terms (rows: runs; columns as ``layout`` lays them out), numpy's
+    way and the reference of :func:`analyzer.verify.inference.kernels.run_moments`: per
+    hand every sum over a bet's labels is added label after label from the first, and
+    each run's hands are added in row order (:func:`_run_sums`), so the floats are
+    fixed by this order alone."""
+    n, bets = result.shape[0], layout.label.shape[0]
+    parts: list[FloatArray] = []
+    products: list[FloatArray] = []
+    scalars = np.empty((n, bets, 4))
+    for labels, nets, squares, bet in layout.by_size:
+        p = result[:, labels]  # (hands, bets of k labels, k)
+        parts.append(p.reshape(n, -1))
+        products.append((p[:, :, :, None] * p[:, :, None, :]).reshape(n, -1))
+        mean, second = p[:, :, 0] * nets[:, 0], p[:, :, 0] * squares[:, 0]
+        for i in range(1, labels.shape[1]):
+            mean = mean + p[:, :, i] * nets[:, i]
+            second = second + p[:, :, i] * squares[:, i]
+        scalars[:, bet, 0] = mean
+        scalars[:, bet, 1] = second - mean * mean
+    stake = stakes[:, :bets]
+    scalars[:, :, 2] = stake * scalars[:, :, 0]
+    scalars[:, :, 3] = (stake * stake) * scalars[:, :, 1]
+    blocks = [block for pair in zip(parts, products, strict=True) for block in pair]
+    sums = _run_sums(np.concatenate([*blocks, scalars.reshape(n, 4 * bets)], axis=1), starts)
+    # a covariance is minus the summed products, plus the expectation on the diagonal
+    for b, k in enumerate(layout.size.tolist()):
+        e, c = int(layout.expected_at[b]), int(layout.covariance_at[b])
+        np.negative(sums[:, c:c + k * k], out=sums[:, c:c + k * k])
+        sums[:, c:c + k * k:k + 1] += sums[:, e:e + k]
+    return sums
+
+
+def _run_sums(terms: FloatArray, starts: IntArray) -> FloatArray:
+    """Each run's rows (runs begin at ``starts``) added in row order: the runs padded
+    with zero rows to one length and accumulated (``np.add.accumulate`` adds each row to
+    the sum before it, whatever the layout; a reduction may add pairwise)."""
+    n, width = terms.shape
+    runs = starts.shape[0]
+    lengths = np.diff(np.append(starts, n))
+    longest = int(lengths.max()) if runs else 0
+    padded = np.zeros((runs, longest, width))
+    run = np.repeat(np.arange(runs), lengths)
+    padded[run, np.arange(n) - starts[run]] = terms
+    total: FloatArray = np.add.accumulate(padded, axis=1)[:, -1] if longest else \
+        np.zeros((runs, width))
+    return total
 
 
 def _conditional(start: Sequence[int], cards: npt.NDArray[np.int64],

@@ -314,12 +314,12 @@ def wide_table(rules: ChoiceRules, shoe: Shoe, players: int, by: str,
         live, removed = missing[0]
         raise AnalyzerError(f"no strategies given for the subgame of {live} live seat"
                             f"{'s' if live > 1 else ''} and naturals {removed}")
+    # a subgame above --improve-live is evaluated as given: no iterations and no bank step
+    given = {key for key in keys if improve_live is not None and key[0] > improve_live}
     works = [SubgameWork(rules, shoe, key, by, start[key],
-                         0 if step or (improve_live is not None and key[0] > improve_live)
-                         else iterations, tolerance,
+                         0 if step or key in given else iterations, tolerance,
                          "float" if float_from is not None and key[0] >= float_from else "exact",
-                         Fraction(0) if improve_live is not None and key[0] > improve_live
-                         else step)
+                         Fraction(0) if key in given else step)
              for key in keys]
     found: dict[SubgameKey, SubgameOutcome] = {}
     if progress is not None:
