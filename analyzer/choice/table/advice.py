@@ -38,6 +38,7 @@ from analyzer.choice.table.deck_play import (
     EXACT_LIVE,
     FLOAT_LIVE,
     algebraic_words,
+    certificate_draw,
     epsilon_words,
     float_conditional,
 )
@@ -139,6 +140,9 @@ class Advice:
     #: The values are computed at ``shoe`` in floats: the bound on each expected result's
     #: distance from the exact one (a margin's is twice it); None when exact or elsewhere.
     error: Fraction | None = None
+    #: Where the answer is the infinite deck's beside ``certificate`` (too many live seats
+    #: to evaluate at ``shoe``): that file's own probability of drawing here, read from it.
+    certificate_draw: Fraction | None = None
 
     @property
     def values_at(self) -> str:
@@ -371,6 +375,19 @@ def _epsilon(where: _Situation) -> Certificate | None:
     return epsilon_of(where.shipped)
 
 
+def _file_play(rules: ChoiceRules, players: int, naturals: Naturals, where: _Situation,
+               side: int | None, context: int, holding: tuple[int, int]) -> Fraction | None:
+    """Where the answer is the infinite deck's beside a shipped certificate of the shoe
+    (a subgame too large to evaluate there), the file's own play here (``side``: the live
+    seat's position, None for the bank); else None."""
+    found = _epsilon(where)
+    if where.exact or where.certificate is not None or found is None:
+        return None
+    key = _pattern(players, naturals, rules, True).key
+    return certificate_draw(rules, found, key, key[0] if side is None else side, context,
+                            holding)
+
+
 def _asked(shoe: Shoe, by: str | None) -> str:
     """What the side asked to see of its own hand (the shoe's default when not given)."""
     return by or ("total" if shoe.is_infinite else "cards")
@@ -507,7 +524,8 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
                   where.certified, where.exact, where.solved_at, where.scope, draw, draw_ev,
                   stand_ev, Fraction(int(house_draw > house_stand)), house_draw, house_stand,
                   play=where.play, certificate=_epsilon(where), asked_by=_asked(shoe, by),
-                  error=error)
+                  error=error, certificate_draw=_file_play(
+                      rules, players, declared, where, position, context, holding))
 
 
 def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, choices: str,
@@ -554,7 +572,8 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
                   where.by, where.model, where.certified, where.exact, where.solved_at,
                   where.scope, draw, draw_ev, stand_ev,
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
-                  where.play, _epsilon(where), _asked(shoe, by), error)
+                  where.play, _epsilon(where), _asked(shoe, by), error,
+                  _file_play(rules, players, declared, where, None, vector, holding))
 
 
 #: One information set's equilibrium draw probability and expected results (stand, draw),

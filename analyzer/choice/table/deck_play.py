@@ -64,11 +64,12 @@ from analyzer.choice.table.stored.certificate import (
     certificate_path,
     read_certificate,
 )
+from analyzer.choice.table.subgame import info_classes
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["algebraic_words", "EXACT_LIVE", "epsilon_certificate",
+__all__ = ["algebraic_words", "certificate_draw", "EXACT_LIVE", "epsilon_certificate",
            "epsilon_words", "FLOAT_LIVE", "float_conditional", "FloatConditional"]
 
 #: Largest subgame (live seats) whose advice is computed exactly: at 6 people by cards a
@@ -196,3 +197,21 @@ def float_conditional(game: DealtSubgame, seats: Sequence[Sequence[Sequence[Frac
     stand, draw, house_stand, house_draw = found
     return FloatConditional(stand, draw, house_stand, house_draw,
                             error * (c + e) / (1 - error), n)
+
+
+def certificate_draw(rules: ChoiceRules, found: Certificate, key: tuple[int, tuple[Any, ...]],
+                     side: int, context: int, holding: tuple[int, int]) -> Fraction | None:
+    """A certificate's probability of drawing in one information set of its subgame ``key``,
+    read from the file (nothing evaluated): ``side`` a live seat's position (``key[0]``: the
+    bank), ``context`` the earlier live seats' choices (the bank: every live seat's) as
+    bits, drew = 1, first seat highest; None where the file has no such subgame or the
+    holding no class."""
+    strategies = found.strategies.get(key)
+    if strategies is None:
+        return None
+    cls = next((c for c, info in enumerate(info_classes(rules, found.by))
+                if holding in info.hands), None)
+    if cls is None:
+        return None
+    seats, bank = strategies
+    return seats[side][context][cls] if side < key[0] else bank[cls][context]

@@ -6,8 +6,10 @@ naturals' cards out of the deck), exactly; the float path within its stated boun
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,6 +19,7 @@ import analyzer.choice.table.advice as advice_module
 from analyzer.choice.table.advice import advise_bank, advise_seat
 from analyzer.choice.table.dealt.rounding import bound_text
 from analyzer.choice.table.deck_play import epsilon_certificate
+from analyzer.choice.table.subgame import info_classes
 from analyzer.choice.table.tree import LUCKY9
 from analyzer.present.report.lucky9 import advice_json, render_advice
 from analyzer.rules.cards import parse_hand
@@ -173,3 +176,51 @@ def test_the_epsilon_is_never_printed_below_its_value() -> None:
     assert float(bound_text(found.max_regret)) >= found.max_regret > 4 * 10**-6
     assert bound_text(Fraction(1026, 10**11)) == "1.1e-08"
     assert bound_text(Fraction(1, 10**10)) == "1.0e-10"
+
+
+def _file_draw(people: int, position: int, context: int, holding: tuple[int, int],
+               by: str = "cards") -> Fraction:
+    """The shipped one-deck file's draw probability for a subgame without naturals, read
+    straight from its JSON (class order: the information classes of ``by``)."""
+    path = (Path(advice_module.__file__).parent / "stored" / "certificates"
+            / f"lucky9-home-{people}-people-1-deck-by-{by}.json")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    live = people - 1
+    subgame = next(s for s in document["subgames"] if s["live"] == live and not s["removed"])
+    cls = next(c for c, info in enumerate(info_classes(LUCKY9, by)) if holding in info.hands)
+    row = subgame["seats"][position][context] if position < live else \
+        [r[context] for r in subgame["bank"]]
+    return Fraction(row[cls])
+
+
+@pytest.mark.parametrize(("earlier", "cards"), [("", "AH 4S"), ("drew,stood", "2C 3D"),
+                                                ("stood,stood,drew", "6S KH")])
+def test_a_subgame_too_large_to_evaluate_still_gives_the_files_play(earlier: str,
+                                                                    cards: str) -> None:
+    """9 people at one deck, no natural (8 live seats: not evaluated at the deck, so the
+    answer is the infinite deck's): the shipped file's own play in the situation is read
+    and printed beside it, the file's fraction, and says its values are not computed."""
+    seat = len(earlier.split(",")) + 1 if earlier else 1
+    answer = advise_seat(LUCKY9, SHOE, 9, cards, seat=seat, earlier=earlier)
+    assert not answer.exact and answer.certificate is not None
+    context = sum(1 << (seat - 2 - i) for i, c in enumerate(earlier.split(",")) if c == "drew") \
+        if earlier else 0
+    expected = _file_draw(9, seat - 1, context, _holding(cards))
+    assert answer.certificate_draw == expected
+    text = render_advice(answer)
+    assert "That file's play here: " in text and "not computed" in text
+    played = advice_json(answer)["one_deck_certificate_play"]
+    assert Fraction(played["draw_probability"]) == expected
+
+
+def test_the_bank_of_a_large_subgame_gets_the_files_play_and_small_ones_none() -> None:
+    """The bank at 9 people (8 live seats): the file's play for its cards and the seats'
+    choices, read from the file; where the certificate itself is advised (a subgame it
+    evaluates) there is no second play to state."""
+    choices = "drew,drew,stood,drew,stood,drew,drew,drew"
+    answer = advise_bank(LUCKY9, SHOE, "AH 4S", choices, people=9)
+    vector = sum(1 << (7 - i) for i, c in enumerate(choices.split(",")) if c == "drew")
+    assert answer.certificate_draw == _file_draw(9, 8, vector, (1, 4))
+    small = advise_seat(LUCKY9, SHOE, 7, "AH 4S", seat=4, naturals="1=9K,2=9Q,3=54")
+    assert small.certificate is not None and small.certificate_draw is None
+    assert advice_json(small)["one_deck_certificate_play"] is None

@@ -94,6 +94,10 @@ def advice_json(advice: Advice) -> dict[str, Any]:
                                "ev_stand": fraction_text(advice.house_ev_stand)},
         "note": advice.note,
         "one_deck_certificate": epsilon_json(advice.certificate),
+        "one_deck_certificate_play": None if advice.certificate_draw is None else {
+            "action": _action_fraction(advice.certificate_draw),
+            "draw_probability": fraction_text(advice.certificate_draw),
+            "source": "read from the certificate file; its values here are not computed"},
     }
 
 
@@ -134,7 +138,11 @@ def render_advice(advice: Advice, fmt: str = "text", exact: bool = False) -> str
              f"Against {house}: {advice.house_action}. "
              + _better(house_margin, advice.house_ev_draw, advice.house_ev_stand, stake),
              status + (f"; {advice.note}." if advice.note else "."),
-             *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else [])]
+             *([epsilon_sentence(advice.certificate) + "."] if advice.certificate else []),
+             *([f"That file's play here: {_action_fraction(advice.certificate_draw)} (read "
+                f"from the file; what each choice is worth at {advice.shoe} against it is "
+                "not computed for this many live seats)."]
+               if advice.certificate_draw is not None else [])]
     if exact:
         rounded = advice.play.startswith(ROUNDED_PLAY.split("{")[0])  # never "Exact"
         lines.append((f"As fractions ({_float_words(advice)})" if advice.error is not None
