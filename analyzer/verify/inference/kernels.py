@@ -271,8 +271,7 @@ def run_moments(result: npt.NDArray[np.float64], stakes: npt.NDArray[np.float64]
                 starts: IntArray, layout: Any) -> npt.NDArray[np.float64]:
     """:func:`analyzer.verify.inference.moments.run_terms` in one pass over the hands
     (``layout``: its ``_Columns``, not imported here): each run's sums start from 0.0 and
-    take the hands in row order, so they are the reference's floats (up to the sign of a
-    zero sum, which the exact grid does not see)."""
+    take the hands in row order, as the reference's do: the same floats."""
     terms: npt.NDArray[np.float64] = _run_moments(
         np.ascontiguousarray(result), np.ascontiguousarray(stakes), starts, layout.label,
         layout.size, layout.expected_at, layout.covariance_at, layout.scalars, layout.net,

@@ -422,19 +422,16 @@ def run_terms(result: FloatArray, stakes: FloatArray, starts: IntArray,
 
 
 def _run_sums(terms: FloatArray, starts: IntArray) -> FloatArray:
-    """Each run's rows (runs begin at ``starts``) added in row order: the runs padded
-    with zero rows to one length and accumulated (``np.add.accumulate`` adds each row to
-    the sum before it, whatever the layout; a reduction may add pairwise)."""
+    """Each run's rows (runs begin at ``starts``, the first at 0) added in row order from
+    0.0: the j-th rows of every run long enough added at once, j = 0, 1, ... (a numpy
+    reduction may add pairwise; no padded copy, so memory stays that of the sums)."""
     n, width = terms.shape
-    runs = starts.shape[0]
     lengths = np.diff(np.append(starts, n))
-    longest = int(lengths.max()) if runs else 0
-    padded = np.zeros((runs, longest, width))
-    run = np.repeat(np.arange(runs), lengths)
-    padded[run, np.arange(n) - starts[run]] = terms
-    total: FloatArray = np.add.accumulate(padded, axis=1)[:, -1] if longest else \
-        np.zeros((runs, width))
-    return total
+    sums = np.zeros((starts.shape[0], width))
+    for j in range(int(lengths.max(initial=0))):
+        going = np.flatnonzero(lengths > j)
+        sums[going] += terms[starts[going] + j]
+    return sums
 
 
 def _conditional(start: Sequence[int], cards: npt.NDArray[np.int64],
