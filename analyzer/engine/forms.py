@@ -294,7 +294,7 @@ class FourCardForm:
 
 class SparseForms(NamedTuple):
     """Distinct two-card forms as lists of their nonzero entries, for the fused loop
-    (:func:`analyzer.engine.kernels.two_card_ways`).
+    (:func:`analyzer.engine.kernels.two_card_probabilities`).
 
     Every ordered pair of cards settles to exactly one result, so the results' ways add
     up to ``N (N - 1)``: a form's *default* result (the one with the most class pairs) is
@@ -387,8 +387,9 @@ class FormSet:
         if backend.loaded():
             from analyzer.engine import kernels  # numba: only once it is loaded
 
-            ways = kernels.two_card_ways(np.ascontiguousarray(card_counts), self.sparse)
-            found = [ways[:, a:b] for a, b in zip(self.sparse.result_start[:-1].tolist(),
+            odds = kernels.two_card_probabilities(np.ascontiguousarray(card_counts),
+                                                  self.sparse)
+            found = [odds[:, a:b] for a, b in zip(self.sparse.result_start[:-1].tolist(),
                                                   self.sparse.result_start[1:].tolist(),
                                                   strict=True)]
         else:

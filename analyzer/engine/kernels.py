@@ -7,8 +7,9 @@ second). Each kernel has a numpy reference it must match:
   wrapping: exact modulo 2**64) and residues modulo primes below 2**31, identical integers;
 * :func:`batch_values` - :class:`analyzer.engine.evaluator.BatchEvaluator` and the shoe-aware
   evaluator: float64, shoes in blocks of :data:`BLOCK` so every intermediate stays in cache;
-* :func:`two_card_ways` - :meth:`analyzer.engine.forms.FormSet.evaluate_into`'s two-card
-  forms: exact integer ways, each divided once, the same floats.
+* :func:`two_card_probabilities` - the two-card forms of
+  :meth:`analyzer.engine.forms.FormSet.evaluate_into`: exact integer ways, each divided
+  once, the same floats.
 
 The first call compiles (a few seconds) and writes numba's cache beside this file, or in
 numba's user-wide cache directory when the package folder is read-only.
@@ -28,7 +29,8 @@ from threadpoolctl import threadpool_limits
 # slower on a loaded 2-core machine, 20x for the shoe-aware columns of lucky-baccarat).
 threadpool_limits(limits=1, user_api="blas")
 
-__all__ = ["BLOCK", "batch_values", "grouped_values", "tally_sums", "two_card_ways"]
+__all__ = ["BLOCK", "batch_values", "grouped_values", "tally_sums",
+           "two_card_probabilities"]
 
 #: Shoes evaluated together by :func:`batch_values` (tables of 462 x BLOCK doubles). 64
 #: measured 1.4x faster per shoe than 32 (and than 128) on the project's machine (2 MB of L2
@@ -457,7 +459,8 @@ def _two_card(counts: Any, class_of: Any, class_start: Any, result_start: Any,
     return out
 
 
-def two_card_ways(counts: npt.NDArray[np.float64], sparse: Any) -> npt.NDArray[np.float64]:
+def two_card_probabilities(counts: npt.NDArray[np.float64], sparse: Any
+                           ) -> npt.NDArray[np.float64]:
     """Rows of 52 card counts -> each distinct two-card form's result probabilities, side
     by side (``sparse``: an :class:`analyzer.engine.forms.SparseForms`, not imported
     here): the exact integer ways of :meth:`analyzer.engine.forms.TwoCardForm.quadratic`

@@ -123,7 +123,7 @@ def test_sparse_two_card_loop_gives_the_numpy_floats(name: str,
         out = np.full((rows.shape[0], width), np.nan)
         form_set.evaluate_into(out, rows)
         floats[fused] = out
-    assert kernels.two_card_ways(rows, form_set.sparse).shape[1] == \
+    assert kernels.two_card_probabilities(rows, form_set.sparse).shape[1] == \
         sum(form.results for form in form_set.two_card)
     columns = [c for part, _ in form_set.targets for c in range(part.start, part.stop)]
     assert columns and np.array_equal(floats[True][:, columns], floats[False][:, columns])
