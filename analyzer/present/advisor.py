@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer import __version__
-from analyzer.choice.table.advice import Cell, Situations, situations
 from analyzer.choice.table.indifference import Strategies
 from analyzer.choice.table.solve import TableEquilibrium
+from analyzer.choice.table.summary import Cell, Situations, situations
 from analyzer.errors import AnalyzerError
 from analyzer.present.report.lucky9 import play_sentence
 

@@ -68,8 +68,8 @@ from analyzer.rules.choice_rules import ChoiceRules, hand_label
 from analyzer.rules.profile import Profile, choice_rules_of
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "Cell",
-           "MAX_AT_SHOE_PEOPLE", "parse_choices", "parse_naturals", "Situations", "situations"]
+__all__ = ["advise_bank", "advise_seat", "Advice", "action_text", "MAX_AT_SHOE_PEOPLE",
+           "parse_choices", "parse_naturals"]
 
 _CHOICE_WORDS = {"drew": "D", "draw": "D", "d": "D", "hit": "D", "stood": "S", "stand": "S",
                  "s": "S", "natural": "N", "n": "N", "nat": "N"}
@@ -574,46 +574,3 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
                   Fraction(int(house_draw > house_stand)), house_draw, house_stand, note,
                   where.play, _epsilon(where), _asked(shoe, by), error,
                   _file_play(rules, players, declared, where, None, vector, holding))
-
-
-#: One information set's equilibrium draw probability and expected results (stand, draw),
-#: or None where the equilibrium never reaches it.
-Cell = tuple[Fraction, Fraction, Fraction] | None
-
-
-@dataclass(frozen=True)
-class Situations:
-    """Every information set of the subgame of ``live`` live seats, what :func:`advise_seat`
-    and :func:`advise_bank` read one at a time: ``seats[k][earlier][class]`` for the live
-    seat ``k`` (0-based), the earlier live choices as a binary number (the first seat the
-    highest bit, 1 = drew); ``bank[class][vector]`` likewise for every live choice;
-    ``classes`` the totals (or holdings) of the classes."""
-
-    live: int
-    classes: tuple[str, ...]
-    seats: tuple[tuple[tuple[Cell, ...], ...], ...]
-    bank: tuple[tuple[Cell, ...], ...]
-
-
-def situations(table: TableEquilibrium, live: int) -> Situations:
-    """Every information set of ``table``'s subgame of ``live`` live seats (no natural's
-    cards out of the shoe), its counterfactual values computed once."""
-    solution = table.solution((live, ()))
-    game = solution.game
-    seats = [[list(row) for row in rows] for rows in solution.seats]
-    bank = [list(row) for row in solution.bank]
-    seat_cf, bank_cf = exact_counterfactual(game, seats, bank)
-
-    def cell(draw: Fraction, reach: Fraction, values: Sequence[Fraction]) -> Cell:
-        return None if reach == 0 else (draw, values[0] / reach, values[1] / reach)
-
-    seat_cells = tuple(
-        tuple(tuple(cell(solution.seats[k][e][c], game.seat_reach(seats, k, e, c),
-                         seat_cf[k][e][c]) for c in range(len(game.seat_classes)))
-              for e in range(2**k))
-        for k in range(live))
-    bank_cells = tuple(
-        tuple(cell(solution.bank[c][v], game.bank_reach(seats, v, c), bank_cf[c][v])
-              for v in range(game.vectors))
-        for c in range(len(game.bank_classes)))
-    return Situations(live, tuple(c.label for c in game.seat_classes), seat_cells, bank_cells)

@@ -1,6 +1,8 @@
 """What ``nine solve --players N`` reports for home Lucky 9: the certified equilibrium of the
 table with its bank edge, the exact cost of simple rules, and every side's plan by what it
-sees (the strategy cards and the JSON ``strategy`` fields).
+sees (the strategy cards and the JSON ``strategy`` fields); and every information set of a
+subgame at once, its play and the expected result of each choice (:func:`situations`, for
+pages that answer any situation without the solver).
 
 >>> from analyzer.choice.table.tree import LUCKY9
 >>> from analyzer.rules.shoe import Shoe
@@ -11,11 +13,14 @@ sees (the strategy cards and the JSON ``strategy`` fields).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from analyzer.choice.table.alternatives import Alternative, alternatives
 from analyzer.choice.table.costs import BankEdge, RuleCost, bank_edge, rule_costs
 from analyzer.choice.table.dealt.played import MAX_AT_SHOE_PEOPLE, played_at
+from analyzer.choice.table.exact.evaluation import exact_counterfactual
 from analyzer.choice.table.solve import TableEquilibrium, TableValues, solve_table
 from analyzer.choice.table.stored.algebraic import AlgebraicTable
 from analyzer.choice.table.stored.certificate import (
@@ -30,7 +35,8 @@ from analyzer.choice.table.strategy import Situation, bank_plan, seat_plan
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["by_size", "INFORMATION", "summarize_table", "TableSummary"]
+__all__ = ["by_size", "Cell", "INFORMATION", "Situations", "situations", "summarize_table",
+           "TableSummary"]
 
 #: What each side sees when it chooses (docs/rules/lucky9-home.md section 7), in words.
 INFORMATION = ("a seat sees its own two cards, every seat's natural (the later seats' too; "
@@ -110,3 +116,46 @@ def by_size(rules: ChoiceRules, shoe: Shoe, players: int, by: str = "total",
     """Every table from one player to ``players`` (the bank's edge by table size)."""
     return tuple(summarize_table(rules, shoe, n, by, title, costs=False, at_shoe=False)
                  for n in range(1, players + 1))
+
+
+#: One information set's equilibrium draw probability and expected results (stand, draw),
+#: or None where the equilibrium never reaches it.
+Cell = tuple[Fraction, Fraction, Fraction] | None
+
+
+@dataclass(frozen=True)
+class Situations:
+    """Every information set of the subgame of ``live`` live seats, what :func:`advise_seat`
+    and :func:`advise_bank` read one at a time: ``seats[k][earlier][class]`` for the live
+    seat ``k`` (0-based), the earlier live choices as a binary number (the first seat the
+    highest bit, 1 = drew); ``bank[class][vector]`` likewise for every live choice;
+    ``classes`` the totals (or holdings) of the classes."""
+
+    live: int
+    classes: tuple[str, ...]
+    seats: tuple[tuple[tuple[Cell, ...], ...], ...]
+    bank: tuple[tuple[Cell, ...], ...]
+
+
+def situations(table: TableEquilibrium, live: int) -> Situations:
+    """Every information set of ``table``'s subgame of ``live`` live seats (no natural's
+    cards out of the shoe), its counterfactual values computed once."""
+    solution = table.solution((live, ()))
+    game = solution.game
+    seats = [[list(row) for row in rows] for rows in solution.seats]
+    bank = [list(row) for row in solution.bank]
+    seat_cf, bank_cf = exact_counterfactual(game, seats, bank)
+
+    def cell(draw: Fraction, reach: Fraction, values: Sequence[Fraction]) -> Cell:
+        return None if reach == 0 else (draw, values[0] / reach, values[1] / reach)
+
+    seat_cells = tuple(
+        tuple(tuple(cell(solution.seats[k][e][c], game.seat_reach(seats, k, e, c),
+                         seat_cf[k][e][c]) for c in range(len(game.seat_classes)))
+              for e in range(2**k))
+        for k in range(live))
+    bank_cells = tuple(
+        tuple(cell(solution.bank[c][v], game.bank_reach(seats, v, c), bank_cf[c][v])
+              for v in range(game.vectors))
+        for c in range(len(game.bank_classes)))
+    return Situations(live, tuple(c.label for c in game.seat_classes), seat_cells, bank_cells)
