@@ -100,8 +100,8 @@ bench: $(STAMP)
 # evaluated in floats with a rigorous rounding bound (--float-from; the file says "epsilon <=",
 # never certified); 8 people ship the improved play evaluated that way (--iterations 10
 # --float-from 5 --jobs 2: 89-93 minutes wall each on 2 cores, 5.1-10.1 GB; README), 9 people
-# the bank's best-reply step (--float-from 5 --jobs 2; by cards --bank-reply 3/4: 50 minutes,
-# 11.2 GB; by total --bank-reply 7/8: 37 minutes, 6.7 GB).
+# the bank's best-reply step (--bank-reply 7/8 --float-from 5 --jobs 2: by cards 34 minutes,
+# 11.3 GB; by total 37 minutes, 6.7 GB).
 CERTIFY_PEOPLE ?= 4 5
 CERTIFY_FLAGS ?= --dask local --jobs 2
 certify: $(STAMP)
