@@ -312,7 +312,8 @@ def prepare(model: Model, options: LogOptions, shoe_aware: bool = False,
     says) reads from this process's caches: the coup lookup and settled coups, the
     shuffle tally's run probabilities, the shoe-aware evaluator and, once the kernels are
     loaded (:func:`analyzer.engine.backend.loaded`), numba's code for the calls the
-    column-wise check makes (each kernel loaded from numba's cache on its first call:
+    column-wise check makes (the independent model of a large log: the shuffle tally's
+    only; each kernel loaded from numba's cache on its first call:
     about 0.3 s of CPU). A parent does it before forking its workers, which inherit it
     instead of each building it again. No result depends on it: one whole shoe in card
     order goes through throwaway tallies."""
@@ -321,12 +322,16 @@ def prepare(model: Model, options: LogOptions, shoe_aware: bool = False,
     shuffle = ShuffleTally(model, shoe_composition(model, values), values)
     evaluator = shoe_evaluator(model, exact_card_bets) if shoe_aware and model.card_level \
         else None
-    if not shoe_aware or values or not backend.loaded():
+    if values or not backend.loaded():
         return
     collecting = gc.isenabled()
     gc.disable()  # numba's first load builds its registries: objects kept for good, which
     try:  # the collector would go through again and again (about 0.15 s)
-        _warm(model, evaluator, shuffle)
+        if shoe_aware:
+            _warm(model, evaluator, shuffle)
+        else:  # the independent model of a large log: the shuffle tally's loop only
+            shuffle.add_shoes(np.repeat(np.arange(52, dtype=np.int64), model.shoe.counts),
+                              [0, model.shoe.size])
     finally:
         if collecting:
             gc.enable()

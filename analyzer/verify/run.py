@@ -89,6 +89,20 @@ def _lines(path: str, at_most: int) -> int:
         return 0
 
 
+def _hands_estimate(path: str) -> int:
+    """About how many lines a plain file holds, from its size and its first lines' length,
+    without reading it (a gzipped or unreadable file: 0, so nothing is loaded for it)."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(1 << 16)
+        size = os.stat(path).st_size
+    except OSError:
+        return 0
+    if not head or head[:2] == b"\x1f\x8b":  # (gzip's magic number)
+        return 0
+    return size * max(head.count(b"\n"), 1) // len(head)
+
+
 def _model(work: Work) -> Model:
     """The model a worker checks a file against (its profile read again by reference)."""
     rules = load_profile(work.profile)
@@ -298,6 +312,9 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     if shoe_aware and backend.preload("shoe-aware", lines):
         # built here, before the workers fork: they inherit the kernels and the evaluator
         shoe_evaluator(model, exact_card_bets)
+    elif not shoe_aware:
+        # the shuffle tally's fused loop, for logs large enough to pay for loading it
+        backend.preload("shuffle", sum(_hands_estimate(p) for p in paths))
     profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
     work = [Work(str(p), fmt, profile_ref, model.decks,
                  replace(options, cards=n) if n == "ranks" else options, shoe_aware,

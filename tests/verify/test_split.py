@@ -3,6 +3,7 @@ process, and its problems keep the line numbers of the whole file."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import math
@@ -16,6 +17,7 @@ from analyzer.dealing import segments
 from analyzer.dealing.handlog import LogOptions
 from analyzer.dealing.simulate import simulate
 from analyzer.present.report.verify import verdict_json
+from analyzer.verify import run
 from analyzer.verify.run import Work, _check_piece, _split, collect, verify_logs
 
 
@@ -210,3 +212,28 @@ def test_workers_inherit_the_kernels_their_check_calls(tmp_path: Path) -> None:
                        "analyzer.verify.inference.kernels._shuffle",
                        "analyzer.verify.inference.kernels._rank_rows"):
             assert before[kernel] == 1, kernel
+
+
+def test_an_independent_check_of_a_large_log_inherits_the_shuffle_loop(tmp_path: Path
+                                                                       ) -> None:
+    """The independent model: with the kernels loaded (a log past about 5M hands) the
+    parent prepares the shuffle tally's fused loop, and the check loads nothing more."""
+    script = _PREPARED.replace('model_name="shoe"', 'model_name="independent"')
+    path = _log(tmp_path, 2, 3, profile="punto-banco")
+    done = subprocess.run([sys.executable, "-c", script, str(path), "punto-banco"],
+                          capture_output=True, text=True, check=True)
+    before, after = json.loads(done.stdout)
+    assert after == before
+    assert before["analyzer.verify.inference.kernels._shuffle"] == 1
+
+
+def test_the_size_estimate_reads_only_the_head_and_skips_gzip(tmp_path: Path) -> None:
+    """``_hands_estimate``: a plain log's lines from its size and its first 64 KB (within
+    a few percent on a simulated log); a gzipped log 0 (it loads nothing for it)."""
+    path = _log(tmp_path, 40, 7, profile="punto-banco")
+    lines = path.read_bytes().count(b"\n")
+    assert abs(run._hands_estimate(str(path)) - lines) <= 0.05 * lines
+    packed = tmp_path / "log.csv.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert run._hands_estimate(str(packed)) == 0
+    assert run._hands_estimate(str(tmp_path / "missing.csv")) == 0
