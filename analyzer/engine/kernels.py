@@ -423,7 +423,7 @@ def grouped_values(counts: npt.NDArray[np.float64], plan: Any) -> npt.NDArray[np
     return result[:shoes]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")  # (0 / 0: nan, as numpy gives)
 def _two_card(counts: Any, class_of: Any, class_start: Any, result_start: Any,
               entry_start: Any, diagonal_start: Any, default: Any, entry: Any,
               diagonal: Any) -> Any:  # pragma: no cover - compiled

@@ -5,7 +5,7 @@ margin; the bank likewise from every seat's natural or choice.
 
 The page embeds every information set of the certified equilibria of the tables of 2 to 9
 people at the infinite deck, each side seeing its total
-(:func:`~analyzer.choice.table.advice.situations`): at the infinite deck a table splits
+(:func:`~analyzer.choice.table.summary.situations`): at the infinite deck a table splits
 into subgames by the number of live seats only, so the subgames of 1 to 8 live seats serve
 every table size. It loads nothing (no network, no external file) and its script only
 looks the answer up, as ``nine advise --infinite --format json`` computes it.

@@ -345,7 +345,9 @@ def _situation(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
     if (shoe.is_infinite or players <= MAX_JOINT_SEATS or players + 1 > MAX_AT_SHOE_PEOPLE
             or shipped is not None):
         table = _table(rules, shoe, players, by, known, shipped)
-        pattern = _pattern(table.players, naturals, rules, not shoe.is_infinite)
+        # a natural's cards out of the shoe matter only to a table solved at that shoe
+        pattern = _pattern(table.players, naturals, rules,
+                           not shoe.is_infinite and table.solved_at == table.shoe)
         solution = table.solution(pattern.key)
         return _Situation(table, solution.game, [[list(r) for r in rows] for rows in
                                                   solution.seats],

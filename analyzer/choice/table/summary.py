@@ -125,11 +125,12 @@ Cell = tuple[Fraction, Fraction, Fraction] | None
 
 @dataclass(frozen=True)
 class Situations:
-    """Every information set of the subgame of ``live`` live seats, what :func:`advise_seat`
-    and :func:`advise_bank` read one at a time: ``seats[k][earlier][class]`` for the live
-    seat ``k`` (0-based), the earlier live choices as a binary number (the first seat the
-    highest bit, 1 = drew); ``bank[class][vector]`` likewise for every live choice;
-    ``classes`` the totals (or holdings) of the classes."""
+    """Every information set of the subgame of ``live`` live seats, what
+    :func:`~analyzer.choice.table.advice.advise_seat` and
+    :func:`~analyzer.choice.table.advice.advise_bank` read one at a time:
+    ``seats[k][earlier][class]`` for the live seat ``k`` (0-based), the earlier live choices
+    as a binary number (the first seat the highest bit, 1 = drew); ``bank[class][vector]``
+    likewise for every live choice; ``classes`` the totals (or holdings) of the classes."""
 
     live: int
     classes: tuple[str, ...]

@@ -179,14 +179,16 @@ def test_the_epsilon_is_never_printed_below_its_value() -> None:
 
 
 def _file_draw(people: int, position: int, context: int, holding: tuple[int, int],
-               by: str = "cards") -> Fraction:
-    """The shipped one-deck file's draw probability for a subgame without naturals, read
-    straight from its JSON (class order: the information classes of ``by``)."""
+               removed: tuple[tuple[int, int], ...] = (), by: str = "cards") -> Fraction:
+    """The shipped one-deck file's draw probability in the subgame of the naturals
+    ``removed``, read straight from its JSON (class order: the information classes of
+    ``by``)."""
     path = (Path(advice_module.__file__).parent / "stored" / "certificates"
             / f"lucky9-home-{people}-people-1-deck-by-{by}.json")
     document = json.loads(path.read_text(encoding="utf-8"))
-    live = people - 1
-    subgame = next(s for s in document["subgames"] if s["live"] == live and not s["removed"])
+    live = people - 1 - len(removed)
+    subgame = next(s for s in document["subgames"] if s["live"] == live
+                   and sorted(map(tuple, s["removed"])) == sorted(removed))
     cls = next(c for c, info in enumerate(info_classes(LUCKY9, by)) if holding in info.hands)
     row = subgame["seats"][position][context] if position < live else \
         [r[context] for r in subgame["bank"]]
@@ -224,3 +226,13 @@ def test_the_bank_of_a_large_subgame_gets_the_files_play_and_small_ones_none() -
     small = advise_seat(LUCKY9, SHOE, 7, "AH 4S", seat=4, naturals="1=9K,2=9Q,3=54")
     assert small.certificate is not None and small.certificate_draw is None
     assert advice_json(small)["one_deck_certificate_play"] is None
+
+
+def test_a_large_subgame_with_a_natural_out_gives_the_files_play() -> None:
+    """9 people at one deck, seat 1 showing 9+K (7 live seats: the infinite deck's answer):
+    the file's play is read from the subgame of that natural's cards (seat 3 is the second
+    live seat, after one that drew)."""
+    answer = advise_seat(LUCKY9, SHOE, 9, "AH 4S", seat=3, naturals="1=9K",
+                         earlier="natural,drew")
+    assert not answer.exact and answer.certificate is not None
+    assert answer.certificate_draw == _file_draw(9, 1, 1, (1, 4), removed=((0, 9),))

@@ -143,3 +143,25 @@ def test_run_moments_are_the_reference_terms_bit_for_bit(profile: str) -> None:
     for r in range(len(starts)):
         per_bet = [reference[r, where].tolist() for where in layout.sums]
         assert [x for sums in per_bet for x in sums] == loop[r]
+
+
+@pytest.mark.parametrize("profile", ["punto-banco", "lucky-baccarat"])
+def test_shoe_moments_give_the_same_sums_fused_or_not(profile: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole shoes of hands queued through ``add_rows``: every bet's exact sums are the same
+    integers whether the fused loops run (numba loaded) or numpy's reference does."""
+    model = build_model(profile, 8)
+    rng = np.random.default_rng(11)
+    n = 700
+    rows = np.asarray(model.shoe.counts, dtype=np.int64) - rng.integers(0, 3, size=(n, 52))
+    opens = np.zeros(n, dtype=bool)
+    opens[[0, 90, 91, 400, 699]] = True
+    stakes = rng.choice([0, 1, 25, 100], size=(n, len(model.bets)))
+    found = {}
+    for fused in (False, True):
+        monkeypatch.setattr(backend, "loaded", lambda fused=fused: fused)
+        moments = ShoeMoments(model)
+        moments.add_rows(rows, stakes, opens)
+        found[fused] = [moments.bet_sums(b) for b in range(len(moments.sizes))]
+    assert found[True] == found[False]
+    assert any(any(x != 0 for x in sums) for sums in found[True])
