@@ -327,23 +327,22 @@ def prepare(model: Model, options: LogOptions, shoe_aware: bool = False,
     collecting = gc.isenabled()
     gc.disable()  # numba's first load builds its registries: objects kept for good, which
     try:  # the collector would go through again and again (about 0.15 s)
-        if shoe_aware:
-            _warm(model, evaluator, shuffle)
-        else:  # the independent model of a large log: the shuffle tally's loop only
-            shuffle.add_shoes(np.repeat(np.arange(52, dtype=np.int64), model.shoe.counts),
-                              [0, model.shoe.size])
+        _warm(model, evaluator, shuffle, shoe_aware)
     finally:
         if collecting:
             gc.enable()
 
 
-def _warm(model: Model, evaluator: ShoeEvaluator | None, shuffle: ShuffleTally) -> None:
-    """One whole shoe in card order through the calls to numba's kernels a shoe-aware
-    column-wise check makes (:func:`prepare`)."""
-    moments = ShoeMoments(model, evaluator, False)
+def _warm(model: Model, evaluator: ShoeEvaluator | None, shuffle: ShuffleTally,
+          shoe_aware: bool) -> None:
+    """One whole shoe in card order through the calls to numba's kernels a column-wise
+    check makes (:func:`prepare`; the independent model: the shuffle tally's only)."""
     counts = model.shoe.counts
     cards = np.repeat(np.arange(52, dtype=np.int64), counts)
     shuffle.add_shoes(cards, [0, cards.size])
+    if not shoe_aware:
+        return
+    moments = ShoeMoments(model, evaluator, False)
     ranks = [CARD_RANK[c] - 1 for c in range(52)]
     start = [0] * 13
     for c, k in enumerate(counts):

@@ -45,7 +45,7 @@ from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.odds import odds
 from analyzer.engine.shoe_aware import EXACT_HANDS, full_shoe_value_moments, shoe_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import count_lines, open_regular, read_lines
+from analyzer.inputs import count_lines, is_gzip, open_regular, peek_text, read_lines
 from analyzer.processes import task_starter
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, prepare, value_profile
@@ -93,14 +93,13 @@ def _hands_estimate(path: str) -> int:
     """About how many lines a plain file holds, from its size and its first lines' length,
     without reading it (a gzipped or unreadable file: 0, so nothing is loaded for it)."""
     try:
-        with open(path, "rb") as stream:
-            head = stream.read(1 << 16)
+        if is_gzip(path):
+            return 0
+        head = peek_text(path, 1 << 16).encode()
         size = os.stat(path).st_size
-    except OSError:
+    except (OSError, AnalyzerError):
         return 0
-    if not head or head[:2] == b"\x1f\x8b":  # (gzip's magic number)
-        return 0
-    return size * max(head.count(b"\n"), 1) // len(head)
+    return size * max(head.count(b"\n"), 1) // len(head) if head else 0
 
 
 def _model(work: Work) -> Model:

@@ -61,7 +61,7 @@ from analyzer.choice.table.stored.certificate import (
     shipped_certificate,
 )
 from analyzer.choice.table.stored.kept import KEPT_METHOD, keep_strategies, kept_strategies
-from analyzer.choice.table.subgame import MAX_JOINT_SEATS, InfoClass, Subgame
+from analyzer.choice.table.subgame import MAX_JOINT_SEATS, Subgame, class_index
 from analyzer.errors import AnalyzerError
 from analyzer.rules.cards import Card, HandCard, Suit, parse_hand
 from analyzer.rules.choice_rules import ChoiceRules, hand_label
@@ -234,13 +234,6 @@ def _naturals_words(declared: Naturals) -> str:
     return "naturals showing at seat" + ("s " if len(declared) > 1 else " ") + ", ".join(
         f"{seat}" + (f" ({' '.join(map(str, cards))})" if cards else "")
         for seat, cards in sorted(declared.items()))
-
-
-def _class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
-    for index, info in enumerate(classes):
-        if holding in info.hands:
-            return index
-    raise AnalyzerError(f"holding {hand_label(holding)} is not a live hand")
 
 
 def _table(rules: ChoiceRules, shoe: Shoe, players: int, by: str | None,
@@ -512,7 +505,7 @@ def advise_seat(profile: ChoiceRules | Profile | str, shoe: Shoe, people: int, c
     game = where.game
     position = pattern.live.index(seat - 1)
     context = sum((1 << (position - 1 - i)) for i, c in enumerate(live_choices) if c == "D")
-    cls = _class_index(game.seat_classes, holding)
+    cls = class_index(game.seat_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw, error = _values(
         where, (position, context, cls), "bank")
     words = {"D": "drew", "S": "stood"}
@@ -560,7 +553,7 @@ def advise_bank(profile: ChoiceRules | Profile | str, shoe: Shoe, cards: str, ch
     where, _ = _situation(rules, shoe, players, by, declared, known)
     game = where.game
     vector = sum(1 << (len(live) - 1 - i) for i, c in enumerate(live) if c == "D")
-    cls = _class_index(game.bank_classes, holding)
+    cls = class_index(game.bank_classes, holding)
     draw, stand_ev, draw_ev, house_stand, house_draw, error = _values(
         where, (game.live, vector, cls), "seats")
     settled = len(seen) - len(live)

@@ -64,7 +64,7 @@ from analyzer.choice.table.stored.certificate import (
     certificate_path,
     read_certificate,
 )
-from analyzer.choice.table.subgame import info_classes
+from analyzer.choice.table.subgame import class_index, info_classes
 from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import ChoiceRules
 from analyzer.rules.shoe import Shoe
@@ -204,14 +204,10 @@ def certificate_draw(rules: ChoiceRules, found: Certificate, key: tuple[int, tup
     """A certificate's probability of drawing in one information set of its subgame ``key``,
     read from the file (nothing evaluated): ``side`` a live seat's position (``key[0]``: the
     bank), ``context`` the earlier live seats' choices (the bank: every live seat's) as
-    bits, drew = 1, first seat highest; None where the file has no such subgame or the
-    holding no class."""
+    bits, drew = 1, first seat highest; None where the file has no such subgame."""
     strategies = found.strategies.get(key)
     if strategies is None:
         return None
-    cls = next((c for c, info in enumerate(info_classes(rules, found.by))
-                if holding in info.hands), None)
-    if cls is None:
-        return None
+    cls = class_index(info_classes(rules, found.by), holding)
     seats, bank = strategies
     return seats[side][context][cls] if side < key[0] else bank[cls][context]

@@ -51,8 +51,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.rules.choice_rules import HANDS, ChoiceRules, hand_label
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["Exact", "finite_subgame", "FactoredSubgame", "infinite_subgame", "info_classes",
-           "InfoClass", "JointSubgame", "MAX_JOINT_SEATS", "Subgame"]
+__all__ = ["class_index", "Exact", "finite_subgame", "FactoredSubgame", "infinite_subgame",
+           "info_classes", "InfoClass", "JointSubgame", "MAX_JOINT_SEATS", "Subgame"]
 
 #: Exact card removal is implemented for at most this many live seats.
 MAX_JOINT_SEATS = 2
@@ -409,6 +409,15 @@ def _group(ring: Ring, array: Array, axis: int, index: Sequence[int], classes: i
 
 
 # -- building ---------------------------------------------------------------------------------
+def class_index(classes: Sequence[InfoClass], holding: tuple[int, int]) -> int:
+    """The index of the class among ``classes`` that holds ``holding`` (a one-line error
+    when none does: a natural is not a live hand)."""
+    for index, info in enumerate(classes):
+        if holding in info.hands:
+            return index
+    raise AnalyzerError(f"holding {hand_label(holding)} is not a live hand")
+
+
 def info_classes(rules: ChoiceRules, by: str, labels: Sequence[tuple[str, int]] | None = None,
                  ) -> tuple[InfoClass, ...]:
     """What a side can see of its own live hand: its total or each two-card holding."""
