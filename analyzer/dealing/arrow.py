@@ -119,6 +119,12 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
         column_types={name: pa.int64() if i in integers else pa.string()
                       for i, name in enumerate(names)},
         null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False)
+    # an ASCII block's text columns as bytes, seen as strings after (its UTF-8 is valid:
+    # Arrow's check of it skipped)
+    typed_ascii = pacsv.ConvertOptions(
+        column_types={name: pa.int64() if i in integers else pa.binary()
+                      for i, name in enumerate(names)},
+        null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False)
     pending: list[pa.Array] | None = None
     try:
         for block in _blocks(path, start, end, size):
@@ -127,7 +133,8 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
                 return
             if block[:1].isspace() and not block.strip():  # (a copy: only when it may be)
                 continue
-            columns = _typed(block, read, parse, typed, integers) if integers else None
+            columns = _typed(block, read, parse, typed_ascii if block.isascii() else typed,
+                             integers) if integers else None
             if columns is None:
                 table = pacsv.read_csv(pa.BufferReader(block), read_options=read,
                                        parse_options=parse, convert_options=as_text)
@@ -203,6 +210,7 @@ def _typed(block: bytes, read: pacsv.ReadOptions, parse: pacsv.ParseOptions,
     except pa.ArrowInvalid:
         return None  # (read as strings: the string path says what is wrong)
     columns = [_whole(table.column(i)) for i in range(table.num_columns)]
+    columns = [c.view(pa.string()) if c.type == pa.binary() else c for c in columns]
     n = table.num_rows
     # delimiters and line ends (a byte count in numpy: several times faster than count)
     written = (len(columns) - 1) * n + int(np.count_nonzero(

@@ -335,13 +335,13 @@ def terms(tableau: Tableau) -> Terms:
     """Group the tableau's coups into polynomial terms (6,958 for punto banco)."""
     table = coups(tableau)
     cards = np.concatenate([table.player, table.banker], axis=1)
-    counts = np.zeros((len(table), 10), dtype=np.int64)
-    for v in range(10):
-        counts[:, v] = (cards == v).sum(axis=1)
-    # a 1-D key (base 7, value 0 most significant) sorts the rows as np.unique(axis=0) would
-    key = counts @ (7 ** np.arange(9, -1, -1, dtype=np.int64))
+    # each row's counts of the ten values as one key in base 7 (value 0 most significant:
+    # the keys sort the rows as np.unique(axis=0) of the counts would), each card adding
+    # its value's power (no card, -1: nothing)
+    power = 7 ** np.arange(9, -1, -1, dtype=np.int64)
+    key = np.append(power, 0)[cards].sum(axis=1)
     _, first, of_coup = np.unique(key, return_index=True, return_inverse=True)
-    multiplicity = counts[first]
+    multiplicity = key[first][:, None] // power % 7
     return Terms(multiplicity, multiplicity.sum(axis=1), of_coup.reshape(-1).astype(np.int64))
 
 

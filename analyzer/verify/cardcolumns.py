@@ -60,7 +60,7 @@ def parse_cards(column: pa.Array | Sequence[str], notation: str) -> IntArray | N
         third = table[(words >> 48).astype(np.intp)]
         spaced = ((words >> 16) & 0xFF == 32) & (~three | ((words >> 40) & 0xFF == 32))
         if spaced.all() and int(first.min()) >= 0 and int(second.min()) >= 0 and \
-                int(third.min(where=three, initial=0)) >= 0:
+                not (three & (third < 0)).any():
             cards = np.empty((n, 3), dtype=np.int64)
             cards[:, 0] = first
             cards[:, 1] = second

@@ -550,8 +550,8 @@ def _paid(stake: IntArray, returned: IntArray, label: IntArray, settler: Settler
     # (where den is 1 nothing is fractional: only the bets with a fractional multiplier)
     for row in np.flatnonzero((den != 1).any(axis=1)).tolist():
         e, d, r = exact[row], den[row], returned[row]
-        floor = e // d
-        fractional = e % d != 0
+        floor, remainder = np.divmod(e, d)
+        fractional = remainder != 0
         if settler.rounding == "down":
             allowed = r == floor
         elif settler.rounding == "nearest":

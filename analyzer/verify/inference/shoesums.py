@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from analyzer.dealing.schema import (
     check_count,
     check_int,
@@ -29,7 +32,8 @@ from analyzer.verify.inference.fixed import fixed, to_float
 
 __all__ = ["BATCH_SHOES", "CARRY_RUN", "CARRY_RUN_VALUES", "log_match", "MC_SHOES",
            "merge_sums", "MIN_HASHED", "POSITION_BINS", "shoe_hash", "SHUFFLE_REPLICATES",
-           "ShuffleSums", "SKETCH", "sums_from_json", "text_hash", "VALUE_CLASSES"]
+           "ShuffleSums", "SKETCH", "sums_from_json", "text_hash", "text_hashes",
+           "VALUE_CLASSES"]
 
 #: A run of this many cards of a shoe found in the previous shoe counts as carried over.
 CARRY_RUN = 3
@@ -231,5 +235,18 @@ def shoe_hash(sequence: Sequence[int]) -> int:
 
 
 def text_hash(text: bytes) -> int:
+    """63 bits of BLAKE2b over some bytes (a shoe's cards, one byte each).
+
+    >>> text_hash(bytes([0, 1, 2])) == int(text_hashes(bytes([0, 1, 2]), [0], [3])[0])
+    True
+    """
     digest = hashlib.blake2b(text, digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+def text_hashes(text: bytes, first: Sequence[int], last: Sequence[int]
+                ) -> npt.NDArray[np.uint64]:
+    """:func:`text_hash` of each ``text[first[s]:last[s]]``, as an array."""
+    digests = b"".join([hashlib.blake2b(text[a:b], digest_size=8).digest()
+                        for a, b in zip(first, last, strict=True)])
+    return np.frombuffer(digests, dtype=">u8").astype(np.uint64) >> np.uint64(1)

@@ -84,7 +84,7 @@ from analyzer.verify.inference.shoesums import (
     merge_sums,
     shoe_hash,
     sums_from_json,
-    text_hash,
+    text_hashes,
 )
 from analyzer.verify.inference.shuffle_flat import add_flat
 from analyzer.verify.inference.statistics import SMALL_EXPECTED
@@ -196,8 +196,12 @@ class ShuffleTally:
         if room > 0:
             self.lengths.extend((last[:room] - first[:room]).tolist())
         hashed = last - first >= MIN_HASHED
-        for a, b in zip(first[hashed].tolist(), last[hashed].tolist(), strict=True):
-            self._hash(text[a:b])
+        keys = text_hashes(text, first[hashed].tolist(), last[hashed].tolist())
+        # (the threshold only falls: a key at or above it now is never kept)
+        below = keys < np.uint64(self.threshold)
+        for key, length in zip(keys[below].tolist(), (last - first)[hashed][below].tolist(),
+                               strict=True):
+            self._keep(key, length)
 
     def _fused(self, cards: IntArray, starts: list[int], stops: list[int]) -> None:
         """The sums of :meth:`_flush` over whole shoes ``cards[starts[s]:stops[s]]`` (two
@@ -221,16 +225,16 @@ class ShuffleTally:
             self.first_blocks = tuple(first.tolist())
         self.previous, self.previous_mass = last, mass
 
-    def _hash(self, text: bytes) -> None:
-        """Count the shoe (its cards as bytes) in the bottom-k sketch of content hashes."""
-        key = text_hash(text)
+    def _keep(self, key: int, length: int) -> None:
+        """Count a shoe (its content hash, its length) in the bottom-k sketch of content
+        hashes."""
         if key >= self.threshold:
             return
         entry = self.sketch.get(key)
         if entry is not None:
             entry[0] += 1
             return
-        self.sketch[key] = [1, len(text)]
+        self.sketch[key] = [1, length]
         if len(self.sketch) > 2 * SKETCH:
             kept = sorted(self.sketch)[:SKETCH]
             self.threshold = kept[-1] + 1
