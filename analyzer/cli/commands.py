@@ -12,6 +12,7 @@ traceback): see :func:`analyzer.cli.common.friendly`.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -127,6 +128,24 @@ def examples_epilog(name: str) -> str:
     return "Examples:\n\n\b\n" + "\n".join(EXAMPLES[name])
 
 
+def _import_quietly(module_name: str) -> Any:
+    """Import a command's module with the cyclic garbage collector paused, then frozen.
+
+    An import builds thousands of objects (classes, functions, dataclasses) that live as
+    long as the process, none of them garbage: the collector's passes over them during the
+    import (about 10 ms of the 0.16 s ``nine verify`` spends importing) and in every full
+    collection after it find nothing, so :func:`gc.freeze` sets them aside.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported when first looked up.
 
@@ -148,7 +167,7 @@ class LazyGroup(click.Group):
         if cmd_name in self.lazy and cmd_name not in self.commands:
             target = self.lazy[cmd_name][0]
             module_name, attribute = target.split(":")
-            command = getattr(importlib.import_module(module_name), attribute)
+            command = getattr(_import_quietly(module_name), attribute)
             if not isinstance(command, click.Command):
                 raise TypeError(f"{target} is not a click command")
             if cmd_name in EXAMPLES and not command.epilog:

@@ -17,11 +17,12 @@ import numpy.typing as npt
 from analyzer.engine.enumeration import coups
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import net_payout, settle_codes
+from analyzer.rules.cards import DECK
 from analyzer.rules.profile import Bet, Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
-__all__ = ["BetModel", "CODES", "coup_code", "CoupIndex", "Model", "build_model", "coup_labels",
-           "coup_lookup"]
+__all__ = ["BetModel", "card_coup_codes", "CODES", "coup_code", "CoupIndex", "Model",
+           "build_model", "coup_labels", "coup_lookup"]
 
 
 # -- the compiled model of a profile ---------------------------------------------------------
@@ -101,6 +102,29 @@ def coup_code(p1: Any, p2: Any, p3: Any, b1: Any, b2: Any, b3: Any) -> Any:
     """The cell of :attr:`CoupIndex.rows` of a coup's point values (ints or int64 arrays
     alike): each hand's first two lowest first, a third card 0-9 or 10 when not drawn."""
     return ((_PAIRS[p1 * 11 + p2] * 11 + p3) * 56 + _PAIRS[b1 * 11 + b2]) * 11 + b3
+
+
+_VALUES = np.array([card.points for card in DECK], dtype=np.int64)
+#: The pair index of each first two cards, by card index (first * 52 + second), in either
+#: order; and each third card's value, 10 at index -1 (none drawn).
+_CARD_PAIRS = _PAIRS[np.minimum.outer(_VALUES, _VALUES) * 11 +
+                     np.maximum.outer(_VALUES, _VALUES)].ravel()
+_THIRD_VALUES = np.append(_VALUES, 10)
+
+
+def card_coup_codes(player: npt.NDArray[np.int64], banker: npt.NDArray[np.int64]
+                    ) -> npt.NDArray[np.int64]:
+    """:func:`coup_code` of each row of two (n, 3) arrays of card indices 0-51 (-1: no
+    third card), looked up by the cards themselves.
+
+    >>> player, banker = np.array([[9, 0, -1]]), np.array([[12, 3, 4]])  # 3H AS / 4S AC 2S
+    >>> int(card_coup_codes(player, banker)[0]) == int(coup_code(1, 3, 10, 1, 4, 2))
+    True
+    """
+    code: npt.NDArray[np.int64] = (
+        (_CARD_PAIRS[player[:, 0] * 52 + player[:, 1]] * 11 + _THIRD_VALUES[player[:, 2]])
+        * 56 + _CARD_PAIRS[banker[:, 0] * 52 + banker[:, 1]]) * 11 + _THIRD_VALUES[banker[:, 2]]
+    return code
 
 
 @dataclass(frozen=True, eq=False)

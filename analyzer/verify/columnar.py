@@ -59,7 +59,7 @@ from analyzer.dealing.records import outcome_table
 from analyzer.dealing.segments import Segment, segment_lines
 from analyzer.engine.cardbets import pair_feature_columns
 from analyzer.engine.enumeration import GatheredColumns, coups
-from analyzer.engine.lookup import Model, coup_code, coup_labels, coup_lookup
+from analyzer.engine.lookup import Model, card_coup_codes, coup_labels, coup_lookup
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_LINE, is_gzip, open_binary, read_lines
 from analyzer.rules.bets import settle_codes
@@ -307,11 +307,7 @@ def _replay(columns: list[pa.Array], single: dict[str, int],
     index = coup_lookup(model)
     tableau = model.profile.tableau
     assert tableau is not None
-    pv = np.where(player >= 0, _VALUE[player], 10)
-    bv = np.where(banker >= 0, _VALUE[banker], 10)
-    p1, p2 = np.minimum(pv[:, 0], pv[:, 1]), np.maximum(pv[:, 0], pv[:, 1])
-    b1, b2 = np.minimum(bv[:, 0], bv[:, 1]), np.maximum(bv[:, 0], bv[:, 1])
-    row = index.rows[coup_code(p1, p2, pv[:, 2], b1, b2, bv[:, 2])].astype(np.int64)
+    row = index.rows[card_coup_codes(player, banker)].astype(np.int64)
     if (row < 0).any():
         return None  # a coup the tableau does not deal (a rule violation)
     coup_table = coups(tableau)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.engine.enumeration import coups
-from analyzer.engine.lookup import CODES, build_model, coup_code, coup_lookup
+from analyzer.engine.lookup import CODES, build_model, card_coup_codes, coup_code, coup_lookup
+from analyzer.rules.cards import DECK
 
 
 def test_every_coup_is_found_by_its_values_and_nothing_else_is() -> None:
@@ -25,3 +26,17 @@ def test_every_coup_is_found_by_its_values_and_nothing_else_is() -> None:
     b = np.array([4, 0, 9]), np.array([3, 0, 9]), np.array([10, 10, 10])
     assert coup_code(*p, *b).tolist() == [coup_code(*(int(a[i]) for a in (*p, *b)))
                                           for i in range(3)]
+
+
+def test_card_coup_codes_match_coup_code_on_every_pair_and_third_card() -> None:
+    """Looked up by the cards, the code is coup_code's of their values (lowest first, 10
+    for no third card) for every first two cards in either order and every third."""
+    value = [card.points for card in DECK] + [10]  # index -1: no third card
+    first, second, third = np.meshgrid(np.arange(52), np.arange(52), np.arange(-1, 52),
+                                       indexing="ij")
+    hands = np.stack([first.ravel(), second.ravel(), third.ravel()], axis=1)
+    other = hands[::-1]  # Banker's hands in another order, so the two sides differ
+    expected = [coup_code(min(value[a], value[b]), max(value[a], value[b]), value[c],
+                          min(value[d], value[e]), max(value[d], value[e]), value[f])
+                for (a, b, c), (d, e, f) in zip(hands.tolist(), other.tolist(), strict=True)]
+    assert card_coup_codes(hands, other).tolist() == expected

@@ -107,7 +107,7 @@ class DeckTally:
             return
         decks = np.arange(1, self.size + 1, dtype=np.int64)
         possible = np.ones((shoes, self.size), dtype=bool)
-        parts = []
+        left = np.zeros((shoes, self.size))
         for m, members, table in self.groups:
             dealt = rows[:, members]
             possible &= dealt.max(axis=1)[:, None] <= decks[None, :] * m
@@ -117,8 +117,8 @@ class DeckTally:
             clipped = np.minimum(dealt, width - 1)  # beyond: impossible for every d
             histogram = np.bincount((clipped + (np.arange(shoes) * width)[:, None]).ravel(),
                                     minlength=shoes * width).reshape(shoes, width)
-            parts.append(histogram[:, :, None] * table[None, :, :])
-        left = np.cumsum(np.concatenate(parts, axis=1), axis=1)[:, -1, :]
+            for k in range(width):  # each shoe's terms added in order, from 0.0
+                left += histogram[:, k, None] * table[k]
         floors = np.where(np.any(possible, axis=1), np.argmax(possible, axis=1) + 1,
                           self.size + 1)
         self.floor = max(self.floor, int(floors.max()))
