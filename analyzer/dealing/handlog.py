@@ -119,7 +119,7 @@ from analyzer.dealing.records import (
     split_text,
     table_record,
 )
-from analyzer.dealing.segments import Segment, segment_lines
+from analyzer.dealing.segments import Segment, counted, segment_lines
 from analyzer.errors import AnalyzerError
 from analyzer.inputs import MAX_DIGITS, MAX_LINE, peek_text, read_lines
 
@@ -198,6 +198,8 @@ def read_log(path: str | Path, options: LogOptions | None = None,
     """
     options = options or LogOptions()
     fmt = detect_format(path) if options.format == "auto" else options.format
+    if segment is not None:
+        segment = counted(path, segment)  # (its records are numbered by line)
     if fmt == "jsonl":
         yield from _read_jsonl(path, options, segment)
     elif fmt in ("csv", "tsv"):

@@ -37,7 +37,7 @@ from analyzer.dealing.handlog import (
     sniff_log,
 )
 from analyzer.dealing.records import Amount, Layout, NotChecked
-from analyzer.dealing.segments import BrokenSegment, Segment
+from analyzer.dealing.segments import BrokenSegment, Segment, counted
 from analyzer.engine import backend
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
@@ -187,8 +187,9 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     stakes_of: dict[Payouts, list[Amount]] = {}
     records: Iterator[Record] = iter(()) if fast is not None else \
         read_log(path, options, segment)
-    later = segment is not None and segment.lines_before > (
-        1 if options.format in ("csv", "tsv") else 0)  # a run after the file's first
+    # a run after the file's first (its lines before it perhaps not counted: UNCOUNTED)
+    later = segment is not None and segment.lines_before != (
+        1 if options.format in ("csv", "tsv") else 0)
     if later:
         records = _opening(records, source)
     layouts: list[Layout] = []
@@ -262,7 +263,7 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
         elif type(rec) is NotChecked:
             noted.append((rec.what, rec.why, source))
     if later and shoes.unopened:
-        first_line = (segment or Segment(0, 0, 0)).lines_before + 1
+        first_line = counted(path, segment or Segment(0, 0, 0)).lines_before + 1
         raise BrokenSegment(f"{source}: rows of a shoe begun before line {first_line} "
                             "continue after it (interleaved shoes): the file is checked whole")
     # a run of a larger file ends where the file's next shoe opens: not a cut

@@ -68,8 +68,24 @@ def test_a_run_reads_its_own_lines_through_the_input_layer(
     runs = segments.find_segments(path, "jsonl", 3)
     assert len(runs) == 3
     lines = path.read_text(encoding="utf-8").splitlines()
-    assert list(segments.segment_lines(path, runs[1], False)) == \
-        lines[runs[1].lines_before:runs[2].lines_before]
+    first, second = (segments.counted(path, run).lines_before for run in runs[1:])
+    assert list(segments.segment_lines(path, runs[1], False)) == lines[first:second]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_lines_before_a_run_are_counted_only_when_asked(
+        tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cut finder does not count the lines before a run (the first run's are its header
+    line, or none); counted() gives the number of newlines before the run's start."""
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, fmt)
+    runs = segments.find_segments(path, fmt, 3, 1 if fmt == "csv" else None)
+    assert runs[0].lines_before == (1 if fmt == "csv" else 0)
+    assert [run.lines_before for run in runs[1:]] == [segments.UNCOUNTED] * 2
+    data = path.read_bytes()
+    for run in runs:
+        assert segments.counted(path, run) == run._replace(
+            lines_before=data[:run.start].count(b"\n"))
 
 
 def test_a_line_the_csv_module_cannot_read_opens_no_shoe(

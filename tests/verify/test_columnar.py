@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from analyzer.dealing import arrow
+from analyzer.dealing import arrow, handlog
 from analyzer.dealing import segments as segments_module
 from analyzer.dealing.dialects import LogOptions
 from analyzer.dealing.segments import find_segments
@@ -135,6 +135,27 @@ def test_runs_of_whole_shoes_same_sums(tmp_path: Path, monkeypatch: pytest.Monke
     for segment in segments:
         fast, reference, covered = _both(path, True, monkeypatch, segment=segment)
         assert covered and fast == reference and fast.whole_shoes >= 1
+
+
+def test_a_clean_run_is_checked_without_counting_the_lines_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The column-wise check of a run after the first never numbers its lines, so the
+    newlines before it are never counted (the cut finder leaves them uncounted): the same
+    sums with counting made to fail."""
+    path = _log(tmp_path, "uncounted", 6, 4)
+    monkeypatch.setattr(segments_module, "MIN_SEGMENT_BYTES", 1000)
+    later = find_segments(path, "csv", 3, 1, 0)[1]
+    assert later.lines_before == segments_module.UNCOUNTED
+    model, options = build_model("punto-banco", 8), LogOptions(format="csv", cards="cards")
+    expected = check_file(path, model, options, False, segment=later)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("lines counted")
+
+    monkeypatch.setattr(segments_module, "counted", refuse)
+    monkeypatch.setattr(check, "counted", refuse)
+    monkeypatch.setattr(handlog, "counted", refuse)
+    assert check_file(path, model, options, False, segment=later) == expected
 
 
 @pytest.mark.parametrize("chunk", [30, 100, 1000])
