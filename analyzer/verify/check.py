@@ -37,7 +37,7 @@ from analyzer.dealing.handlog import (
     sniff_log,
 )
 from analyzer.dealing.records import Amount, Layout, NotChecked
-from analyzer.dealing.segments import BrokenSegment, Segment, counted
+from analyzer.dealing.segments import UNCOUNTED, BrokenSegment, Segment, counted
 from analyzer.engine import backend
 from analyzer.engine.lookup import Model
 from analyzer.engine.shoe_aware import ShoeEvaluator, shoe_evaluator
@@ -187,9 +187,9 @@ def check_file(path: str | Path, model: Model, options: LogOptions | None = None
     stakes_of: dict[Payouts, list[Amount]] = {}
     records: Iterator[Record] = iter(()) if fast is not None else \
         read_log(path, options, segment)
-    # a run after the file's first (its lines before it perhaps not counted: UNCOUNTED)
-    later = segment is not None and segment.lines_before != (
-        1 if options.format in ("csv", "tsv") else 0)
+    # a run after the file's first (the lines before it perhaps not counted yet)
+    later = segment is not None and (segment.lines_before == UNCOUNTED or segment.lines_before > (
+        1 if options.format in ("csv", "tsv") else 0))
     if later:
         records = _opening(records, source)
     layouts: list[Layout] = []

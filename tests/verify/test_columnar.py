@@ -158,6 +158,21 @@ def test_a_clean_run_is_checked_without_counting_the_lines_before_it(
     assert check_file(path, model, options, False, segment=later) == expected
 
 
+def test_a_first_run_holding_the_whole_file_is_the_file(tmp_path: Path) -> None:
+    """A first run (after the header line, one line before it) is not a later run: record
+    by record (a rule fault in the log) the same partial as the file checked without a
+    run, and a run from byte 0 (find_segments' "do not cut") is not refused as a later run
+    that opens no shoe."""
+    path = _log(tmp_path, "whole", 2, 5, ("natural-draw",))
+    model, options = build_model("punto-banco", 8), LogOptions(format="csv", cards="cards")
+    size, header = path.stat().st_size, len(path.read_bytes().split(b"\n", 1)[0]) + 1
+    alone = check_file(path, model, options, False)
+    first = segments_module.Segment(header, size, 1)
+    assert check_file(path, model, options, False, segment=first) == alone
+    whole = segments_module.Segment(0, size, 0)
+    assert check_file(path, model, options, False, segment=whole).hands == alone.hands
+
+
 @pytest.mark.parametrize("chunk", [30, 100, 1000])
 def test_runs_of_chunks_same_sums(tmp_path: Path, chunk: int,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
