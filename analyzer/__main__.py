@@ -1,5 +1,5 @@
 """``python -m analyzer`` runs the ``nine`` command."""
 
-from analyzer.cli.commands import main
+from analyzer.cli.commands import run
 
-main()
+run()

@@ -5,6 +5,6 @@ the command is run), :mod:`~analyzer.cli.common` holds what the commands share. 
 never imports this package.
 """
 
-from analyzer.cli.commands import main
+from analyzer.cli.commands import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
