@@ -10,7 +10,7 @@ load is printed).
 
 Each command is run three times and the median printed (with the range of its CPU seconds),
 after one unmeasured warm-up run. A 10M-hand log repeats the punto banco figures where a
-run's start-up (about 0.27 s of CPU, 0.2 s of it the interpreter and imports) no longer
+run's start-up (about 0.25 s of CPU, 0.2 s of it the interpreter and imports) no longer
 weighs: on the 2M-hand log it is a sixth of the independent model's CPU and, being serial,
 caps its parallel efficiency near 88% (Amdahl) however fast the workers are.
 
