@@ -115,16 +115,13 @@ def shoe_runs(path: str | Path, start: int, end: int | None, width: int, delimit
     as_text = pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()),
                                    strings_can_be_null=False,
                                    quoted_strings_can_be_null=False)
-    typed = pacsv.ConvertOptions(
-        column_types={name: pa.int64() if i in integers else pa.string()
+    # (an ASCII block's text columns as bytes, seen as strings after: its UTF-8 is valid,
+    # so Arrow's check of it is skipped)
+    typed, typed_ascii = (pacsv.ConvertOptions(
+        column_types={name: pa.int64() if i in integers else text
                       for i, name in enumerate(names)},
         null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False)
-    # an ASCII block's text columns as bytes, seen as strings after (its UTF-8 is valid:
-    # Arrow's check of it skipped)
-    typed_ascii = pacsv.ConvertOptions(
-        column_types={name: pa.int64() if i in integers else pa.binary()
-                      for i, name in enumerate(names)},
-        null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False)
+        for text in (pa.string(), pa.binary()))
     pending: list[pa.Array] | None = None
     try:
         for block in _blocks(path, start, end, size):

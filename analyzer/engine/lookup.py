@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.engine.enumeration import coups
+from analyzer.engine.forms import CARD_VALUES
 from analyzer.errors import AnalyzerError
 from analyzer.rules.bets import net_payout, settle_codes
-from analyzer.rules.cards import DECK
 from analyzer.rules.profile import Bet, Profile, load_profile
 from analyzer.rules.shoe import Shoe
 
@@ -104,12 +104,11 @@ def coup_code(p1: Any, p2: Any, p3: Any, b1: Any, b2: Any, b3: Any) -> Any:
     return ((_PAIRS[p1 * 11 + p2] * 11 + p3) * 56 + _PAIRS[b1 * 11 + b2]) * 11 + b3
 
 
-_VALUES = np.array([card.points for card in DECK], dtype=np.int64)
 #: The pair index of each first two cards, by card index (first * 52 + second), in either
 #: order; and each third card's value, 10 at index -1 (none drawn).
-_CARD_PAIRS = _PAIRS[np.minimum.outer(_VALUES, _VALUES) * 11 +
-                     np.maximum.outer(_VALUES, _VALUES)].ravel()
-_THIRD_VALUES = np.append(_VALUES, 10)
+_CARD_PAIRS = _PAIRS[np.minimum.outer(CARD_VALUES, CARD_VALUES) * 11 +
+                     np.maximum.outer(CARD_VALUES, CARD_VALUES)].ravel()
+_THIRD_VALUES = np.append(CARD_VALUES, 10)
 
 
 def card_coup_codes(player: npt.NDArray[np.int64], banker: npt.NDArray[np.int64]
