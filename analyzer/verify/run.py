@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -45,10 +44,11 @@ from analyzer.engine.lookup import Model, build_model
 from analyzer.engine.odds import odds
 from analyzer.engine.shoe_aware import EXACT_HANDS, full_shoe_value_moments, shoe_evaluator
 from analyzer.errors import AnalyzerError
-from analyzer.inputs import count_lines, is_gzip, open_regular, peek_text, read_lines
+from analyzer.inputs import count_lines, is_gzip, peek_text, read_lines
 from analyzer.processes import task_starter
 from analyzer.rules.profile import Profile, load_profile
 from analyzer.verify.check import check_file, check_header, prepare, value_profile
+from analyzer.verify.digests import FileDigests
 from analyzer.verify.inference.decks import shown_decks
 from analyzer.verify.inference.statistics import ALPHA
 from analyzer.verify.outcomes import check_outcomes
@@ -170,27 +170,35 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
 
 
 def _run_pieces(work: list[Work], jobs: int, dask: str | None = None,
-                meanwhile: Callable[[], object] = lambda: None) -> list[Partial]:
+                meanwhile: Callable[[], object] = lambda: None,
+                ahead: Callable[[], object] = lambda: None) -> list[Partial]:
     """Every file's partial, its runs checked across ``jobs`` processes (or Dask workers)
     and merged back in order (named by the file); a file whose runs do not hold whole
     shoes is checked whole. The sums merge exactly (:attr:`Partial.fixed`, the shoes on
     either side of each cut paired), so any ``jobs`` gives the same partials.
-    ``meanwhile`` runs in this process while the workers check (first, without them).
+    ``ahead`` runs in this process right before the check starts (and any workers are
+    forked), ``meanwhile`` while the workers check (both first, without workers).
 
     What every worker would build again (:func:`~analyzer.verify.check.prepare`: numba's
     kernels loaded, the coup lookup...) is built here first, so the workers forked next
     (a pool's, or ``--dask local``'s) inherit it."""
     pieces = _split(work, jobs)
     if not work or (dask is None and (jobs < 2 or len(pieces) < 2)):
+        ahead()
         meanwhile()
         return [_check_one(w) for w in work]
     if dask in (None, "local"):
         _prepare(work)
-    with task_starter(dask, min(jobs, len(pieces))) as start:
-        started = start(_check_piece, [w for _, w in pieces])
+    ahead()
+    # one piece a process: this one checks the first (its own work done), a worker each
+    # of the others
+    own = dask is None and len(pieces) <= jobs
+    with task_starter(dask, min(jobs, len(pieces)) - own) as start:
+        started = start(_check_piece, [w for _, w in pieces[own:]])
         meanwhile()
+        results = [_check_piece(pieces[0][1])] if own else []
         parts: dict[int, list[Partial | None]] = {}
-        for (index, _), result in zip(pieces, started(), strict=True):
+        for (index, _), result in zip(pieces, results + started(), strict=True):
             parts.setdefault(index, []).append(result)
         redo = [i for i, found in parts.items() if any(p is None for p in found)]
         again = dict(zip(redo, start(_check_one, [work[i] for i in redo])(), strict=True)) \
@@ -279,59 +287,82 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
     # each saved partial result read once, here; its files are not checked again
     saved = {str(p): load_partial(p) for p, fmt in zip(paths, formats, strict=True)
              if fmt == "partial"}
-    sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
-    headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
-              and s.header.decks is not None}
-    if decks is None and len(headed) == 1:
-        model = build_model(rules, headed.pop())
-        decks_from = "header"
-    for path, sniff in zip(paths, sniffs, strict=True):
-        if sniff is not None and sniff.header is not None:
-            check_header(sniff.header, model, str(path))
-    notations = _notations(paths, formats, sniffs, options, saved)
-    if options.values_level or "values" in notations or "ranks" in notations:
-        options = replace(options, cards="values",
-                          skip_bets=tuple(b.id for b in rules.bets if b.card_level))
-        model = build_model(value_profile(rules), model.decks)
-    elif options.cards == "auto":
-        options = replace(options, cards="cards")
-    if model_name == "auto" and formats[0] == "partial":
-        model_name = saved[str(paths[0])].model
-    shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
-                                          and sniffs[0].starts_whole)
-    exact_card_bets = True
-    # the size decides two things only: exact odds per hand up to exact_hands hands, and
-    # numba's kernels past preload_work hands (counting stops past both)
-    at_most = max(exact_hands, backend.preload_work("shoe-aware"))
-    lines = sum(_lines(p, at_most) for p in paths) if shoe_aware else 0
-    if shoe_aware and model.card_level and shoe_evaluator(model).others:
-        # bets that need exact odds per hand (milliseconds each): only for logs that
-        # are small enough; larger ones test those bets against the full shoe (reported)
-        exact_card_bets = lines <= exact_hands
-    if shoe_aware and backend.preload("shoe-aware", lines):
-        # built here, before the workers fork: they inherit the kernels and the evaluator
-        shoe_evaluator(model, exact_card_bets)
-    elif not shoe_aware:
-        # the shuffle tally's fused loop, for logs large enough to pay for loading it
-        backend.preload("shuffle", sum(_hands_estimate(p) for p in paths))
-    profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
-    work = [Work(str(p), fmt, profile_ref, model.decks,
-                 replace(options, cards=n) if n == "ranks" else options, shoe_aware,
-                 exact_card_bets)
-            for p, fmt, n in zip(paths, formats, notations, strict=True)]
-    logs = [w for w in work if w.path not in saved]
-    digests: list[str] = []
+    hashing = FileDigests([str(p) for p, fmt in zip(paths, formats, strict=True)
+                           if fmt not in (None, "partial")])
+    parallel = jobs > 1 or dask is not None
+    if parallel:
+        # the logs' content hashes on a thread while this process reads their first lines
+        # and builds what the workers inherit, on a core of the N it may use that is idle
+        # until they start (paused before they do: no thread runs across a fork)
+        hashing.start()
+    try:
+        sniffs = [_sniff(str(p), fmt, options) for p, fmt in zip(paths, formats, strict=True)]
+        headed = {s.header.decks for s in sniffs if s is not None and s.header is not None
+                  and s.header.decks is not None}
+        if decks is None and len(headed) == 1:
+            model = build_model(rules, headed.pop())
+            decks_from = "header"
+        for path, sniff in zip(paths, sniffs, strict=True):
+            if sniff is not None and sniff.header is not None:
+                check_header(sniff.header, model, str(path))
+        notations = _notations(paths, formats, sniffs, options, saved)
+        if options.values_level or "values" in notations or "ranks" in notations:
+            options = replace(options, cards="values",
+                              skip_bets=tuple(b.id for b in rules.bets if b.card_level))
+            model = build_model(value_profile(rules), model.decks)
+        elif options.cards == "auto":
+            options = replace(options, cards="cards")
+        if model_name == "auto" and formats[0] == "partial":
+            model_name = saved[str(paths[0])].model
+        shoe_aware = model_name == "shoe" or (model_name == "auto" and sniffs[0] is not None
+                                              and sniffs[0].starts_whole)
+        exact_card_bets = True
+        # the size decides two things only: exact odds per hand up to exact_hands hands, and
+        # numba's kernels past preload_work hands (counting stops past both)
+        at_most = max(exact_hands, backend.preload_work("shoe-aware"))
+        lines = sum(_lines(p, at_most) for p in paths) if shoe_aware else 0
+        if shoe_aware and model.card_level and shoe_evaluator(model).others:
+            # bets that need exact odds per hand (milliseconds each): only for logs that
+            # are small enough; larger ones test those bets against the full shoe (reported)
+            exact_card_bets = lines <= exact_hands
+        if shoe_aware and backend.preload("shoe-aware", lines):
+            # built here, before the workers fork: they inherit the kernels and the evaluator
+            shoe_evaluator(model, exact_card_bets)
+        elif not shoe_aware:
+            # the shuffle tally's fused loop, for logs large enough to pay for loading it
+            backend.preload("shuffle", sum(_hands_estimate(p) for p in paths))
+        profile_ref = rules.path if rules.path and Path(rules.path).exists() else rules.name
+        work = [Work(str(p), fmt, profile_ref, model.decks,
+                     replace(options, cards=n) if n == "ranks" else options, shoe_aware,
+                     exact_card_bets)
+                for p, fmt, n in zip(paths, formats, notations, strict=True)]
+        logs = [w for w in work if w.path not in saved]
+        digests: list[str] = []
 
-    def meanwhile() -> None:
-        """While the workers check: every input's content hash (refusing content counted
-        twice), and what the verdict (:func:`finish`) computes from the model alone,
-        remembered (the exact odds' plan; the independent model's full-shoe moments)."""
-        digests.extend(_counted_once(paths, formats, saved))
-        odds(model.profile, model.shoe, "numpy")
-        if not shoe_aware:
-            full_shoe_value_moments(model)
+        def ahead() -> None:
+            """Before the check starts (and this process forks any workers): what the
+            verdict (:func:`finish`) computes from the model alone, remembered (the exact
+            odds' plan; the independent model's full-shoe moments), while the thread
+            hashes; then the thread paused."""
+            odds(model.profile, model.shoe, "numpy")
+            if not shoe_aware:
+                full_shoe_value_moments(model)
+            hashing.pause()
 
-    checked = iter(_run_pieces(logs, jobs, dask, meanwhile))
+        def meanwhile() -> None:
+            """While the workers check: the inputs' content hashes, on the thread again
+            beside this process's own share of the check; with one process, now (content
+            counted twice is refused before the check)."""
+            if parallel:
+                hashing.start()
+            else:
+                digests.extend(_counted_once(paths, formats, saved, hashing))
+
+        checked = iter(_run_pieces(logs, jobs, dask, meanwhile, ahead))
+        if parallel:
+            digests.extend(_counted_once(paths, formats, saved, hashing))
+    finally:
+        hashing.pause()
     partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
                 for w in work]
     models = {p.model for p in partials}
@@ -449,24 +480,15 @@ def _notations(paths: Sequence[str], formats: Sequence[str | None],
     return found
 
 
-def file_digest(path: str | Path) -> str:
-    """SHA-256 of a file's bytes (hex), read into one buffer again and again."""
-    try:
-        with open_regular(path) as stream:
-            return hashlib.file_digest(stream, "sha256").hexdigest()
-    except OSError as exc:
-        raise AnalyzerError(f"{path}: cannot read ({exc.strerror})") from None
-
-
 def _counted_once(paths: Sequence[str], formats: Sequence[str | None],
-                  saved: dict[str, Partial]) -> list[str]:
-    """Every log's content hash, refusing content counted twice: a copy of a log, a log a
-    given partial already holds, or two partials holding the same log."""
+                  saved: dict[str, Partial], hashing: FileDigests) -> list[str]:
+    """Every log's content hash (from ``hashing``), refusing content counted twice: a copy
+    of a log, a log a given partial already holds, or two partials holding the same log."""
     seen: dict[str, str] = {}
     for path, fmt in zip(paths, formats, strict=True):
         if fmt is None:
             continue  # not readable here: the check of the file says why
-        held = saved[str(path)].digests if fmt == "partial" else (file_digest(path),)
+        held = saved[str(path)].digests if fmt == "partial" else (hashing.of(str(path)),)
         for digest in held:
             if digest in seen:
                 raise AnalyzerError(f"{path}: holds the same log content as {seen[digest]} "

@@ -4,12 +4,17 @@ process, and its problems keep the line numbers of the whole file."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import math
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +22,7 @@ from analyzer.dealing import segments
 from analyzer.dealing.handlog import LogOptions
 from analyzer.dealing.simulate import simulate
 from analyzer.present.report.verify import verdict_json
-from analyzer.verify import run
+from analyzer.verify import digests, run
 from analyzer.verify.run import Work, _check_piece, _split, collect, verify_logs
 
 
@@ -137,6 +142,68 @@ def test_reports_are_identical_across_jobs_and_dask(
         assert _report([path], 3, cluster.scheduler_address) == one
 
 
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_this_process_checks_one_run_and_a_worker_each_other_run(
+        tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log cut into one run per process: the pool has one worker fewer (this process
+    checks the first run), no hashing thread runs when it forks, and the sums and the
+    log's SHA-256 are those of one process."""
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    monkeypatch.setattr(digests, "_BUFFER", 1)  # the thread still hashing at the fork
+    path = _log(tmp_path, 7, 11)
+    started, paused = run.task_starter, digests.FileDigests.pause
+    events: list[str] = []
+    pools: list[tuple[int, list[str]]] = []
+
+    @contextmanager
+    def spy(dask: str | None, workers: int) -> Iterator[Any]:
+        events.append("pool")
+        pools.append((workers, [t.name for t in threading.enumerate()]))
+        with started(dask, workers) as start:
+            yield start
+
+    def pause(self: digests.FileDigests) -> None:
+        events.append("pause")
+        paused(self)
+
+    monkeypatch.setattr(run, "task_starter", spy)
+    monkeypatch.setattr(digests.FileDigests, "pause", pause)
+    one, _ = collect([str(path)], jobs=1)
+    assert pools == []
+    events.clear()
+    many, _ = collect([str(path)], jobs=jobs)
+    assert [workers for workers, _ in pools] == [jobs - 1]
+    assert "nine-digests" not in pools[0][1]
+    assert events[:2] == ["pause", "pool"]  # paused, then the pool forks
+    assert many.digests == one.digests == (hashlib.sha256(path.read_bytes()).hexdigest(),)
+    assert many.fixed == one.fixed and many.shuffle == one.shuffle
+    assert many.card_counts == one.card_counts and many.hands == one.hands
+
+
+def test_more_files_than_processes_all_go_to_the_pool(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three logs and two processes: the pool's two workers take them as they come free
+    (this process keeps none, which would fix who checks what)."""
+    paths = []
+    for seed in (1, 2, 3):
+        (tmp_path / str(seed)).mkdir()
+        paths.append(str(_log(tmp_path / str(seed), 2, seed)))
+    started = run.task_starter
+    pools: list[int] = []
+
+    @contextmanager
+    def spy(dask: str | None, workers: int) -> Iterator[Any]:
+        pools.append(workers)
+        with started(dask, workers) as start:
+            yield start
+
+    monkeypatch.setattr(run, "task_starter", spy)
+    merged, _ = collect(paths, jobs=2)
+    assert pools == [2]
+    assert merged.digests == tuple(hashlib.sha256(Path(p).read_bytes()).hexdigest()
+                                   for p in paths)
+
+
 def test_a_shoe_repeated_across_a_cut_counts_as_in_one_piece(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every shoe dealt alike (a reused seed): each after the first is a repeat, however
@@ -172,7 +239,7 @@ _PREPARED = """
 import json, sys
 from numba.core.dispatcher import Dispatcher
 from analyzer.engine import backend, kernels
-from analyzer.verify import run
+from analyzer.verify import digests, run
 from analyzer.verify.inference import kernels as tallies
 
 def loaded():
@@ -180,10 +247,10 @@ def loaded():
             for name, d in vars(m).items() if isinstance(d, Dispatcher)}
 
 checked = run._run_pieces
-def spy(work, jobs, dask=None, meanwhile=lambda: None):
+def spy(work, jobs, dask=None, *hooks):
     run._prepare(work)  # as before a pool forks
     before = loaded()
-    partials = checked(work, jobs, dask, meanwhile)  # jobs 1: checked in this process
+    partials = checked(work, jobs, dask, *hooks)  # jobs 1: checked in this process
     print(json.dumps([before, loaded()]))
     return partials
 
