@@ -13,7 +13,8 @@
 * :func:`task_mapper` maps a picklable function over items on such a pool or on a Dask
   cluster (``--dask local`` or a scheduler's address): ``nine verify --dask`` and ``nine
   certify --dask``; :func:`task_starter` starts the same tasks and leaves this process
-  free until it asks for their results (``nine verify`` hashes its logs meanwhile).
+  free until it asks for their results (``nine verify`` checks a run of the log itself
+  meanwhile).
 
 SIGTERM reaches the command as :class:`analyzer.interrupts.Terminated`: it unwinds out of
 :func:`worker_pool` as Ctrl-C does, ending the workers.

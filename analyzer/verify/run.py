@@ -171,13 +171,16 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
 
 def _run_pieces(work: list[Work], jobs: int, dask: str | None = None,
                 meanwhile: Callable[[], object] = lambda: None,
-                ahead: Callable[[], object] = lambda: None) -> list[Partial]:
+                ahead: Callable[[], object] = lambda: None,
+                own_run: bool = True) -> list[Partial]:
     """Every file's partial, its runs checked across ``jobs`` processes (or Dask workers)
     and merged back in order (named by the file); a file whose runs do not hold whole
     shoes is checked whole. The sums merge exactly (:attr:`Partial.fixed`, the shoes on
     either side of each cut paired), so any ``jobs`` gives the same partials.
     ``ahead`` runs in this process right before the check starts (and any workers are
-    forked), ``meanwhile`` while the workers check (both first, without workers).
+    forked), ``meanwhile`` while the workers check (both first, without workers). With
+    ``own_run``, a file cut into one run per process has its first run checked by this
+    process (after ``meanwhile``) and the others by a worker each.
 
     What every worker would build again (:func:`~analyzer.verify.check.prepare`: numba's
     kernels loaded, the coup lookup...) is built here first, so the workers forked next
@@ -190,9 +193,7 @@ def _run_pieces(work: list[Work], jobs: int, dask: str | None = None,
     if dask in (None, "local"):
         _prepare(work)
     ahead()
-    # one piece a process: this one checks the first (its own work done), a worker each
-    # of the others
-    own = dask is None and len(pieces) <= jobs
+    own = own_run and dask is None and len(pieces) <= jobs
     with task_starter(dask, min(jobs, len(pieces)) - own) as start:
         started = start(_check_piece, [w for _, w in pieces[own:]])
         meanwhile()
@@ -339,26 +340,37 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         logs = [w for w in work if w.path not in saved]
         digests: list[str] = []
 
-        def ahead() -> None:
-            """Before the check starts (and this process forks any workers): what the
-            verdict (:func:`finish`) computes from the model alone, remembered (the exact
-            odds' plan; the independent model's full-shoe moments), while the thread
-            hashes; then the thread paused."""
+        # the verdict's tables from the model alone (the exact odds' plan; the independent
+        # model's full-shoe moments), built once and remembered: before the check where
+        # they are light, and this process then checks a run of a cut log itself; beside
+        # the workers where card-level bets make them heavy (their exact odds, about 0.03 s
+        # a bet), the workers then checking every run
+        own_run = not model.card_level
+
+        def tables() -> None:
             odds(model.profile, model.shoe, "numpy")
             if not shoe_aware:
                 full_shoe_value_moments(model)
+
+        def ahead() -> None:
+            """Before the check starts (and this process forks any workers): the light
+            tables, while the thread hashes; then the thread paused."""
+            if own_run:
+                tables()
             hashing.pause()
 
         def meanwhile() -> None:
             """While the workers check: the inputs' content hashes, on the thread again
-            beside this process's own share of the check; with one process, now (content
-            counted twice is refused before the check)."""
+            beside this process's own share of the check (with one process, now: content
+            counted twice is refused before the check); the heavy tables."""
             if parallel:
                 hashing.start()
             else:
                 digests.extend(_counted_once(paths, formats, saved, hashing))
+            if not own_run:
+                tables()
 
-        checked = iter(_run_pieces(logs, jobs, dask, meanwhile, ahead))
+        checked = iter(_run_pieces(logs, jobs, dask, meanwhile, ahead, own_run))
         if parallel:
             digests.extend(_counted_once(paths, formats, saved, hashing))
     finally:

@@ -204,6 +204,29 @@ def test_more_files_than_processes_all_go_to_the_pool(
                                    for p in paths)
 
 
+def test_card_level_bets_leave_every_run_to_the_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lucky-baccarat (card-level bets: the verdict's exact odds take a while): the pool
+    checks both runs while this process builds them, and the sums are one process's."""
+    monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
+    path = _log(tmp_path, 4, 5, profile="lucky-baccarat")
+    started = run.task_starter
+    pools: list[int] = []
+
+    @contextmanager
+    def spy(dask: str | None, workers: int) -> Iterator[Any]:
+        pools.append(workers)
+        with started(dask, workers) as start:
+            yield start
+
+    monkeypatch.setattr(run, "task_starter", spy)
+    one, _ = collect([str(path)], "lucky-baccarat", model_name="shoe", jobs=1)
+    two, _ = collect([str(path)], "lucky-baccarat", model_name="shoe", jobs=2)
+    assert pools == [2]
+    assert two.fixed == one.fixed and two.card_counts == one.card_counts
+    assert two.digests == one.digests
+
+
 def test_a_shoe_repeated_across_a_cut_counts_as_in_one_piece(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every shoe dealt alike (a reused seed): each after the first is a repeat, however
