@@ -142,6 +142,25 @@ def test_reports_are_identical_across_jobs_and_dask(
         assert _report([path], 3, cluster.scheduler_address) == one
 
 
+def _spy_pools(monkeypatch: pytest.MonkeyPatch, events: list[str] | None = None
+               ) -> list[tuple[int, list[str]]]:
+    """Each pool this process starts (``run.task_starter``): its workers and the threads
+    alive as it forks them (and "pool" added to ``events``)."""
+    started = run.task_starter
+    pools: list[tuple[int, list[str]]] = []
+
+    @contextmanager
+    def spy(dask: str | None, workers: int) -> Iterator[Any]:
+        if events is not None:
+            events.append("pool")
+        pools.append((workers, [t.name for t in threading.enumerate()]))
+        with started(dask, workers) as start:
+            yield start
+
+    monkeypatch.setattr(run, "task_starter", spy)
+    return pools
+
+
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_this_process_checks_one_run_and_a_worker_each_other_run(
         tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -151,22 +170,14 @@ def test_this_process_checks_one_run_and_a_worker_each_other_run(
     monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
     monkeypatch.setattr(digests, "_BUFFER", 1)  # the thread still hashing at the fork
     path = _log(tmp_path, 7, 11)
-    started, paused = run.task_starter, digests.FileDigests.pause
+    paused = digests.FileDigests.pause
     events: list[str] = []
-    pools: list[tuple[int, list[str]]] = []
-
-    @contextmanager
-    def spy(dask: str | None, workers: int) -> Iterator[Any]:
-        events.append("pool")
-        pools.append((workers, [t.name for t in threading.enumerate()]))
-        with started(dask, workers) as start:
-            yield start
+    pools = _spy_pools(monkeypatch, events)
 
     def pause(self: digests.FileDigests) -> None:
         events.append("pause")
         paused(self)
 
-    monkeypatch.setattr(run, "task_starter", spy)
     monkeypatch.setattr(digests.FileDigests, "pause", pause)
     one, _ = collect([str(path)], jobs=1)
     assert pools == []
@@ -188,18 +199,9 @@ def test_more_files_than_processes_all_go_to_the_pool(
     for seed in (1, 2, 3):
         (tmp_path / str(seed)).mkdir()
         paths.append(str(_log(tmp_path / str(seed), 2, seed)))
-    started = run.task_starter
-    pools: list[int] = []
-
-    @contextmanager
-    def spy(dask: str | None, workers: int) -> Iterator[Any]:
-        pools.append(workers)
-        with started(dask, workers) as start:
-            yield start
-
-    monkeypatch.setattr(run, "task_starter", spy)
+    pools = _spy_pools(monkeypatch)
     merged, _ = collect(paths, jobs=2)
-    assert pools == [2]
+    assert [workers for workers, _ in pools] == [2]
     assert merged.digests == tuple(hashlib.sha256(Path(p).read_bytes()).hexdigest()
                                    for p in paths)
 
@@ -210,19 +212,10 @@ def test_card_level_bets_leave_every_run_to_the_workers(
     checks both runs while this process builds them, and the sums are one process's."""
     monkeypatch.setattr(segments, "MIN_SEGMENT_BYTES", 1)
     path = _log(tmp_path, 4, 5, profile="lucky-baccarat")
-    started = run.task_starter
-    pools: list[int] = []
-
-    @contextmanager
-    def spy(dask: str | None, workers: int) -> Iterator[Any]:
-        pools.append(workers)
-        with started(dask, workers) as start:
-            yield start
-
-    monkeypatch.setattr(run, "task_starter", spy)
+    pools = _spy_pools(monkeypatch)
     one, _ = collect([str(path)], "lucky-baccarat", model_name="shoe", jobs=1)
     two, _ = collect([str(path)], "lucky-baccarat", model_name="shoe", jobs=2)
-    assert pools == [2]
+    assert [workers for workers, _ in pools] == [2]
     assert two.fixed == one.fixed and two.card_counts == one.card_counts
     assert two.digests == one.digests
 
