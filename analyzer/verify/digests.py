@@ -79,6 +79,11 @@ class FileDigests:
             self._thread.join()
             self._thread = None
 
+    def close(self) -> None:
+        """Stop hashing for good: the thread paused, the open file and buffer let go."""
+        self.pause()
+        self._close()
+
     def of(self, path: str) -> str:
         """One of the files' digests (the thread paused, the rest hashed in this one)."""
         self.pause()
@@ -102,7 +107,8 @@ class FileDigests:
                 self._stream = open_regular(path)
                 self._hash = hashlib.sha256()
                 size = os.fstat(self._stream.fileno()).st_size
-                self._buffer = bytearray(min(_BUFFER, size + 1))
+                # (a megabyte at least: a file growing as it is read is not read in crumbs)
+                self._buffer = bytearray(min(_BUFFER, max(size + 1, 1 << 20)))
             view = memoryview(self._buffer)
             size = self._stream.readinto(view)
             if size:

@@ -170,34 +170,39 @@ def _columns(work: Work) -> tuple[int | None, int | None]:
 
 
 def _run_pieces(work: list[Work], jobs: int, dask: str | None = None,
-                meanwhile: Callable[[], object] = lambda: None,
-                ahead: Callable[[], object] = lambda: None,
+                ahead: Callable[[bool], object] = lambda own: None,
+                meanwhile: Callable[[bool], object] = lambda own: None,
+                settled: Callable[[], object] = lambda: None,
                 own_run: bool = True) -> list[Partial]:
     """Every file's partial, its runs checked across ``jobs`` processes (or Dask workers)
     and merged back in order (named by the file); a file whose runs do not hold whole
     shoes is checked whole. The sums merge exactly (:attr:`Partial.fixed`, the shoes on
     either side of each cut paired), so any ``jobs`` gives the same partials.
-    ``ahead`` runs in this process right before the check starts (and any workers are
-    forked), ``meanwhile`` while the workers check (both first, without workers). With
-    ``own_run``, a file cut into one run per process has its first run checked by this
-    process (after ``meanwhile``) and the others by a worker each.
+    With ``own_run`` and no more pieces (runs of cut files, or whole files) than
+    processes, this process checks the first piece itself and a worker each of the
+    others; else the workers check every piece. ``ahead(own)`` runs in this process right
+    before the check starts (and any workers are forked), ``meanwhile(own)`` while the
+    workers check, then this process's own piece if any, then ``settled()`` before the
+    workers' results are taken (without workers: the three first, ``own`` true).
 
     What every worker would build again (:func:`~analyzer.verify.check.prepare`: numba's
     kernels loaded, the coup lookup...) is built here first, so the workers forked next
     (a pool's, or ``--dask local``'s) inherit it."""
     pieces = _split(work, jobs)
     if not work or (dask is None and (jobs < 2 or len(pieces) < 2)):
-        ahead()
-        meanwhile()
+        ahead(True)
+        meanwhile(True)
+        settled()
         return [_check_one(w) for w in work]
     if dask in (None, "local"):
         _prepare(work)
-    ahead()
     own = own_run and dask is None and len(pieces) <= jobs
+    ahead(own)
     with task_starter(dask, min(jobs, len(pieces)) - own) as start:
         started = start(_check_piece, [w for _, w in pieces[own:]])
-        meanwhile()
+        meanwhile(own)
         results = [_check_piece(pieces[0][1])] if own else []
+        settled()
         parts: dict[int, list[Partial | None]] = {}
         for (index, _), result in zip(pieces, results + started(), strict=True):
             parts.setdefault(index, []).append(result)
@@ -341,40 +346,38 @@ def collect(paths: Sequence[str], profile: Profile | str = "punto-banco",
         digests: list[str] = []
 
         # the verdict's tables from the model alone (the exact odds' plan; the independent
-        # model's full-shoe moments), built once and remembered: before the check where
-        # they are light, and this process then checks a run of a cut log itself; beside
-        # the workers where card-level bets make them heavy (their exact odds, about 0.03 s
-        # a bet), the workers then checking every run
-        own_run = not model.card_level
-
+        # model's full-shoe moments), built once and remembered: before the check when
+        # this process checks a piece itself (light tables: the thread hashes meanwhile),
+        # else beside the workers; with card-level bets (their exact odds, about 0.03 s a
+        # bet) this process leaves every piece to the workers
         def tables() -> None:
             odds(model.profile, model.shoe, "numpy")
             if not shoe_aware:
                 full_shoe_value_moments(model)
 
-        def ahead() -> None:
-            """Before the check starts (and this process forks any workers): the light
-            tables, while the thread hashes; then the thread paused."""
-            if own_run:
+        def ahead(own: bool) -> None:
+            """Before the check starts (and this process forks any workers)."""
+            if own:
                 tables()
             hashing.pause()
 
-        def meanwhile() -> None:
-            """While the workers check: the inputs' content hashes, on the thread again
-            beside this process's own share of the check (with one process, now: content
-            counted twice is refused before the check); the heavy tables."""
+        def meanwhile(own: bool) -> None:
+            """While the workers check: the hashing thread again, beside this process's
+            own piece or its tables."""
             if parallel:
                 hashing.start()
-            else:
-                digests.extend(_counted_once(paths, formats, saved, hashing))
-            if not own_run:
+            if not own:
                 tables()
 
-        checked = iter(_run_pieces(logs, jobs, dask, meanwhile, ahead, own_run))
-        if parallel:
+        def settled() -> None:
+            """Every input's content hash (the rest hashed here), refusing content counted
+            twice before any worker's result is taken (one process: before the check)."""
             digests.extend(_counted_once(paths, formats, saved, hashing))
+
+        checked = iter(_run_pieces(logs, jobs, dask, ahead, meanwhile, settled,
+                                   not model.card_level))
     finally:
-        hashing.pause()
+        hashing.close()
     partials = [_as_given(saved[w.path], w.path) if w.path in saved else next(checked)
                 for w in work]
     models = {p.model for p in partials}

@@ -83,3 +83,20 @@ def test_an_unreadable_file_is_refused_when_its_digest_is_asked(tmp_path: Path) 
 def test_a_folder_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(AnalyzerError, match="not a regular file"):
         file_digest(tmp_path)
+
+
+def test_close_lets_go_of_a_file_half_hashed(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closed mid-file (a check that raised): no file left open, no thread running."""
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("counts open files through /proc")
+    monkeypatch.setattr(digests, "_BUFFER", 1)
+    path = _files(tmp_path)[-1]
+    before = len(list(Path("/proc/self/fd").iterdir()))
+    hashing = FileDigests([str(path)])
+    hashing.start()
+    time.sleep(0.001)
+    hashing.close()
+    assert not _nine_threads()
+    assert len(list(Path("/proc/self/fd").iterdir())) == before
+    assert hashing.of(str(path)) == hashlib.sha256(path.read_bytes()).hexdigest()

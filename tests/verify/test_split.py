@@ -21,6 +21,7 @@ import pytest
 from analyzer.dealing import segments
 from analyzer.dealing.handlog import LogOptions
 from analyzer.dealing.simulate import simulate
+from analyzer.errors import AnalyzerError
 from analyzer.present.report.verify import verdict_json
 from analyzer.verify import digests, run
 from analyzer.verify.run import Work, _check_piece, _split, collect, verify_logs
@@ -204,6 +205,19 @@ def test_more_files_than_processes_all_go_to_the_pool(
     assert [workers for workers, _ in pools] == [2]
     assert merged.digests == tuple(hashlib.sha256(Path(p).read_bytes()).hexdigest()
                                    for p in paths)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_copy_is_refused_before_any_file_is_checked(tmp_path: Path, jobs: int) -> None:
+    """A log, its copy and a file that is no hand log: whatever ``--jobs``, the copy is
+    refused (the digests are settled before any worker's result is taken)."""
+    path = _log(tmp_path, 2, 3)
+    copy = tmp_path / "copy.csv"
+    copy.write_bytes(path.read_bytes())
+    bad = tmp_path / "bad.csv"
+    bad.write_text("not,a,hand,log\n1,2,3,4\n", encoding="utf-8")
+    with pytest.raises(AnalyzerError, match="holds the same log content as"):
+        collect([str(path), str(copy), str(bad)], jobs=jobs)
 
 
 def test_card_level_bets_leave_every_run_to_the_workers(
