@@ -14,7 +14,7 @@ import pytest
 
 from analyzer.errors import AnalyzerError
 from analyzer.verify import digests
-from analyzer.verify.digests import FileDigests, file_digest
+from analyzer.verify.digests import FileDigests
 
 
 def _files(tmp_path: Path) -> list[Path]:
@@ -49,7 +49,7 @@ def test_digests_are_hashlibs_however_the_thread_is_paused(
             hashing.pause()
             assert not _nine_threads()
         assert {str(p): hashing.of(str(p)) for p in paths} == expected
-    assert file_digest(paths[-1]) == expected[str(paths[-1])]
+    assert FileDigests([str(paths[-1])]).of(str(paths[-1])) == expected[str(paths[-1])]
 
 
 def test_a_thread_left_running_finishes_every_file(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_an_unreadable_file_is_refused_when_its_digest_is_asked(tmp_path: Path) 
 
 def test_a_folder_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(AnalyzerError, match="not a regular file"):
-        file_digest(tmp_path)
+        FileDigests([str(tmp_path)]).of(str(tmp_path))
 
 
 def test_close_lets_go_of_a_file_half_hashed(tmp_path: Path,
